@@ -1,0 +1,10 @@
+import { sql as initial } from './0001_initial';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+// Append only. A migration, once landed, is never edited: write a new one.
+export const migrations: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];

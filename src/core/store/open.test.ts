@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrations } from './migrations';
+import { APPLICATION_ID, DATABASE_FILE, openStore } from './open';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'adlens-store-'));
+
+describe('openStore', () => {
+  it('creates a WAL database at the latest schema version, marked as ours', () => {
+    const store = openStore(tempDir());
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('user_version', { simple: true })).toBe(migrations.at(-1)?.version);
+    expect(store.db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    store.close();
+  });
+
+  it('replays every migration on an empty file and reopens without change', () => {
+    const dir = tempDir();
+    openStore(dir).close();
+    const store = openStore(dir);
+    const tables = store.db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+      .pluck()
+      .all();
+    expect(tables).toEqual(
+      expect.arrayContaining(['campaigns', 'insights_ad_daily', 'sync_runs', 'api_keys', 'reports']),
+    );
+    expect(readdirSync(dir).filter((f) => f.includes('.before-v'))).toEqual([]);
+    store.close();
+  });
+
+  it('refuses a database written by a newer version and leaves it untouched', () => {
+    const dir = tempDir();
+    openStore(dir).close();
+    const raw = new Database(join(dir, DATABASE_FILE));
+    raw.pragma('user_version = 999');
+    raw.close();
+    const before = readFileSync(join(dir, DATABASE_FILE));
+    expect(() => openStore(dir)).toThrow(/newer version/);
+    expect(readFileSync(join(dir, DATABASE_FILE))).toEqual(before);
+  });
+
+  it('refuses a file that is not SQLite without touching it', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, DATABASE_FILE), 'this is not a database, it is a shopping list');
+    expect(() => openStore(dir)).toThrow(/not a SQLite database/);
+    expect(readFileSync(join(dir, DATABASE_FILE), 'utf8')).toBe(
+      'this is not a database, it is a shopping list',
+    );
+  });
+
+  it('refuses a SQLite database of another application', () => {
+    const dir = tempDir();
+    const raw = new Database(join(dir, DATABASE_FILE));
+    raw.exec('CREATE TABLE recipes (id INTEGER PRIMARY KEY, title TEXT)');
+    raw.prepare('INSERT INTO recipes (title) VALUES (?)').run('soup');
+    raw.close();
+    expect(() => openStore(dir)).toThrow(/another application/);
+    const check = new Database(join(dir, DATABASE_FILE));
+    expect(check.prepare('SELECT title FROM recipes').pluck().all()).toEqual(['soup']);
+    check.close();
+  });
+
+  it('rolls back a failed migration, keeps the data and a backup copy', () => {
+    const dir = tempDir();
+    const store = openStore(dir);
+    store.db
+      .prepare(
+        `INSERT INTO workspaces (id, name, plan, created_at) VALUES ('ws_a', 'Agency', 'agency', 'now')`,
+      )
+      .run();
+    store.close();
+    const broken = [
+      ...migrations,
+      {
+        version: 2,
+        name: 'half-broken',
+        sql: `ALTER TABLE workspaces ADD COLUMN color TEXT; SELECT * FROM no_such_table;`,
+      },
+    ];
+    expect(() => openStore(dir, { migrations: broken })).toThrow(
+      /migration 2 \(half-broken\) failed and was rolled back/,
+    );
+    const again = openStore(dir);
+    expect(again.db.pragma('user_version', { simple: true })).toBe(1);
+    const columns = again.db.prepare(`SELECT name FROM pragma_table_info('workspaces')`).pluck().all();
+    expect(columns).not.toContain('color');
+    expect(again.db.prepare('SELECT name FROM workspaces').pluck().all()).toEqual(['Agency']);
+    expect(readdirSync(dir).some((f) => f.includes('.before-v2'))).toBe(true);
+    again.close();
+  });
+});

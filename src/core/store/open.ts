@@ -1,0 +1,138 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppError } from '../errors';
+import { migrations as allMigrations, type Migration } from './migrations';
+
+export type Db = Database.Database;
+
+/** Marks a database as ours ("ADLN"); a SQLite file with another application_id is refused. */
+export const APPLICATION_ID = 0x41444c4e;
+export const DATABASE_FILE = 'adlens.sqlite';
+
+export interface Store {
+  readonly db: Db;
+  readonly dataDir: string;
+  readonly path: string;
+  close(): void;
+}
+
+export interface OpenStoreOptions {
+  /** Open without running migrations or writing (used by read-only checks). */
+  readonly?: boolean;
+  /** For tests of the migration machinery. */
+  migrations?: readonly Migration[];
+}
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/** Refuses a file that is not a SQLite database before SQLite gets a chance to touch it. */
+function assertSqliteFile(path: string): void {
+  if (!existsSync(path) || statSync(path).size === 0) return;
+  const header = Buffer.alloc(16);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, header, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (header.toString('latin1') !== SQLITE_HEADER) {
+    throw new AppError(
+      'store_error',
+      `${path} is not a SQLite database (corrupt or not an AdLens file); it was left untouched.`,
+    );
+  }
+}
+
+export function openStore(dataDir: string, options: OpenStoreOptions = {}): Store {
+  const migrations = options.migrations ?? allMigrations;
+  if (!options.readonly) mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, DATABASE_FILE);
+  assertSqliteFile(path);
+  let db: Db;
+  try {
+    db = new Database(path, {
+      readonly: options.readonly ?? false,
+      fileMustExist: options.readonly ?? false,
+    });
+  } catch (error) {
+    throw new AppError('store_error', `cannot open ${path}: ${(error as Error).message}`);
+  }
+  try {
+    checkOwnership(db, path, migrations);
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      migrate(db, path, migrations);
+    }
+  } catch (error) {
+    db.close();
+    if (error instanceof AppError) throw error;
+    throw new AppError('store_error', `cannot use ${path}: ${(error as Error).message}`);
+  }
+  return {
+    db,
+    dataDir,
+    path,
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+}
+
+function checkOwnership(db: Db, path: string, migrations: readonly Migration[]): void {
+  let applicationId: number;
+  let version: number;
+  let tableCount: number;
+  try {
+    applicationId = db.pragma('application_id', { simple: true }) as number;
+    version = db.pragma('user_version', { simple: true }) as number;
+    tableCount = (db.prepare(`SELECT count(*) AS n FROM sqlite_master`).get() as { n: number }).n;
+  } catch (error) {
+    throw new AppError(
+      'store_error',
+      `${path} is corrupt or not a database (${(error as Error).message}); it was left untouched.`,
+    );
+  }
+  if (applicationId !== APPLICATION_ID && (applicationId !== 0 || tableCount > 0)) {
+    throw new AppError(
+      'store_error',
+      `${path} is a SQLite database of another application; it was left untouched.`,
+    );
+  }
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (version > latest) {
+    throw new AppError(
+      'store_error',
+      `${path} was written by a newer version of AdLens (schema ${version}, this build knows ${latest}). Update the app; the file was left untouched.`,
+    );
+  }
+}
+
+/** Applies pending migrations, each in its own transaction, after a backup of a non-empty database. */
+function migrate(db: Db, path: string, migrations: readonly Migration[]): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const pending = migrations.filter((migration) => migration.version > current);
+  if (pending.length === 0) return;
+  if (current > 0) {
+    // A copy before changing a populated schema: a failed migration rolls back, and this is the belt to those braces.
+    db.exec(`VACUUM INTO '${`${path}.before-v${pending[0]?.version}-${Date.now()}`.replaceAll("'", "''")}'`);
+  }
+  for (const migration of pending) {
+    const apply = db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.pragma(`user_version = ${migration.version}`);
+    });
+    try {
+      apply();
+    } catch (error) {
+      throw new AppError(
+        'store_error',
+        `migration ${migration.version} (${migration.name}) failed and was rolled back: ${(error as Error).message}`,
+      );
+    }
+  }
+}
