@@ -1,0 +1,182 @@
+import { addDays, dateRange, daysBetween } from '../clock';
+import type { Db } from '../store/open';
+import { deriveMetrics, percentChange, ratio4, round2, ZERO_TOTALS, type DerivedMetrics } from './metrics';
+import { accountsOf, campaignNames, sumDaily, sumPerCampaign, sumTotals, type Scope } from './queries';
+
+export { deriveMetrics, percentChange, type DerivedMetrics, type RawTotals } from './metrics';
+
+export interface InsightsQuery {
+  /** The accounts the caller may see; every query is confined to them. */
+  accountIds: readonly string[];
+  /** Optional narrower selection (already checked to belong to accountIds by the caller). */
+  campaignIds?: readonly string[] | undefined;
+  from: string;
+  to: string;
+  currency: string;
+}
+
+export interface InsightsSummary {
+  dateRange: { from: string; to: string };
+  granularity: 'daily';
+  currency: string;
+  totals: {
+    spend: number;
+    impressions: number;
+    clicks: number;
+    conversions: number;
+    cpa: number | null;
+    roas: number | null;
+    ctr: number | null;
+    cpm: number | null;
+    frequency: number | null;
+    reach: number;
+  };
+  trends: {
+    spendChange: number | null;
+    conversionsChange: number | null;
+    cpaChange: number | null;
+    roasChange: number | null;
+  };
+  timeSeries: Array<{
+    date: string;
+    spend: number;
+    conversions: number;
+    cpa: number | null;
+    roas: number | null;
+  }>;
+  breakdown: Array<{
+    entity: { type: 'campaign'; id: string; name: string };
+    spend: number;
+    conversions: number;
+    cpa: number | null;
+    roas: number | null;
+  }>;
+}
+
+/** The previous period of equal length that ends the day before `from`. */
+export function previousPeriod(from: string, to: string): { from: string; to: string } {
+  const length = daysBetween(from, to);
+  return { from: addDays(from, -length), to: addDays(from, -1) };
+}
+
+/**
+ * The spec's insights summary, from campaign-level daily rows. Reach is the sum of daily reach
+ * (unique people per day, summed: Meta's de-duplicated reach over a range is not derivable from
+ * daily rows), and frequency is impressions / that reach.
+ */
+export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
+  const scope: Scope = { accountIds: q.accountIds, campaignIds: q.campaignIds };
+  const current = sumTotals(db, scope, q);
+  const previous = sumTotals(db, scope, previousPeriod(q.from, q.to));
+  const now = deriveMetrics(current);
+  const before = deriveMetrics(previous);
+
+  const byDate = new Map(sumDaily(db, scope, q).map((row) => [row.date, row]));
+  const timeSeries = dateRange(q.from, q.to).map((date) => {
+    const m = deriveMetrics(byDate.get(date) ?? ZERO_TOTALS);
+    return { date, spend: m.spend, conversions: m.conversions, cpa: m.cpa, roas: m.roas };
+  });
+
+  const perCampaign = sumPerCampaign(db, scope, q);
+  const names = campaignNames(
+    db,
+    perCampaign.map((row) => row.campaignId),
+  );
+  const breakdown = perCampaign
+    .sort((a, b) => b.spendMicros - a.spendMicros || a.campaignId.localeCompare(b.campaignId))
+    .map((row) => {
+      const m = deriveMetrics(row);
+      return {
+        entity: { type: 'campaign' as const, id: row.campaignId, name: names.get(row.campaignId) ?? '' },
+        spend: m.spend,
+        conversions: m.conversions,
+        cpa: m.cpa,
+        roas: m.roas,
+      };
+    });
+
+  return {
+    dateRange: { from: q.from, to: q.to },
+    granularity: 'daily',
+    currency: q.currency,
+    totals: {
+      spend: now.spend,
+      impressions: now.impressions,
+      clicks: now.clicks,
+      conversions: now.conversions,
+      cpa: now.cpa,
+      roas: now.roas,
+      ctr: now.ctr,
+      cpm: now.cpm,
+      frequency: ratio4(current.impressions, current.reach),
+      reach: current.reach,
+    },
+    trends: {
+      spendChange: percentChange(current.spendMicros, previous.spendMicros),
+      conversionsChange: percentChange(current.conversions, previous.conversions),
+      cpaChange: percentChange(now.cpa, before.cpa),
+      roasChange: percentChange(now.roas, before.roas),
+    },
+    timeSeries,
+    breakdown,
+  };
+}
+
+export interface CampaignInsights extends DerivedMetrics {
+  frequency: number | null;
+  reach: number;
+}
+
+/** Per-campaign totals over a window; campaigns without rows get zeros (and null ratios). */
+export function campaignInsights(
+  db: Db,
+  campaignIds: readonly string[],
+  from: string,
+  to: string,
+): Map<string, CampaignInsights> {
+  const out = new Map<string, CampaignInsights>();
+  if (campaignIds.length === 0) return out;
+  const accountIds = accountsOf(db, campaignIds);
+  const rows = new Map(
+    sumPerCampaign(db, { accountIds, campaignIds }, { from, to }).map((row) => [row.campaignId, row]),
+  );
+  for (const id of campaignIds) {
+    const raw = rows.get(id) ?? ZERO_TOTALS;
+    out.set(id, { ...deriveMetrics(raw), frequency: ratio4(raw.impressions, raw.reach), reach: raw.reach });
+  }
+  return out;
+}
+
+export interface CampaignDay {
+  date: string;
+  spend: number;
+  conversions: number;
+  cpa: number | null;
+  roas: number | null;
+  revenue: number;
+  impressions: number;
+  clicks: number;
+}
+
+/** One campaign's days from `from` to `to`, zero-filled. */
+export function campaignDaily(db: Db, campaignId: string, from: string, to: string): CampaignDay[] {
+  const accountIds = accountsOf(db, [campaignId]);
+  const byDate = new Map(
+    sumDaily(db, { accountIds, campaignIds: [campaignId] }, { from, to }).map((r) => [r.date, r]),
+  );
+  return dateRange(from, to).map((date) => {
+    const m = deriveMetrics(byDate.get(date) ?? ZERO_TOTALS);
+    return {
+      date,
+      spend: m.spend,
+      conversions: m.conversions,
+      cpa: m.cpa,
+      roas: m.roas,
+      revenue: m.revenue,
+      impressions: m.impressions,
+      clicks: m.clicks,
+    };
+  });
+}
+
+export { round2 };

@@ -1,0 +1,76 @@
+import { microsToAmount, ratio } from '../money';
+
+/** Additive daily counters as stored (money in micro-units). */
+export interface RawTotals {
+  spendMicros: number;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  revenueMicros: number;
+  reach: number;
+}
+
+export const ZERO_TOTALS: RawTotals = {
+  spendMicros: 0,
+  impressions: 0,
+  clicks: 0,
+  conversions: 0,
+  revenueMicros: 0,
+  reach: 0,
+};
+
+/** The spec's derived metrics; a zero denominator gives null, never Infinity or NaN. */
+export interface DerivedMetrics {
+  spend: number;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  revenue: number;
+  cpa: number | null;
+  roas: number | null;
+  ctr: number | null;
+  cpm: number | null;
+}
+
+/** Money (spend, revenue, cpa, cpm) to 2 decimals; ratios (roas, ctr) to 4. */
+export function deriveMetrics(t: RawTotals): DerivedMetrics {
+  const cpa = ratio(t.spendMicros, t.conversions * 1_000_000);
+  const cpm = ratio(t.spendMicros, t.impressions * 1_000_000, 1000);
+  return {
+    spend: microsToAmount(t.spendMicros),
+    impressions: t.impressions,
+    clicks: t.clicks,
+    conversions: t.conversions,
+    revenue: microsToAmount(t.revenueMicros),
+    cpa: cpa === null ? null : round2(cpa),
+    roas: ratio(t.revenueMicros, t.spendMicros),
+    ctr: ratio(t.clicks, t.impressions, 100),
+    cpm: cpm === null ? null : round2(cpm),
+  };
+}
+
+export function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** Percent change from `previous` to `current`, 2 decimals; null when there is nothing to compare with. */
+export function percentChange(current: number | null, previous: number | null): number | null {
+  if (current === null || previous === null || previous === 0) return null;
+  return round2(((current - previous) / previous) * 100);
+}
+
+export function addTotals(a: RawTotals, b: RawTotals): RawTotals {
+  return {
+    spendMicros: a.spendMicros + b.spendMicros,
+    impressions: a.impressions + b.impressions,
+    clicks: a.clicks + b.clicks,
+    conversions: a.conversions + b.conversions,
+    revenueMicros: a.revenueMicros + b.revenueMicros,
+    reach: a.reach + b.reach,
+  };
+}
+
+/** A plain ratio to 4 decimals, null on a zero denominator. */
+export function ratio4(numerator: number, denominator: number): number | null {
+  return ratio(numerator, denominator);
+}

@@ -1,0 +1,94 @@
+import type { Db } from '../store/open';
+import type { RawTotals } from './metrics';
+
+// Prepared once per database. ID lists travel as one JSON parameter (json_each), so each statement
+// is prepared once whatever the list length, and the planner still uses the (id, date) keys.
+
+const SUMS = `coalesce(sum(spend_micros), 0) AS spendMicros, coalesce(sum(impressions), 0) AS impressions,
+  coalesce(sum(clicks), 0) AS clicks, coalesce(sum(conversions), 0) AS conversions,
+  coalesce(sum(revenue_micros), 0) AS revenueMicros, coalesce(sum(reach), 0) AS reach`;
+
+const BY_ACCOUNTS = `account_id IN (SELECT value FROM json_each(@accounts)) AND date BETWEEN @from AND @to`;
+const BY_CAMPAIGNS = `campaign_id IN (SELECT value FROM json_each(@campaigns)) AND date BETWEEN @from AND @to
+  AND account_id IN (SELECT value FROM json_each(@accounts))`;
+
+function build(db: Db) {
+  const scoped = (where: string) => ({
+    totals: db.prepare(`SELECT ${SUMS} FROM insights_campaign_daily WHERE ${where}`),
+    daily: db.prepare(
+      `SELECT date, ${SUMS} FROM insights_campaign_daily WHERE ${where} GROUP BY date ORDER BY date`,
+    ),
+    perCampaign: db.prepare(
+      `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${where} GROUP BY campaign_id`,
+    ),
+  });
+  return {
+    accounts: scoped(BY_ACCOUNTS),
+    campaigns: scoped(BY_CAMPAIGNS),
+    accountsOf: db
+      .prepare(`SELECT DISTINCT account_id FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`)
+      .pluck(),
+    names: db.prepare(`SELECT id, name FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`),
+  };
+}
+
+type Statements = ReturnType<typeof build>;
+const cache = new WeakMap<Db, Statements>();
+
+export function statements(db: Db): Statements {
+  let s = cache.get(db);
+  if (!s) {
+    s = build(db);
+    cache.set(db, s);
+  }
+  return s;
+}
+
+export interface Scope {
+  accountIds: readonly string[];
+  campaignIds?: readonly string[] | undefined;
+}
+
+export interface Window {
+  from: string;
+  to: string;
+}
+
+function pick(db: Db, scope: Scope) {
+  const s = statements(db);
+  return scope.campaignIds
+    ? {
+        set: s.campaigns,
+        params: { campaigns: JSON.stringify(scope.campaignIds), accounts: JSON.stringify(scope.accountIds) },
+      }
+    : { set: s.accounts, params: { accounts: JSON.stringify(scope.accountIds) } };
+}
+
+export function sumTotals(db: Db, scope: Scope, window: Window): RawTotals {
+  const { set, params } = pick(db, scope);
+  return set.totals.get({ ...params, ...window }) as RawTotals;
+}
+
+export function sumDaily(db: Db, scope: Scope, window: Window): Array<RawTotals & { date: string }> {
+  const { set, params } = pick(db, scope);
+  return set.daily.all({ ...params, ...window }) as Array<RawTotals & { date: string }>;
+}
+
+export function sumPerCampaign(
+  db: Db,
+  scope: Scope,
+  window: Window,
+): Array<RawTotals & { campaignId: string }> {
+  const { set, params } = pick(db, scope);
+  return set.perCampaign.all({ ...params, ...window }) as Array<RawTotals & { campaignId: string }>;
+}
+
+/** The accounts that own these campaigns. */
+export function accountsOf(db: Db, campaignIds: readonly string[]): string[] {
+  return statements(db).accountsOf.all(JSON.stringify(campaignIds)) as string[];
+}
+
+export function campaignNames(db: Db, campaignIds: readonly string[]): Map<string, string> {
+  const rows = statements(db).names.all(JSON.stringify(campaignIds)) as Array<{ id: string; name: string }>;
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
