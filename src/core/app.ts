@@ -1,0 +1,46 @@
+import type { Core } from './core';
+import { DiagnosticsService } from './diagnostics/service';
+import { ReportsService } from './reports/service';
+import { SyncService, type SyncServiceOptions } from './sync/service';
+
+/** The composed product: one core and the services every host (desktop, headless, tests) runs. */
+export interface App {
+  readonly core: Core;
+  readonly sync: SyncService;
+  readonly diagnostics: DiagnosticsService;
+  readonly reports: ReportsService;
+  /** Resumes jobs a previous process left pending or running, and starts schedules. */
+  start(): void;
+  /** No new work; running work finishes; then the database is closed. */
+  stop(): Promise<void>;
+}
+
+export interface AppOptions {
+  sync?: SyncServiceOptions;
+  /** Render reports on a worker thread (default) or inline (some tests). */
+  renderReportsInWorker?: boolean;
+}
+
+export function createApp(core: Core, options: AppOptions = {}): App {
+  const sync = new SyncService(core, options.sync);
+  const diagnostics = new DiagnosticsService(core);
+  const reports = new ReportsService(core, { renderInWorker: options.renderReportsInWorker ?? true });
+  let stopping: Promise<void> | undefined;
+  return {
+    core,
+    sync,
+    diagnostics,
+    reports,
+    start() {
+      diagnostics.resume();
+      reports.resume();
+    },
+    stop() {
+      stopping ??= (async () => {
+        await Promise.all([sync.stop(), diagnostics.stop(), reports.stop()]);
+        core.close();
+      })();
+      return stopping;
+    },
+  };
+}
