@@ -1,6 +1,15 @@
 import { addDays, dateRange, daysBetween } from '../clock';
 import type { Db } from '../store/open';
-import { deriveMetrics, percentChange, ratio4, round2, ZERO_TOTALS, type DerivedMetrics } from './metrics';
+import {
+  addTotals,
+  deriveMetrics,
+  percentChange,
+  ratio4,
+  round2,
+  ZERO_TOTALS,
+  type DerivedMetrics,
+  type RawTotals,
+} from './metrics';
 import { accountsOf, campaignNames, sumDaily, sumPerCampaign, sumTotals, type Scope } from './queries';
 
 export { deriveMetrics, percentChange, type DerivedMetrics, type RawTotals } from './metrics';
@@ -66,12 +75,13 @@ export function previousPeriod(from: string, to: string): { from: string; to: st
  */
 export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
   const scope: Scope = { accountIds: q.accountIds, campaignIds: q.campaignIds };
-  const current = sumTotals(db, scope, q);
+  const days = sumDaily(db, scope, q);
+  const current = days.reduce<RawTotals>(addTotals, ZERO_TOTALS);
   const previous = sumTotals(db, scope, previousPeriod(q.from, q.to));
   const now = deriveMetrics(current);
   const before = deriveMetrics(previous);
 
-  const byDate = new Map(sumDaily(db, scope, q).map((row) => [row.date, row]));
+  const byDate = new Map(days.map((row) => [row.date, row]));
   const timeSeries = dateRange(q.from, q.to).map((date) => {
     const m = deriveMetrics(byDate.get(date) ?? ZERO_TOTALS);
     return { date, spend: m.spend, conversions: m.conversions, cpa: m.cpa, roas: m.roas };

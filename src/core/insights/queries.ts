@@ -3,28 +3,33 @@ import type { RawTotals } from './metrics';
 
 // Prepared once per database. ID lists travel as one JSON parameter (json_each), so each statement
 // is prepared once whatever the list length, and the planner still uses the (id, date) keys.
+// Account-wide totals and days read the trigger-maintained account-day rollup; a campaign selection
+// reads the campaign rows (always confined to the caller's accounts as well).
 
 const SUMS = `coalesce(sum(spend_micros), 0) AS spendMicros, coalesce(sum(impressions), 0) AS impressions,
   coalesce(sum(clicks), 0) AS clicks, coalesce(sum(conversions), 0) AS conversions,
   coalesce(sum(revenue_micros), 0) AS revenueMicros, coalesce(sum(reach), 0) AS reach`;
 
-const BY_ACCOUNTS = `account_id IN (SELECT value FROM json_each(@accounts)) AND date BETWEEN @from AND @to`;
-const BY_CAMPAIGNS = `campaign_id IN (SELECT value FROM json_each(@campaigns)) AND date BETWEEN @from AND @to
+const ACCOUNTS = `account_id IN (SELECT value FROM json_each(@accounts)) AND date BETWEEN @from AND @to`;
+const CAMPAIGNS = `campaign_id IN (SELECT value FROM json_each(@campaigns)) AND date BETWEEN @from AND @to
   AND account_id IN (SELECT value FROM json_each(@accounts))`;
 
 function build(db: Db) {
-  const scoped = (where: string) => ({
-    totals: db.prepare(`SELECT ${SUMS} FROM insights_campaign_daily WHERE ${where}`),
-    daily: db.prepare(
-      `SELECT date, ${SUMS} FROM insights_campaign_daily WHERE ${where} GROUP BY date ORDER BY date`,
-    ),
-    perCampaign: db.prepare(
-      `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${where} GROUP BY campaign_id`,
-    ),
-  });
   return {
-    accounts: scoped(BY_ACCOUNTS),
-    campaigns: scoped(BY_CAMPAIGNS),
+    accounts: {
+      totals: db.prepare(`SELECT ${SUMS} FROM insights_account_daily WHERE ${ACCOUNTS}`),
+      daily: db.prepare(`SELECT date, ${SUMS} FROM insights_account_daily WHERE ${ACCOUNTS} GROUP BY date`),
+      perCampaign: db.prepare(
+        `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${ACCOUNTS} GROUP BY campaign_id`,
+      ),
+    },
+    campaigns: {
+      totals: db.prepare(`SELECT ${SUMS} FROM insights_campaign_daily WHERE ${CAMPAIGNS}`),
+      daily: db.prepare(`SELECT date, ${SUMS} FROM insights_campaign_daily WHERE ${CAMPAIGNS} GROUP BY date`),
+      perCampaign: db.prepare(
+        `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${CAMPAIGNS} GROUP BY campaign_id`,
+      ),
+    },
     accountsOf: db
       .prepare(`SELECT DISTINCT account_id FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`)
       .pluck(),
@@ -56,12 +61,10 @@ export interface Window {
 
 function pick(db: Db, scope: Scope) {
   const s = statements(db);
+  const accounts = JSON.stringify(scope.accountIds);
   return scope.campaignIds
-    ? {
-        set: s.campaigns,
-        params: { campaigns: JSON.stringify(scope.campaignIds), accounts: JSON.stringify(scope.accountIds) },
-      }
-    : { set: s.accounts, params: { accounts: JSON.stringify(scope.accountIds) } };
+    ? { set: s.campaigns, params: { campaigns: JSON.stringify(scope.campaignIds), accounts } }
+    : { set: s.accounts, params: { accounts } };
 }
 
 export function sumTotals(db: Db, scope: Scope, window: Window): RawTotals {
