@@ -1,0 +1,130 @@
+// `key create|list|revoke|limits`: API keys for the /v1 API (shown once, stored hashed).
+import { z } from 'zod';
+import { AppError } from '../../core/errors';
+import {
+  createApiKey,
+  getApiKey,
+  listApiKeys,
+  revokeApiKey,
+  setApiKeyLimits,
+  type ApiKeyInfo,
+} from '../../core/identity/api-keys';
+import { requireWorkspace } from '../../core/identity/workspaces';
+import { cli, command, type CommandModule } from '../framework';
+
+const keyId = z
+  .array(z.string().regex(/^key_[0-9A-Za-z]{16}$/, 'give the key ID (key_…), not the key'))
+  .length(1, 'give one KEY_ID');
+const limit = z.coerce.number().int().min(1).max(1_000_000_000).optional();
+
+function line(k: ApiKeyInfo): string {
+  const state = k.revokedAt ? `revoked ${k.revokedAt}` : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
+  return `${k.id}\t${k.mode}\t${k.hint}\t${k.name || '-'}\t${state}`;
+}
+
+const keyCommands: CommandModule = [
+  command({
+    path: ['create'],
+    summary: 'creates an API key and prints it once',
+    options: {
+      workspace: { type: 'string' },
+      mode: { type: 'string' },
+      name: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+      user: { type: 'string' },
+    },
+    input: z.object({
+      workspace: z.string({ error: '--workspace WS is required' }).min(1),
+      mode: z.enum(['live', 'test'], { error: '--mode is live or test' }).default('live'),
+      name: z.string().max(100).optional(),
+      'expires-in-days': z.coerce.number().int().min(1).max(3650).optional(),
+      user: z.string().optional(),
+      positionals: cli.noPositionals,
+    }),
+    async run(ctx, input) {
+      const core = ctx.core();
+      requireWorkspace(core.db, input.workspace);
+      const days = input['expires-in-days'];
+      const expiresAt = days ? new Date(core.clock.now().getTime() + days * 86_400_000).toISOString() : null;
+      const { key, apiKey } = createApiKey(core.db, core.clock, {
+        workspaceId: input.workspace,
+        mode: input.mode,
+        name: input.name ?? '',
+        userId: input.user ?? null,
+        expiresAt,
+      });
+      return {
+        json: { apiKey, key },
+        text: `${apiKey.id}\n${key}\n(the key is shown only now: store it safely)`,
+      };
+    },
+  }),
+  command({
+    path: ['list'],
+    summary: 'lists a workspace API keys (hints only)',
+    options: { workspace: { type: 'string' } },
+    input: z.object({
+      workspace: z.string({ error: '--workspace WS is required' }).min(1),
+      positionals: cli.noPositionals,
+    }),
+    async run(ctx, input) {
+      const db = ctx.core().db;
+      requireWorkspace(db, input.workspace);
+      const apiKeys = listApiKeys(db, input.workspace);
+      return { json: { apiKeys }, text: apiKeys.map(line).join('\n') || '(no keys)' };
+    },
+  }),
+  command({
+    path: ['revoke'],
+    summary: 'revokes an API key (its requests get 401 key_revoked)',
+    options: {},
+    input: z.object({ positionals: keyId }),
+    async run(ctx, input) {
+      const core = ctx.core();
+      const apiKey = revokeApiKey(core.db, core.clock, input.positionals[0] as string);
+      return { json: { apiKey }, text: `revoked ${apiKey.id} at ${apiKey.revokedAt}` };
+    },
+  }),
+  command({
+    path: ['limits'],
+    summary:
+      'sets per-key rate limits per minute (higher limits granted on request); --reset restores defaults',
+    options: {
+      reads: { type: 'string' },
+      writes: { type: 'string' },
+      diagnostics: { type: 'string' },
+      reports: { type: 'string' },
+      reset: { type: 'boolean' },
+    },
+    input: z.object({
+      positionals: keyId,
+      reads: limit,
+      writes: limit,
+      diagnostics: limit,
+      reports: limit,
+      reset: z.boolean().optional(),
+    }),
+    async run(ctx, input) {
+      const db = ctx.core().db;
+      const id = input.positionals[0] as string;
+      const current = getApiKey(db, id);
+      if (!current) throw new AppError('not_found', `API key ${id} does not exist`);
+      const given = Object.fromEntries(
+        (['reads', 'writes', 'diagnostics', 'reports'] as const)
+          .filter((name) => input[name] !== undefined)
+          .map((name) => [name, input[name]]),
+      );
+      const apiKey = setApiKeyLimits(
+        db,
+        id,
+        input.reset ? null : { ...(current.limitOverrides ?? {}), ...given },
+      );
+      return {
+        json: { apiKey },
+        text: `${apiKey.id} limits: ${JSON.stringify(apiKey.limitOverrides ?? 'defaults')}`,
+      };
+    },
+  }),
+];
+
+export default keyCommands;

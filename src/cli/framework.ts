@@ -1,0 +1,164 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { z } from 'zod';
+import { createCore, type Core } from '../core/core';
+import { AppError, isAppError } from '../core/errors';
+import { SyncService } from '../core/sync/service';
+
+type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+/** One CLI command, e.g. `workspace create`. A module (src/cli/commands/*.ts) exports a list of them. */
+export interface CliCommand<S extends z.ZodType = z.ZodType> {
+  /** The words after the module name, e.g. ['create'] for `workspace create`; [] for `sync`. */
+  path: string[];
+  summary: string;
+  /** Options besides the global --data-dir, --json and --help (parseArgs format). */
+  options: OptionSpec;
+  /** Validates the parsed values and positionals ({ ...values, positionals }). */
+  input: S;
+  /** false for commands that do not touch a data directory (demo-platform). Default true. */
+  needsDataDir?: boolean;
+  run(ctx: CliContext, input: z.output<S>): Promise<CliResult>;
+}
+
+export type CommandModule = readonly CliCommand[];
+
+/** Helps modules declare commands with inferred input types. */
+export function command<S extends z.ZodType>(spec: CliCommand<S>): CliCommand {
+  return spec as unknown as CliCommand;
+}
+
+/** What a command prints: one JSON object with --json, else the text lines. */
+export interface CliResult {
+  /** null when the command already printed (long-running commands print as they start). */
+  json: Record<string, unknown> | null;
+  text: string;
+  /** Non-zero when the command ran but its outcome is a failure (e.g. a failed sync). */
+  exitCode?: number;
+}
+
+export interface CliContext {
+  readonly dataDir: string;
+  readonly json: boolean;
+  /** The data directory's core, opened on first use (never takes the server lock). */
+  core(): Core;
+  /** A SyncService over that core; demo accounts get an in-process demo platform when needed. */
+  sync(): SyncService;
+  /** Progress and notes go to stderr so stdout stays one JSON object. */
+  note(line: string): void;
+  /** Resolves when the user presses Ctrl-C (for long-running commands). */
+  interrupted: Promise<NodeJS.Signals>;
+}
+
+const globalOptions: OptionSpec = {
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+export class UsageError extends AppError {
+  constructor(message: string) {
+    super('invalid_request', message);
+  }
+}
+
+/** Finds the command, parses and validates its arguments, runs it, prints, and returns the exit code. */
+export async function runCommand(
+  moduleName: string,
+  module: CommandModule,
+  argv: string[],
+  io: { stdout: (text: string) => void; stderr: (text: string) => void },
+): Promise<number> {
+  const json = argv.includes('--json');
+  const sorted = [...module].sort((a, b) => b.path.length - a.path.length);
+  const spec = sorted.find((c) => c.path.every((word, i) => argv[i] === word));
+  let core: Core | undefined;
+  let sync: SyncService | undefined;
+  let onSignal: ((signal: NodeJS.Signals) => void) | undefined;
+  try {
+    if (!spec) {
+      throw new UsageError(
+        `unknown command "${[moduleName, ...argv.filter((a) => !a.startsWith('-')).slice(0, 1)].join(' ')}"; try: ${module
+          .map((c) => [moduleName, ...c.path].join(' '))
+          .join(', ')}`,
+      );
+    }
+    const rest = argv.slice(spec.path.length);
+    let parsed: { values: Record<string, unknown>; positionals: string[] };
+    try {
+      parsed = parseArgs({
+        args: rest,
+        options: { ...globalOptions, ...spec.options },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (parsed.values.help) {
+      io.stdout(`${[moduleName, ...spec.path].join(' ')}: ${spec.summary}\n${usage(spec)}\n`);
+      return 0;
+    }
+    const dataDir = (parsed.values['data-dir'] as string | undefined) ?? process.env.ADLENS_DATA_DIR;
+    if (spec.needsDataDir !== false && !dataDir) throw new UsageError('--data-dir DIR is required');
+    const values = { ...parsed.values };
+    delete values['data-dir'];
+    delete values.json;
+    delete values.help;
+    const input = spec.input.safeParse({ ...values, positionals: parsed.positionals });
+    if (!input.success) {
+      throw new UsageError(
+        input.error.issues
+          .map((issue) =>
+            issue.path.length && !issue.message.includes('--')
+              ? `--${issue.path.join('.')}: ${issue.message}`
+              : issue.message,
+          )
+          .join('; '),
+      );
+    }
+    const interrupted = new Promise<NodeJS.Signals>((resolve) => {
+      onSignal = resolve;
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    const ctx: CliContext = {
+      dataDir: dataDir ?? '',
+      json,
+      core: () => (core ??= createCore({ dataDir: dataDir ?? '' })),
+      sync: () => (sync ??= new SyncService(ctx.core())),
+      note: (line) => io.stderr(`${line}\n`),
+      interrupted,
+    };
+    const result = await spec.run(ctx, input.data);
+    if (json && result.json !== null) io.stdout(`${JSON.stringify(result.json)}\n`);
+    else if (!json && result.text) io.stdout(`${result.text}\n`);
+    return result.exitCode ?? 0;
+  } catch (error) {
+    const value = isAppError(error)
+      ? error.toValue()
+      : { type: 'api_error' as const, message: error instanceof Error ? error.message : String(error) };
+    if (json) io.stdout(`${JSON.stringify({ error: value })}\n`);
+    io.stderr(`error: ${value.message}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  } finally {
+    if (onSignal) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    await sync?.stop();
+    core?.close();
+  }
+}
+
+function usage(spec: CliCommand): string {
+  return Object.entries(spec.options)
+    .map(([name, option]) => `  --${name}${option.type === 'string' ? ' VALUE' : ''}`)
+    .concat(['  --data-dir DIR', '  --json'])
+    .join('\n');
+}
+
+/** Shared zod pieces for command inputs. */
+export const cli = {
+  noPositionals: z.array(z.string()).max(0, 'unexpected extra arguments'),
+  port: z.coerce.number().int().min(0).max(65_535),
+};

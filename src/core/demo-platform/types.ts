@@ -1,0 +1,43 @@
+// The public types of the demo platform (see notes/contracts.md).
+
+export const DEMO_TOKEN = 'demo-token';
+
+export interface GroundTruthEntry {
+  platformAccountId: string;
+  platformCampaignId: string;
+  platformAdSetId?: string;
+  platformAdId?: string;
+  category:
+    | 'CREATIVE_FATIGUE'
+    | 'LEARNING_PHASE_STALL'
+    | 'AUCTION_OVERLAP'
+    | 'PACING_ISSUE'
+    | 'CPA_DEGRADATION'
+    | 'AUDIENCE_SATURATION'
+    | 'HEALTHY';
+  since: string;
+}
+
+export type ThrottleCode = 17 | 80000 | 80004 | 4 | 613;
+
+/** Switches for tests and the CLI; they act on the next requests of this server only. */
+export interface DemoControls {
+  /** Delay every response by `ms` (0 turns it off). */
+  setLatency(ms: number): void;
+  /** The next `n` Graph requests fail with a throttling error (HTTP 400, is_transient). */
+  throttleNext(n: number, code?: ThrottleCode, opts?: { regainMinutes?: number }): void;
+  /** The next `n` Graph requests fail with HTTP 500: code 1 ("reduce the amount of data") or 2 (transient). */
+  failNext(n: number, code?: 1 | 2): void;
+  /** Expire one token (or every token, demo-token included): requests get 190/463. */
+  expireToken(token: string | 'all'): void;
+  /** Async insight jobs need this many status polls before they complete (default 2). */
+  setAsyncPolls(n: number): void;
+  /** The next `n` async insight jobs end as "Job Failed". */
+  failNextJobs(n: number): void;
+  /** Back to defaults: no latency, no pending failures, tokens valid, usage counters at zero. */
+  reset(): void;
+  /** Graph requests served since start (or the last reset). */
+  requestCount(): number;
+  /** The last requests (method and path with query), oldest first, at most 1,000. */
+  requestLog(): string[];
+}

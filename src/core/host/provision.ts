@@ -1,0 +1,86 @@
+import type { Core } from '../core';
+import { createUser, getWorkspaceOwner } from '../identity/users';
+import { createWorkspace, getWorkspace, listWorkspaces, type Workspace } from '../identity/workspaces';
+import { GraphClient } from '../platform/graph-client';
+import { canConnect } from '../platform/parse';
+import type { AdAccount } from '../sync/accounts';
+import { DEMO_BASE_URL, setDemoSeed, type DemoPlatformEndpoint } from '../sync/embedded-demo';
+import type { SyncService } from '../sync/service';
+
+export const DEMO_TOKEN = 'demo-token';
+export const TRIAL_WORKSPACE_NAME = 'Demo Agency';
+export const LOCAL_OWNER_EMAIL = 'owner@adlens.local';
+
+const PROVISIONED = 'provisioned_at';
+const PROVISIONING_WORKSPACE = 'provisioning.workspace_id';
+
+function setting(core: Core, key: string): string | undefined {
+  return (
+    core.db.prepare(`SELECT value FROM settings WHERE key = ?`).get(key) as { value: string } | undefined
+  )?.value;
+}
+
+function setSetting(core: Core, key: string, value: string): void {
+  core.db
+    .prepare(
+      `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    )
+    .run(key, value);
+}
+
+/**
+ * Demo-first provisioning of an empty data directory: a trial workspace with a local owner, and every
+ * demo account this owner can connect (Admin or Advertiser) connected through the embedded demo
+ * platform. Resumable: a run killed half-way is finished by the next start. Returns null when the
+ * directory was already provisioned or holds workspaces someone created.
+ */
+export async function provisionIfEmpty(
+  core: Core,
+  sync: SyncService,
+  demo: DemoPlatformEndpoint,
+  opts: { seed: number },
+): Promise<{ workspace: Workspace; accounts: AdAccount[] } | null> {
+  if (setting(core, PROVISIONED)) return null;
+  const resumeId = setting(core, PROVISIONING_WORKSPACE);
+  let workspace = resumeId ? getWorkspace(core.db, resumeId) : undefined;
+  if (!workspace && listWorkspaces(core.db).length > 0) {
+    setSetting(core, PROVISIONED, core.clock.now().toISOString());
+    return null;
+  }
+  if (!workspace) {
+    workspace = core.db.transaction(() => {
+      const created = createWorkspace(
+        core.db,
+        { name: TRIAL_WORKSPACE_NAME, plan: 'trial' },
+        core.clock.now(),
+      );
+      createUser(core.db, {
+        workspaceId: created.id,
+        email: LOCAL_OWNER_EMAIL,
+        name: 'Local owner',
+        role: 'owner',
+      });
+      setDemoSeed(core.db, opts.seed);
+      setSetting(core, PROVISIONING_WORKSPACE, created.id);
+      return created;
+    })();
+  }
+  const client = new GraphClient({ baseUrl: demo.url, apiVersion: demo.apiVersion, token: DEMO_TOKEN });
+  const accounts: AdAccount[] = [];
+  const owner = getWorkspaceOwner(core.db, workspace.id);
+  for await (const page of client.listAdAccounts()) {
+    for (const platformAccount of page.filter(canConnect)) {
+      accounts.push(
+        await sync.connectAccount({
+          workspaceId: workspace.id,
+          platformAccountId: platformAccount.id,
+          baseUrl: DEMO_BASE_URL,
+          token: DEMO_TOKEN,
+          ...(owner ? { userId: owner.id } : {}),
+        }),
+      );
+    }
+  }
+  setSetting(core, PROVISIONED, core.clock.now().toISOString());
+  return { workspace, accounts };
+}

@@ -1,0 +1,147 @@
+// Who may see what. A request context names a workspace and a mode; every lookup of an ad account,
+// campaign, diagnostic or report made on behalf of a request goes through here, so that one workspace
+// never sees another's data and a test key never sees live-mode accounts (nor a live key test ones).
+import type { Statement } from 'better-sqlite3';
+import { AppError } from '../errors';
+import { isPlatformAccountId } from '../ids';
+import type { Db } from '../store/open';
+
+const MAX_STATEMENTS_PER_DB = 500;
+const statementCaches = new WeakMap<Db, Map<string, Statement>>();
+
+/**
+ * A prepared statement cached per connection: the API's per-request lookups (key, account, campaign)
+ * run thousands of times a second, and SQLite's prepare step would dominate them.
+ */
+export function stmt(db: Db, sql: string): Statement {
+  let cache = statementCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    statementCaches.set(db, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = db.prepare(sql);
+    if (cache.size >= MAX_STATEMENTS_PER_DB) cache.delete(cache.keys().next().value as string);
+    cache.set(sql, statement);
+  }
+  return statement;
+}
+
+export type Plan = 'starter' | 'pro' | 'agency' | 'trial';
+
+export interface RequestContext {
+  workspaceId: string;
+  plan: Plan;
+  userId: string | null;
+  keyId: string | null;
+  /** API keys: test or live; the desktop window and the dashboard: all. */
+  mode: 'test' | 'live' | 'all';
+}
+
+/** Plans with programmatic API access (DESIGN §4: trial is demo-first and may use the API). */
+export const API_PLANS: readonly Plan[] = ['agency', 'trial'];
+/** Plans allowed to request white-label reports. */
+export const WHITE_LABEL_PLANS: readonly Plan[] = ['agency'];
+
+export interface VisibleAccount {
+  id: string;
+  platformAccountId: string;
+  name: string;
+  mode: 'test' | 'live';
+  currency: string;
+  timezone: string;
+  connectionStatus: 'active' | 'disconnected' | 'token_expired';
+}
+
+const ACCOUNT_COLUMNS = `a.id, a.platform_account_id AS platformAccountId, a.name, a.mode, a.currency,
+  a.timezone, a.connection_status AS connectionStatus`;
+
+/** SQL condition (on alias `a` = ad_accounts) and its parameters for what the context may see. */
+export function accountScope(ctx: RequestContext): { sql: string; params: string[] } {
+  return ctx.mode === 'all'
+    ? { sql: `a.workspace_id = ?`, params: [ctx.workspaceId] }
+    : { sql: `a.workspace_id = ? AND a.mode = ?`, params: [ctx.workspaceId, ctx.mode] };
+}
+
+export function visibleAccounts(db: Db, ctx: RequestContext): VisibleAccount[] {
+  const scope = accountScope(ctx);
+  return stmt(db, `SELECT ${ACCOUNT_COLUMNS} FROM ad_accounts a WHERE ${scope.sql} ORDER BY a.id`).all(
+    ...scope.params,
+  ) as VisibleAccount[];
+}
+
+/**
+ * Resolves an `account_id` (service ID or platform ID) inside the context's workspace.
+ * In the workspace but of the other mode → 404 (a test key does not know live accounts exist);
+ * connected only in another workspace → 403 permission_error; unknown → 404.
+ */
+export function resolveAccount(db: Db, ctx: RequestContext, idText: string): VisibleAccount {
+  const column = isPlatformAccountId(idText) ? 'platform_account_id' : 'id';
+  const own = stmt(
+    db,
+    `SELECT ${ACCOUNT_COLUMNS} FROM ad_accounts a WHERE a.workspace_id = ? AND a.${column} = ?`,
+  ).get(ctx.workspaceId, idText) as VisibleAccount | undefined;
+  if (own) {
+    if (ctx.mode !== 'all' && own.mode !== ctx.mode) {
+      throw new AppError('not_found', `Ad account ${idText} was not found.`);
+    }
+    return own;
+  }
+  const elsewhere = stmt(db, `SELECT 1 FROM ad_accounts WHERE ${column} = ? LIMIT 1`).get(idText);
+  if (elsewhere) {
+    throw new AppError('permission_error', `Ad account ${idText} belongs to another workspace.`);
+  }
+  throw new AppError('not_found', `Ad account ${idText} was not found.`);
+}
+
+export interface VisibleCampaign {
+  id: string;
+  accountId: string;
+  name: string;
+  timezone: string;
+  currency: string;
+}
+
+/** A campaign the context may see, or 404 (missing and foreign campaigns look the same). */
+export function resolveCampaign(db: Db, ctx: RequestContext, campaignId: string): VisibleCampaign {
+  const scope = accountScope(ctx);
+  const row = stmt(
+    db,
+    `SELECT c.id, c.account_id AS accountId, c.name, a.timezone, a.currency
+       FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
+       WHERE c.id = ? AND ${scope.sql}`,
+  ).get(campaignId, ...scope.params) as VisibleCampaign | undefined;
+  if (!row) throw new AppError('not_found', `Campaign ${campaignId} was not found.`);
+  return row;
+}
+
+/** True when the diagnostic exists, is in the workspace, and its account is of the context's mode. */
+export function canSeeDiagnostic(db: Db, ctx: RequestContext, diagnosticId: string): boolean {
+  const scope = accountScope(ctx);
+  return (
+    stmt(
+      db,
+      `SELECT 1 FROM diagnostics d JOIN ad_accounts a ON a.id = d.account_id
+         WHERE d.id = ? AND d.workspace_id = ? AND ${scope.sql}`,
+    ).get(diagnosticId, ctx.workspaceId, ...scope.params) !== undefined
+  );
+}
+
+export function canSeeReport(db: Db, ctx: RequestContext, reportId: string): boolean {
+  const scope = accountScope(ctx);
+  return (
+    stmt(
+      db,
+      `SELECT 1 FROM reports r JOIN ad_accounts a ON a.id = r.account_id
+         WHERE r.id = ? AND r.workspace_id = ? AND ${scope.sql}`,
+    ).get(reportId, ctx.workspaceId, ...scope.params) !== undefined
+  );
+}
+
+/** The mode of an account by its service ID (for filtering events), or undefined. */
+export function accountMode(db: Db, accountId: string): 'test' | 'live' | undefined {
+  const row = stmt(db, `SELECT mode FROM ad_accounts WHERE id = ?`).get(accountId) as
+    { mode: 'test' | 'live' } | undefined;
+  return row?.mode;
+}

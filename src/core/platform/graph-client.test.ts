@@ -1,0 +1,179 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GraphError } from './errors';
+import { startFakeGraph, graphError, type FakeAnswer, type FakeRequest } from './fake-graph-server';
+import { GraphClient } from './graph-client';
+
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function setup(handler: (request: FakeRequest, index: number) => FakeAnswer, random = 0.5) {
+  const server = await startFakeGraph(handler);
+  servers.push(server);
+  const sleeps: number[] = [];
+  const client = new GraphClient({
+    baseUrl: server.url,
+    token: 'tok',
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => random,
+    maxRetries: 3,
+    backoffBaseMs: 100,
+    maxThrottleWaitMs: 10 * 60_000,
+  });
+  return { server, client, sleeps };
+}
+
+const campaign = (id: string) => ({ id, name: `C${id}`, created_time: '2026-01-04T17:12:03-0800' });
+
+async function collect<T>(pages: AsyncGenerator<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const page of pages) out.push(...page);
+  return out;
+}
+
+describe('GraphClient', () => {
+  it('pages until next is absent, through short and empty pages, with the token and version', async () => {
+    const { server, client } = await setup((request) => {
+      const after = request.query.get('after');
+      const next = (cursor: string) => `${server.url}/v25.0/act_1/campaigns?after=${cursor}`;
+      if (!after) return { body: { data: [campaign('1'), campaign('2')], paging: { next: next('a') } } };
+      if (after === 'a') return { body: { data: [], paging: { next: next('b') } } };
+      return { body: { data: [campaign('3')], paging: { cursors: { before: 'x', after: 'y' } } } };
+    });
+    const campaigns = await collect(client.listCampaigns('act_1'));
+    expect(campaigns.map((c) => c.id)).toEqual(['1', '2', '3']);
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests[0]?.path).toBe('/v25.0/act_1/campaigns');
+    expect(server.requests.every((r) => r.query.get('access_token') === 'tok')).toBe(true);
+    expect(server.requests.every((r) => r.query.get('limit') === '1000')).toBe(true);
+  });
+
+  it('retries transient errors with exponential backoff and jitter, then succeeds', async () => {
+    const { client, sleeps, server } = await setup((_request, index) =>
+      index < 2
+        ? { status: 500, body: graphError(2, 'Service temporarily unavailable', { is_transient: true }) }
+        : { body: { data: [campaign('1')] } },
+    );
+    expect(await collect(client.listCampaigns('act_1'))).toHaveLength(1);
+    // base 100 ms doubled per attempt, plus random (0.5) × the step as jitter.
+    expect(sleeps).toEqual([150, 300]);
+    expect(server.requests).toHaveLength(3);
+    expect(client.stats.retries).toBe(2);
+  });
+
+  it('retries bare 5xx answers and gives up after maxRetries', async () => {
+    const { client, sleeps } = await setup(() => ({ status: 503, text: 'upstream down' }));
+    await expect(collect(client.listCampaigns('act_1'))).rejects.toMatchObject({ kind: 'transient' });
+    expect(sleeps).toHaveLength(3);
+  });
+
+  it('waits out throttling for the time the usage header names, then retries', async () => {
+    const usage = JSON.stringify({
+      '1': [{ type: 'ads_management', call_count: 100, estimated_time_to_regain_access: 2 }],
+    });
+    const { client, sleeps } = await setup((_request, index) =>
+      index === 0
+        ? {
+            status: 400,
+            body: graphError(80004, 'There have been too many calls to this ad-account.', {
+              is_transient: true,
+            }),
+            headers: { 'x-business-use-case-usage': usage },
+          }
+        : { body: { data: [campaign('1')] } },
+    );
+    expect(await collect(client.listCampaigns('act_1'))).toHaveLength(1);
+    expect(sleeps).toEqual([120_000]);
+    expect(client.stats.throttleWaits).toBe(1);
+  });
+
+  it.each([4, 17, 613, 80000])('treats code %i as throttling', async (code) => {
+    const { client, sleeps } = await setup((_r, index) =>
+      index === 0 ? { status: 400, body: graphError(code, 'limit reached') } : { body: { data: [] } },
+    );
+    await collect(client.listCampaigns('act_1'));
+    expect(sleeps).toHaveLength(1);
+    expect(client.stats.throttleWaits).toBe(1);
+  });
+
+  it('pauses before the next request when usage reaches 95%', async () => {
+    const usage = JSON.stringify({
+      '1': [{ type: 'ads_insights', call_count: 96, estimated_time_to_regain_access: 0 }],
+    });
+    const { server, client, sleeps } = await setup((request) =>
+      request.query.get('after')
+        ? { body: { data: [campaign('2')] } }
+        : {
+            body: { data: [campaign('1')], paging: { next: `${server.url}/v25.0/act_1/campaigns?after=z` } },
+            headers: { 'x-business-use-case-usage': usage },
+          },
+    );
+    await collect(client.listCampaigns('act_1'));
+    expect(sleeps).toEqual([1_000]);
+  });
+
+  it('fails instead of waiting longer than the throttle cap', async () => {
+    const usage = JSON.stringify({ '1': [{ estimated_time_to_regain_access: 60 }] });
+    const { client } = await setup(() => ({
+      status: 400,
+      body: graphError(17, 'User request limit reached'),
+      headers: { 'x-business-use-case-usage': usage },
+    }));
+    await expect(collect(client.listCampaigns('act_1'))).rejects.toMatchObject({ kind: 'throttled' });
+  });
+
+  it('halves limit on "reduce the amount of data" and keeps the smaller size for later pages', async () => {
+    const { server, client } = await setup((request, index) => {
+      if (index === 0) {
+        return {
+          status: 500,
+          body: graphError(1, "Please reduce the amount of data you're asking for, then retry your request"),
+        };
+      }
+      return request.query.get('after')
+        ? { body: { data: [] } }
+        : { body: { data: [], paging: { next: `${server.url}/v25.0/act_1/insights?after=p2&limit=500` } } };
+    });
+    await collect(client.insights('act_1', { level: 'ad', since: '2026-01-01', until: '2026-01-31' }));
+    expect(server.requests.map((r) => r.query.get('limit'))).toEqual(['1000', '500', '500']);
+    expect(client.stats.limitHalvings).toBe(1);
+    const first = server.requests[0]!.query;
+    expect(first.get('time_increment')).toBe('1');
+    expect(first.get('level')).toBe('ad');
+    expect(JSON.parse(first.get('time_range') ?? '{}')).toEqual({ since: '2026-01-01', until: '2026-01-31' });
+  });
+
+  it('maps 190 to token_expired at once, without retrying', async () => {
+    const { client, server } = await setup(() => ({
+      status: 400,
+      body: graphError(190, 'Error validating access token: Session has expired', { error_subcode: 463 }),
+    }));
+    const error = await client.getAdAccount('act_1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GraphError);
+    expect(error).toMatchObject({ kind: 'token_expired', info: { code: 190, subcode: 463 } });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('maps an unknown object to not_found and permission codes to permission', async () => {
+    const { client } = await setup((request) =>
+      request.path.endsWith('act_404')
+        ? {
+            status: 400,
+            body: graphError(100, "Object with ID 'act_404' does not exist", { error_subcode: 33 }),
+          }
+        : { status: 400, body: graphError(200, 'Requires ads_read permission') },
+    );
+    await expect(client.getAdAccount('act_404')).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(client.getAdAccount('act_5')).rejects.toMatchObject({ kind: 'permission' });
+  });
+
+  it('retries when the server cannot be reached', async () => {
+    const { server, client, sleeps } = await setup(() => ({ body: {} }));
+    await server.close();
+    await expect(client.getAdAccount('act_1')).rejects.toMatchObject({ kind: 'transient' });
+    expect(sleeps).toHaveLength(3);
+  });
+});

@@ -1,0 +1,277 @@
+import type { z } from 'zod';
+import { classifyGraphError, GraphError, readUsage } from './errors';
+import {
+  AD_ACCOUNT_FIELDS,
+  AD_FIELDS,
+  AD_SET_FIELDS,
+  adAccountSchema,
+  adSchema,
+  adSetSchema,
+  CAMPAIGN_FIELDS,
+  campaignSchema,
+  INSIGHT_FIELDS,
+  insightRowSchema,
+  listEnvelope,
+  type PlatformAd,
+  type PlatformAdAccount,
+  type PlatformAdSet,
+  type PlatformCampaign,
+  type PlatformInsightRow,
+} from './parse';
+
+export const DEFAULT_API_VERSION = 'v25.0';
+
+export interface GraphClientOptions {
+  /** `https://graph.facebook.com` or the demo platform's `http://127.0.0.1:PORT` (no trailing slash). */
+  baseUrl: string;
+  apiVersion?: string;
+  token: string;
+  fetchImpl?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Retries per request for transient errors and throttling (reduce-data halvings are not counted). */
+  maxRetries?: number;
+  /** First backoff step; doubles per attempt, plus up to 100% jitter. */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** The longest single wait a throttling answer may impose before the request fails instead. */
+  maxThrottleWaitMs?: number;
+  /** Page size asked for; halved on "reduce the amount of data" errors. */
+  pageLimit?: number;
+  /** Lets a sync stop between requests (graceful shutdown). */
+  signal?: AbortSignal;
+}
+
+export type InsightLevel = 'campaign' | 'adset' | 'ad';
+
+export interface ListOptions {
+  /** Unix seconds: objects updated since then (Graph `updated_since`). */
+  updatedSince?: number;
+  effectiveStatus?: string[];
+}
+
+export interface InsightsQuery {
+  level: InsightLevel;
+  since: string;
+  until: string;
+  fields?: string;
+}
+
+/** What one request cost, for stats and benches. */
+export interface GraphClientStats {
+  requests: number;
+  retries: number;
+  throttleWaits: number;
+  limitHalvings: number;
+}
+
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/**
+ * The Graph API client the sync engine reads through. Read-only: every call is a GET. Pages until
+ * `next` is absent, retries transient failures with exponential backoff and jitter, waits out
+ * throttling, halves `limit` when asked for less data, and surfaces everything else as GraphError.
+ */
+export class GraphClient {
+  readonly baseUrl: string;
+  readonly apiVersion: string;
+  readonly stats: GraphClientStats = { requests: 0, retries: 0, throttleWaits: 0, limitHalvings: 0 };
+  private readonly token: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly maxRetries: number;
+  private readonly backoffBaseMs: number;
+  private readonly backoffMaxMs: number;
+  private readonly maxThrottleWaitMs: number;
+  private readonly signal: AbortSignal | undefined;
+  private pageLimit: number;
+  /** Set when usage headers report ≥ 95%: the next request waits this long first. */
+  private pauseBeforeNextMs = 0;
+
+  constructor(options: GraphClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
+    this.token = options.token;
+    this.fetchImpl = options.fetchImpl ?? fetch;
+    this.signal = options.signal;
+    this.sleep = options.sleep ?? ((ms) => defaultSleep(ms, this.signal));
+    this.random = options.random ?? Math.random;
+    this.maxRetries = options.maxRetries ?? 5;
+    this.backoffBaseMs = options.backoffBaseMs ?? 500;
+    this.backoffMaxMs = options.backoffMaxMs ?? 30_000;
+    this.maxThrottleWaitMs = options.maxThrottleWaitMs ?? 5 * 60_000;
+    this.pageLimit = options.pageLimit ?? 1_000;
+  }
+
+  get currentPageLimit(): number {
+    return this.pageLimit;
+  }
+
+  listAdAccounts(): AsyncGenerator<PlatformAdAccount[]> {
+    return this.pages('me/adaccounts', { fields: AD_ACCOUNT_FIELDS }, adAccountSchema);
+  }
+
+  async getAdAccount(platformAccountId: string): Promise<PlatformAdAccount> {
+    const body = await this.request(this.url(platformAccountId, { fields: AD_ACCOUNT_FIELDS }));
+    return parseOrThrow(adAccountSchema, body, platformAccountId);
+  }
+
+  listCampaigns(actId: string, options: ListOptions = {}): AsyncGenerator<PlatformCampaign[]> {
+    return this.pages(
+      `${actId}/campaigns`,
+      { fields: CAMPAIGN_FIELDS, ...listParams(options) },
+      campaignSchema,
+    );
+  }
+
+  listAdSets(actId: string, options: ListOptions = {}): AsyncGenerator<PlatformAdSet[]> {
+    return this.pages(`${actId}/adsets`, { fields: AD_SET_FIELDS, ...listParams(options) }, adSetSchema);
+  }
+
+  listAds(actId: string, options: ListOptions = {}): AsyncGenerator<PlatformAd[]> {
+    return this.pages(`${actId}/ads`, { fields: AD_FIELDS, ...listParams(options) }, adSchema);
+  }
+
+  /** Daily rows (time_increment=1) for an account, campaign, ad set or ad, at one level. */
+  insights(objectId: string, query: InsightsQuery): AsyncGenerator<PlatformInsightRow[]> {
+    return this.pages(
+      `${objectId}/insights`,
+      {
+        level: query.level,
+        fields: query.fields ?? INSIGHT_FIELDS,
+        time_increment: '1',
+        time_range: JSON.stringify({ since: query.since, until: query.until }),
+      },
+      insightRowSchema,
+    );
+  }
+
+  /**
+   * Every page of a list edge, parsed. The next page is requested while the caller works on the
+   * current one, and paging stops only when `next` is absent (short or empty pages can carry one).
+   */
+  async *pages<S extends z.ZodType>(
+    path: string,
+    params: Record<string, string>,
+    schema: S,
+  ): AsyncGenerator<z.output<S>[]> {
+    let pending: Promise<unknown> | null = this.request(this.url(path, params), true);
+    while (pending) {
+      const body = await pending;
+      const envelope = listEnvelope.safeParse(body);
+      if (!envelope.success) {
+        throw new GraphError('unknown', `Graph API sent an unexpected list from ${path}`);
+      }
+      const next = envelope.data.paging?.next;
+      pending = next ? this.request(this.withToken(next), true) : null;
+      // Keep a prefetch from rejecting unobserved while the caller is still busy with this page.
+      pending?.catch(() => undefined);
+      yield envelope.data.data.map((item) => parseOrThrow(schema, item, path));
+    }
+  }
+
+  private url(path: string, params: Record<string, string>): string {
+    const url = new URL(`${this.baseUrl}/${this.apiVersion}/${path}`);
+    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+    return this.withToken(url.toString());
+  }
+
+  private withToken(href: string): string {
+    const url = new URL(href);
+    if (!url.searchParams.has('access_token')) url.searchParams.set('access_token', this.token);
+    return url.toString();
+  }
+
+  /** One GET with the retry policy. `paged` requests carry `limit`, which reduce-data errors halve. */
+  private async request(href: string, paged = false): Promise<unknown> {
+    let attempt = 0;
+    for (;;) {
+      if (this.signal?.aborted) throw new GraphError('transient', 'the sync was stopped');
+      if (this.pauseBeforeNextMs > 0) {
+        const pause = this.pauseBeforeNextMs;
+        this.pauseBeforeNextMs = 0;
+        this.stats.throttleWaits += 1;
+        await this.sleep(pause);
+      }
+      const url = new URL(href);
+      if (paged) url.searchParams.set('limit', String(this.pageLimit));
+      let error: GraphError;
+      try {
+        this.stats.requests += 1;
+        const response = await this.fetchImpl(url, { headers: { accept: 'application/json' } });
+        const usage = readUsage(response.headers);
+        const text = await response.text();
+        const body = parseJson(text);
+        if (response.ok && body !== undefined && !hasErrorKey(body)) {
+          if (usage.maxPercent >= 95 || usage.regainAccessMs > 0) {
+            this.pauseBeforeNextMs = Math.min(Math.max(usage.regainAccessMs, 1_000), this.maxThrottleWaitMs);
+          }
+          return body;
+        }
+        error = classifyGraphError(response.status, body, usage.regainAccessMs || undefined);
+      } catch (caught) {
+        if (caught instanceof GraphError) throw caught;
+        // Connection refused or reset: the platform (or the loopback demo) is momentarily away.
+        error = new GraphError('transient', `cannot reach ${this.baseUrl}: ${(caught as Error).message}`);
+      }
+      if (error.kind === 'reduce_data' && this.pageLimit > 1) {
+        this.pageLimit = Math.max(1, Math.floor(this.pageLimit / 2));
+        this.stats.limitHalvings += 1;
+        continue;
+      }
+      const retryable =
+        error.kind === 'transient' || error.kind === 'throttled' || error.kind === 'reduce_data';
+      if (!retryable || attempt >= this.maxRetries) throw error;
+      const backoff = Math.min(this.backoffMaxMs, this.backoffBaseMs * 2 ** attempt);
+      let wait = backoff + Math.floor(this.random() * backoff);
+      if (error.kind === 'throttled') {
+        const told = error.info.retryAfterMs ?? 0;
+        if (told > this.maxThrottleWaitMs) throw error;
+        wait = Math.max(wait, told);
+        this.stats.throttleWaits += 1;
+      }
+      attempt += 1;
+      this.stats.retries += 1;
+      await this.sleep(wait);
+    }
+  }
+}
+
+function listParams(options: ListOptions): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (options.updatedSince !== undefined) params.updated_since = String(Math.floor(options.updatedSince));
+  if (options.effectiveStatus) params.effective_status = JSON.stringify(options.effectiveStatus);
+  return params;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function hasErrorKey(body: unknown): boolean {
+  return body !== null && typeof body === 'object' && 'error' in body;
+}
+
+function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new GraphError(
+      'unknown',
+      `Graph API sent an unexpected object from ${where}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,52 @@
+import type { Db } from '../store/open';
+
+/**
+ * Accounts connected from the embedded demo platform are stored with this base URL rather than a
+ * port that changes every run; each host resolves it to the demo platform it runs (or starts one).
+ */
+export const DEMO_BASE_URL = 'demo:';
+export const DEMO_SEED_SETTING = 'demo_platform.seed';
+
+export interface DemoPlatformEndpoint {
+  url: string;
+  apiVersion: string;
+}
+
+export type DemoPlatformSource = () => Promise<DemoPlatformEndpoint>;
+
+export function demoSeed(db: Db): number {
+  const row = db.prepare(`SELECT value FROM settings WHERE key = ?`).get(DEMO_SEED_SETTING) as
+    { value: string } | undefined;
+  const seed = row ? Number(row.value) : NaN;
+  return Number.isInteger(seed) ? seed : 1;
+}
+
+export function setDemoSeed(db: Db, seed: number): void {
+  db.prepare(
+    `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  ).run(DEMO_SEED_SETTING, String(seed));
+}
+
+/**
+ * Starts an in-process demo platform on an ephemeral loopback port the first time it is needed (a CLI
+ * `sync` of a demo account with no server around), with the data directory's seed.
+ */
+export function lazyEmbeddedDemo(db: Db): { source: DemoPlatformSource; close(): Promise<void> } {
+  let started: Promise<{ endpoint: DemoPlatformEndpoint; close(): Promise<void> }> | null = null;
+  return {
+    source: async () => {
+      started ??= import('../demo-platform/index').then(async ({ startDemoPlatform }) => {
+        const platform = await startDemoPlatform({ port: 0, seed: demoSeed(db) });
+        return {
+          endpoint: { url: platform.url, apiVersion: platform.apiVersion },
+          close: () => platform.close(),
+        };
+      });
+      return (await started).endpoint;
+    },
+    close: async () => {
+      if (started) await (await started).close();
+      started = null;
+    },
+  };
+}

@@ -1,0 +1,240 @@
+import { addDays, dateInZone, daysBetween } from '../clock';
+import type { GraphClient, InsightLevel } from '../platform/graph-client';
+import { accountStatus } from '../platform/parse';
+import type { Db } from '../store/open';
+import type { AdAccount } from './accounts';
+import type { SyncKind } from './runs';
+import { loadObjectMaps, SyncWriter } from './upserts';
+
+/** Days of daily insights a full sync reads, ending today in the account's timezone. */
+export const INSIGHT_DAYS = 90;
+/** Days an incremental sync re-reads, for conversions reported late. */
+export const REREAD_DAYS = 3;
+/** Above this many campaigns without insights, an incremental sync reads the whole range account-wide. */
+const PER_CAMPAIGN_BACKFILL_LIMIT = 10;
+
+export type SyncPhase = 'structure' | 'insights:campaign' | 'insights:ad_set' | 'insights:ad' | 'finishing';
+
+export interface SyncStats {
+  kind: SyncKind;
+  since: string;
+  until: string;
+  campaigns: number;
+  adSets: number;
+  ads: number;
+  insightRows: { campaign: number; adSet: number; ad: number };
+  /** Children whose parent was not returned, and insight rows for objects not synced. */
+  skipped: number;
+  backfilledCampaigns: number;
+  requests: number;
+  retries: number;
+  throttleWaits: number;
+  limitHalvings: number;
+}
+
+export class SyncStopped extends Error {
+  constructor() {
+    super('the sync was stopped before it finished; what it committed is kept');
+    this.name = 'SyncStopped';
+  }
+}
+
+export interface SyncJob {
+  db: Db;
+  client: GraphClient;
+  account: AdAccount;
+  kind: SyncKind;
+  now: () => Date;
+  /** Start of the last completed sync: incremental reads objects updated since then. */
+  updatedSince: string | null;
+  onProgress: (phase: SyncPhase, percent: number) => void;
+  isStopped: () => boolean;
+}
+
+const LEVEL_PHASE: Record<InsightLevel, SyncPhase> = {
+  campaign: 'insights:campaign',
+  adset: 'insights:ad_set',
+  ad: 'insights:ad',
+};
+// Percent bands per phase: structure is cheap, ad-level insights are most of the rows.
+const BANDS: Record<SyncPhase, [number, number]> = {
+  structure: [0, 10],
+  'insights:campaign': [10, 25],
+  'insights:ad_set': [25, 50],
+  'insights:ad': [50, 95],
+  finishing: [95, 100],
+};
+
+/**
+ * One sync of one account: structure (campaigns, ad sets, ads), then daily insights at campaign, ad set
+ * and ad level. Every page is committed in its own transaction, so a process killed mid-way keeps what
+ * it wrote, and upserts make the next run's re-reads harmless.
+ */
+export async function runSync(job: SyncJob): Promise<SyncStats> {
+  const { db, client, account } = job;
+  const stamp = () => job.now().toISOString();
+  const today = dateInZone(job.now(), account.timezone);
+  const writer = new SyncWriter(db, account.id, account.currency);
+  const stats: SyncStats = {
+    kind: job.kind,
+    since: addDays(today, -(INSIGHT_DAYS - 1)),
+    until: today,
+    campaigns: 0,
+    adSets: 0,
+    ads: 0,
+    insightRows: { campaign: 0, adSet: 0, ad: 0 },
+    skipped: 0,
+    backfilledCampaigns: 0,
+    requests: 0,
+    retries: 0,
+    throttleWaits: 0,
+    limitHalvings: 0,
+  };
+  const progress = (phase: SyncPhase, fraction: number) => {
+    const [from, to] = BANDS[phase];
+    job.onProgress(phase, Math.floor(from + (to - from) * Math.min(1, Math.max(0, fraction))));
+  };
+  const checkpoint = () => {
+    if (job.isStopped()) throw new SyncStopped();
+  };
+
+  // Structure.
+  progress('structure', 0);
+  const platformAccount = await client.getAdAccount(account.platformAccountId);
+  db.prepare(
+    `UPDATE ad_accounts SET name = ?, status = ?, business_id = ?, business_name = ? WHERE id = ?`,
+  ).run(
+    platformAccount.name,
+    accountStatus(platformAccount.account_status),
+    platformAccount.business?.id ?? '',
+    platformAccount.business?.name ?? '',
+    account.id,
+  );
+  const listOptions =
+    job.kind === 'incremental' && job.updatedSince
+      ? { updatedSince: Math.floor(Date.parse(job.updatedSince) / 1000) }
+      : {};
+  for await (const page of client.listCampaigns(account.platformAccountId, listOptions)) {
+    checkpoint();
+    writer.campaigns(page, stamp());
+    stats.campaigns += page.length;
+  }
+  progress('structure', 0.3);
+  let maps = loadObjectMaps(db, account.id);
+  for await (const page of client.listAdSets(account.platformAccountId, listOptions)) {
+    checkpoint();
+    stats.skipped += writer.adSets(page, maps, stamp(), today);
+    stats.adSets += page.length;
+  }
+  progress('structure', 0.6);
+  maps = loadObjectMaps(db, account.id);
+  for await (const page of client.listAds(account.platformAccountId, listOptions)) {
+    checkpoint();
+    stats.skipped += writer.ads(page, maps, stamp());
+    stats.ads += page.length;
+  }
+  maps = loadObjectMaps(db, account.id);
+  progress('structure', 1);
+
+  // Insights: which range account-wide, and which campaigns need their own 90-day backfill.
+  const fullSince = stats.since;
+  let backfill: string[] = [];
+  if (job.kind === 'incremental') {
+    const state = db
+      .prepare(`SELECT platform_campaign_id, insights_synced_through FROM campaigns WHERE account_id = ?`)
+      .all(account.id) as { platform_campaign_id: string; insights_synced_through: string | null }[];
+    const unsynced = state
+      .filter((c) => c.insights_synced_through === null)
+      .map((c) => c.platform_campaign_id);
+    const through = state
+      .map((c) => c.insights_synced_through)
+      .filter((d): d is string => d !== null)
+      .sort()[0];
+    if (through === undefined || unsynced.length > PER_CAMPAIGN_BACKFILL_LIMIT) {
+      stats.since = fullSince;
+    } else {
+      const rereadFrom = addDays(through < today ? through : today, -(REREAD_DAYS - 1));
+      stats.since = rereadFrom > fullSince ? rereadFrom : fullSince;
+      backfill = unsynced;
+    }
+  }
+
+  const days = daysBetween(stats.since, stats.until);
+  const levels: [InsightLevel, number][] = [
+    ['campaign', maps.campaigns.size],
+    ['adset', maps.adSets.size],
+    ['ad', maps.ads.size],
+  ];
+  for (const [level, objects] of levels) {
+    const phase = LEVEL_PHASE[level];
+    const expected = Math.max(1, objects * days);
+    let read = 0;
+    progress(phase, 0);
+    for await (const page of client.insights(account.platformAccountId, {
+      level,
+      since: stats.since,
+      until: stats.until,
+    })) {
+      checkpoint();
+      stats.skipped += writer.insights(level, page, maps);
+      read += page.length;
+      countRows(stats, level, page.length);
+      progress(phase, read / expected);
+    }
+  }
+
+  // Campaigns new since the last sync get their whole range, one campaign at a time, each marked
+  // synced as soon as its three levels are stored.
+  for (const [index, platformCampaignId] of backfill.entries()) {
+    for (const [level] of levels) {
+      for await (const page of client.insights(platformCampaignId, {
+        level,
+        since: fullSince,
+        until: today,
+      })) {
+        checkpoint();
+        stats.skipped += writer.insights(level, page, maps);
+        countRows(stats, level, page.length);
+      }
+    }
+    markCampaignsSynced(db, account.id, [platformCampaignId], stamp(), today);
+    stats.backfilledCampaigns += 1;
+    progress('insights:ad', (index + 1) / backfill.length);
+  }
+
+  progress('finishing', 0);
+  checkpoint();
+  db.transaction(() => {
+    markCampaignsSynced(db, account.id, [...maps.campaigns.keys()], stamp(), today);
+    db.prepare(`UPDATE ad_accounts SET last_synced_at = ? WHERE id = ?`).run(stamp(), account.id);
+  })();
+  Object.assign(stats, {
+    requests: client.stats.requests,
+    retries: client.stats.retries,
+    throttleWaits: client.stats.throttleWaits,
+    limitHalvings: client.stats.limitHalvings,
+  });
+  return stats;
+}
+
+function countRows(stats: SyncStats, level: InsightLevel, n: number): void {
+  if (level === 'campaign') stats.insightRows.campaign += n;
+  else if (level === 'adset') stats.insightRows.adSet += n;
+  else stats.insightRows.ad += n;
+}
+
+function markCampaignsSynced(
+  db: Db,
+  accountId: string,
+  platformIds: string[],
+  now: string,
+  through: string,
+): void {
+  const update = db.prepare(
+    `UPDATE campaigns SET insights_synced_at = @now, last_synced_at = @now, insights_synced_through = @through
+     WHERE account_id = @accountId AND platform_campaign_id = @id`,
+  );
+  db.transaction(() => {
+    for (const id of platformIds) update.run({ now, through, accountId, id });
+  })();
+}

@@ -1,0 +1,133 @@
+// A sync process killed with SIGKILL mid-way loses nothing it committed, and the next sync completes
+// with the same data as a clean full sync.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../core';
+import { startDemoPlatform, type DemoPlatform } from '../demo-platform/index';
+import { createWorkspace } from '../identity/workspaces';
+import { GraphClient } from '../platform/graph-client';
+import { SyncService } from './service';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+let demo: DemoPlatform;
+let platformAccountId = '';
+
+beforeAll(async () => {
+  demo = await startDemoPlatform({ port: 0, seed: 3 });
+  const client = new GraphClient({ baseUrl: demo.url, apiVersion: demo.apiVersion, token: 'demo-token' });
+  for await (const page of client.listAdAccounts()) {
+    platformAccountId ||= page.find((a) => a.currency === 'GBP')?.id ?? '';
+  }
+});
+afterAll(async () => {
+  await demo.close();
+});
+
+async function connected() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'adlens-resume-'));
+  const core = createCore({ dataDir });
+  const sync = new SyncService(core, {
+    demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
+  });
+  const workspace = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
+  const account = await sync.connectAccount({
+    workspaceId: workspace.id,
+    platformAccountId,
+    baseUrl: 'demo:',
+    token: 'demo-token',
+  });
+  return { dataDir, core, sync, account };
+}
+
+function contents(core: Core) {
+  const q = (sql: string) => core.db.prepare(sql).all();
+  return {
+    campaigns: q(
+      `SELECT platform_campaign_id, name, daily_budget_micros, insights_synced_through FROM campaigns ORDER BY 1`,
+    ),
+    ads: q(`SELECT platform_ad_id, name, status FROM ads ORDER BY 1`),
+    campaignDaily: q(
+      `SELECT c.platform_campaign_id, i.date, i.spend_micros, i.conversions, i.revenue_micros FROM insights_campaign_daily i JOIN campaigns c ON c.id = i.campaign_id ORDER BY 1, 2`,
+    ),
+    adDaily: q(
+      `SELECT count(*) n, sum(spend_micros) s, sum(conversions) c, sum(impressions) i FROM insights_ad_daily`,
+    ),
+    adSetDaily: q(`SELECT count(*) n, sum(spend_micros) s, sum(conversions) c FROM insights_ad_set_daily`),
+  };
+}
+
+describe('resume after a kill', () => {
+  it('keeps committed rows after SIGKILL and the next sync completes like a clean one', async () => {
+    const { dataDir, core, sync, account } = await connected();
+    await sync.stop();
+    core.close();
+
+    // Slow the platform down so the kill lands mid-sync, after some pages were committed.
+    demo.controls.setLatency(15);
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/core/sync/testing/sync-child.ts',
+        dataDir,
+        account.id,
+        demo.url,
+        demo.apiVersion,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let killed = false;
+    for await (const line of createInterface({ input: child.stdout })) {
+      const event = JSON.parse(line) as { event: string; phase?: string };
+      if (event.event === 'progress' && event.phase === 'insights:ad_set') {
+        child.kill('SIGKILL');
+        killed = true;
+        break;
+      }
+      if (event.event === 'done') throw new Error('the child finished before it could be killed');
+    }
+    await exited;
+    demo.controls.setLatency(0);
+    expect(killed).toBe(true);
+
+    const after = createCore({ dataDir });
+    try {
+      const run = after.db.prepare(`SELECT status, pid, phase FROM sync_runs`).get() as {
+        status: string;
+        pid: number;
+        phase: string;
+      };
+      expect(run).toMatchObject({ status: 'running', pid: child.pid });
+      expect(after.db.prepare(`SELECT count(*) FROM insights_campaign_daily`).pluck().get()).toBeGreaterThan(
+        0,
+      );
+      expect(
+        after.db.prepare(`SELECT count(*) FROM campaigns WHERE insights_synced_at IS NOT NULL`).pluck().get(),
+      ).toBe(0);
+
+      const resumed = new SyncService(after, {
+        demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
+      });
+      const outcome = await resumed.syncAccount(account.id);
+      expect(outcome).toMatchObject({ status: 'completed', kind: 'full' });
+      expect(after.db.prepare(`SELECT status FROM sync_runs WHERE pid = ?`).pluck().get(child.pid)).toBe(
+        'interrupted',
+      );
+      await resumed.stop();
+
+      const clean = await connected();
+      expect((await clean.sync.syncAccount(clean.account.id)).status).toBe('completed');
+      expect(contents(after)).toEqual(contents(clean.core));
+      await clean.sync.stop();
+      clean.core.close();
+    } finally {
+      after.close();
+    }
+  });
+});

@@ -1,0 +1,394 @@
+import { z } from 'zod';
+import type { Core } from '../core';
+import { AppError, isAppError } from '../errors';
+import { isPlatformAccountId, newId } from '../ids';
+import { getWorkspace } from '../identity/workspaces';
+import { getWorkspaceOwner } from '../identity/users';
+import { GraphError } from '../platform/errors';
+import { DEFAULT_API_VERSION, GraphClient, type GraphClientOptions } from '../platform/graph-client';
+import { accountStatus, canConnect, type PlatformAdAccount } from '../platform/parse';
+import {
+  expireConnection,
+  getAdAccount,
+  getConnection,
+  toAdAccount,
+  type AdAccount,
+  type AdAccountRow,
+} from './accounts';
+import { DEMO_BASE_URL, lazyEmbeddedDemo, type DemoPlatformSource } from './embedded-demo';
+import { runSync, SyncStopped, type SyncPhase, type SyncStats } from './engine';
+import { beginRun, finishRun, lastCompletedRun, recordProgress, type SyncKind } from './runs';
+
+export interface SyncServiceOptions {
+  fetch?: typeof fetch;
+  /** Resolves `demo:` connections; by default an in-process demo platform is started on first use. */
+  demoPlatform?: DemoPlatformSource;
+  /** Overrides for the Graph client (tests shorten backoff; benches raise page sizes). */
+  client?: Partial<
+    Pick<GraphClientOptions, 'sleep' | 'maxRetries' | 'backoffBaseMs' | 'pageLimit' | 'maxThrottleWaitMs'>
+  >;
+}
+
+export interface ConnectAccountInput {
+  workspaceId: string;
+  platformAccountId: string;
+  /** A Graph API base URL, or `demo:` for the embedded demo platform. */
+  baseUrl: string;
+  apiVersion?: string;
+  token: string;
+  mode?: 'test' | 'live';
+  userId?: string;
+}
+
+export interface SyncOutcome {
+  syncRunId: string;
+  accountId: string;
+  kind: SyncKind;
+  status: 'completed' | 'failed' | 'interrupted';
+  startedAt: string;
+  finishedAt: string;
+  stats?: SyncStats;
+  error?: { type: string; message: string };
+}
+
+export interface StartedSync {
+  syncRunId: string;
+  startedAt: string;
+  kind: SyncKind;
+  done: Promise<SyncOutcome>;
+}
+
+const connectInput = z.object({
+  workspaceId: z.string().min(1),
+  platformAccountId: z.string().refine(isPlatformAccountId, 'platform account IDs look like act_<digits>'),
+  baseUrl: z.union([z.literal(DEMO_BASE_URL), z.url({ protocol: /^https?$/ })]),
+  apiVersion: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'API versions look like v25.0')
+    .default(DEFAULT_API_VERSION),
+  token: z.string().min(1, 'a platform access token is required'),
+  mode: z.enum(['test', 'live']).optional(),
+  userId: z.string().optional(),
+});
+
+/** Connects ad accounts and keeps them synced: one sync at a time per account, in this process and across processes. */
+export class SyncService {
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<SyncOutcome> }>();
+  private readonly embedded;
+  private readonly demoPlatform: DemoPlatformSource;
+  private stopping = false;
+
+  constructor(
+    private readonly core: Core,
+    private readonly options: SyncServiceOptions = {},
+  ) {
+    this.embedded = options.demoPlatform ? null : lazyEmbeddedDemo(core.db);
+    this.demoPlatform = options.demoPlatform ?? this.embedded!.source;
+  }
+
+  async connectAccount(input: ConnectAccountInput): Promise<AdAccount> {
+    const parsed = connectInput.safeParse(input);
+    if (!parsed.success) {
+      throw new AppError('invalid_request', parsed.error.issues.map((issue) => issue.message).join('; '));
+    }
+    const data = parsed.data;
+    if (!getWorkspace(this.core.db, data.workspaceId)) {
+      throw new AppError('not_found', `no workspace ${data.workspaceId}`);
+    }
+    const isDemo = data.baseUrl === DEMO_BASE_URL;
+    const endpoint = isDemo ? await this.demoPlatform() : { url: data.baseUrl, apiVersion: data.apiVersion };
+    const client = this.client(endpoint.url, isDemo ? endpoint.apiVersion : data.apiVersion, data.token, {
+      maxRetries: 2,
+    });
+    let platformAccount: PlatformAdAccount;
+    try {
+      platformAccount = await client.getAdAccount(data.platformAccountId);
+    } catch (error) {
+      throw connectError(error, data.platformAccountId);
+    }
+    if (!canConnect(platformAccount)) {
+      throw new AppError(
+        'permission_error',
+        `connecting ${data.platformAccountId} needs Admin or Advertiser access on it (MANAGE or ADVERTISE); this token has ${JSON.stringify(platformAccount.user_tasks ?? [])}`,
+      );
+    }
+    const mode = isDemo ? 'test' : (data.mode ?? 'live');
+    const now = this.core.clock.now().toISOString();
+    const db = this.core.db;
+    const connectedBy = data.userId ?? getWorkspaceOwner(db, data.workspaceId)?.id ?? null;
+    return db.transaction(() => {
+      const connectionId = this.findOrCreateConnection(
+        data.workspaceId,
+        data.baseUrl,
+        isDemo ? endpoint.apiVersion : data.apiVersion,
+        mode,
+        data.token,
+        connectedBy,
+        now,
+      );
+      const row = db
+        .prepare(
+          `INSERT INTO ad_accounts (id, workspace_id, connection_id, platform_account_id, mode, name, currency,
+             timezone, status, connection_status, business_id, business_name, permissions, connected_at, connected_by)
+           VALUES (@id, @workspace_id, @connection_id, @platform_account_id, @mode, @name, @currency, @timezone,
+             @status, 'active', @business_id, @business_name, @permissions, @now, @connected_by)
+           ON CONFLICT (workspace_id, platform_account_id) DO UPDATE SET
+             connection_id = excluded.connection_id, mode = excluded.mode, name = excluded.name,
+             status = excluded.status, connection_status = 'active', business_id = excluded.business_id,
+             business_name = excluded.business_name
+           RETURNING *`,
+        )
+        .get({
+          id: newId('act'),
+          workspace_id: data.workspaceId,
+          connection_id: connectionId,
+          platform_account_id: platformAccount.id,
+          mode,
+          name: platformAccount.name,
+          currency: platformAccount.currency.toUpperCase(),
+          timezone: platformAccount.timezone_name,
+          status: accountStatus(platformAccount.account_status),
+          business_id: platformAccount.business?.id ?? '',
+          business_name: platformAccount.business?.name ?? '',
+          // The connection is read-only whatever the user's role on the account.
+          permissions: JSON.stringify(['read_insights', 'read_campaigns', 'read_ads']),
+          now,
+          connected_by: connectedBy,
+        }) as AdAccountRow;
+      const account = toAdAccount(row);
+      this.core.events.emit('connection.changed', {
+        workspaceId: account.workspaceId,
+        accountId: account.id,
+        connectionStatus: 'active',
+      });
+      return account;
+    })();
+  }
+
+  /** Starts a sync and returns at once; `done` settles with the outcome (it never rejects). */
+  startSync(accountId: string, opts: { kind?: SyncKind } = {}): StartedSync {
+    if (this.stopping) throw new AppError('conflict', 'the sync service is shutting down');
+    const db = this.core.db;
+    const account = getAdAccount(db, accountId);
+    if (!account) throw new AppError('not_found', `no ad account ${accountId}`);
+    if (account.connectionStatus !== 'active') {
+      throw new AppError(
+        account.connectionStatus === 'token_expired' ? 'token_expired' : 'conflict',
+        `account ${account.platformAccountId} cannot sync: its connection is ${account.connectionStatus}; reconnect it first`,
+      );
+    }
+    if (this.running.has(accountId)) {
+      throw new AppError('sync_in_progress', `account ${accountId} is already syncing`);
+    }
+    const kind = opts.kind ?? (lastCompletedRun(db, accountId) ? 'incremental' : 'full');
+    const updatedSince = lastCompletedRun(db, accountId)?.started_at ?? null;
+    const startedAt = this.core.clock.now().toISOString();
+    const syncRunId = beginRun(db, accountId, kind, startedAt);
+    const abort = new AbortController();
+    const done = this.execute(account, syncRunId, kind, startedAt, updatedSince, abort).finally(() =>
+      this.running.delete(accountId),
+    );
+    this.running.set(accountId, { abort, done });
+    return { syncRunId, startedAt, kind, done };
+  }
+
+  syncAccount(accountId: string, opts: { kind?: SyncKind } = {}): Promise<SyncOutcome> {
+    return this.startSync(accountId, opts).done;
+  }
+
+  isSyncing(accountId: string): boolean {
+    return this.running.has(accountId);
+  }
+
+  /** Graceful: no new syncs; running ones stop at their next page boundary (committed pages stay). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const runs = [...this.running.values()];
+    for (const run of runs) run.abort.abort();
+    await Promise.all(runs.map((run) => run.done));
+    await this.embedded?.close();
+  }
+
+  private async execute(
+    account: AdAccount,
+    syncRunId: string,
+    kind: SyncKind,
+    startedAt: string,
+    updatedSince: string | null,
+    abort: AbortController,
+  ): Promise<SyncOutcome> {
+    const { db, events, clock, logger } = this.core;
+    const base = { syncRunId, accountId: account.id, kind, startedAt };
+    const ids = { workspaceId: account.workspaceId, accountId: account.id, syncRunId };
+    let lastPhase = '';
+    let lastPercent = -1;
+    let lastRecorded = -1;
+    const onProgress = (phase: SyncPhase, reported: number) => {
+      // Percent only moves forward, whatever the estimate of rows to come said before.
+      const percent = Math.max(reported, lastPercent);
+      if (phase === lastPhase && percent === lastPercent) return;
+      if (phase !== lastPhase || percent - lastRecorded >= 5) {
+        recordProgress(db, syncRunId, phase, percent);
+        lastRecorded = percent;
+      }
+      lastPhase = phase;
+      lastPercent = percent;
+      events.emit('sync.progress', { ...ids, phase, percent });
+    };
+    const finish = (
+      status: SyncOutcome['status'],
+      stats: SyncStats | undefined,
+      error?: { type: string; message: string },
+    ): SyncOutcome => {
+      const finishedAt = clock.now().toISOString();
+      finishRun(db, syncRunId, { status, stats: stats ?? {}, ...(error ? { error } : {}) }, finishedAt);
+      if (status === 'completed') events.emit('sync.completed', { ...ids, kind });
+      else events.emit('sync.failed', { ...ids, error: error ?? { type: 'api_error', message: status } });
+      return { ...base, status, finishedAt, ...(stats ? { stats } : {}), ...(error ? { error } : {}) };
+    };
+    try {
+      const connection = getConnection(db, account.connectionId);
+      if (!connection) throw new AppError('not_found', `account ${account.id} has no platform connection`);
+      const endpoint =
+        connection.base_url === DEMO_BASE_URL
+          ? await this.demoPlatform()
+          : { url: connection.base_url, apiVersion: connection.api_version };
+      const token = this.core.tokenCipher.decrypt(connection.token_encrypted);
+      const client = this.client(endpoint.url, endpoint.apiVersion, token, { signal: abort.signal });
+      const stats = await runSync({
+        db,
+        client,
+        account,
+        kind,
+        now: () => clock.now(),
+        updatedSince,
+        onProgress,
+        isStopped: () => abort.signal.aborted,
+      });
+      return finish('completed', stats);
+    } catch (error) {
+      if (error instanceof SyncStopped || abort.signal.aborted) {
+        return finish('interrupted', undefined, { type: 'interrupted', message: new SyncStopped().message });
+      }
+      if (error instanceof GraphError && error.kind === 'token_expired') {
+        const changed = expireConnection(db, account.connectionId, error.message, clock.now().toISOString());
+        for (const expired of changed) {
+          events.emit('connection.changed', {
+            workspaceId: expired.workspaceId,
+            accountId: expired.id,
+            connectionStatus: 'token_expired',
+          });
+        }
+        return finish('failed', undefined, {
+          type: 'token_expired',
+          message: `the platform token expired or was revoked (${error.message}); synced history is kept, reconnect to resume syncing`,
+        });
+      }
+      if (error instanceof GraphError) {
+        return finish('failed', undefined, { type: 'platform_error', message: error.message });
+      }
+      if (isAppError(error)) return finish('failed', undefined, error.toValue());
+      logger.error('sync failed', { syncRunId, error: (error as Error).stack ?? String(error) });
+      return finish('failed', undefined, { type: 'api_error', message: (error as Error).message });
+    }
+  }
+
+  private client(
+    baseUrl: string,
+    apiVersion: string,
+    token: string,
+    extra: Partial<GraphClientOptions> = {},
+  ): GraphClient {
+    return new GraphClient({
+      baseUrl,
+      apiVersion,
+      token,
+      ...(this.options.fetch ? { fetchImpl: this.options.fetch } : {}),
+      ...this.options.client,
+      ...extra,
+    });
+  }
+
+  private sealedTokenIs(sealed: Buffer, token: string): boolean {
+    try {
+      return this.core.tokenCipher.decrypt(sealed) === token;
+    } catch {
+      return false; // sealed with another key: not reusable
+    }
+  }
+
+  /** One connection per (workspace, base URL, token): accounts sharing a token expire together. */
+  private findOrCreateConnection(
+    workspaceId: string,
+    baseUrl: string,
+    apiVersion: string,
+    mode: 'test' | 'live',
+    token: string,
+    connectedBy: string | null,
+    now: string,
+  ): string {
+    const db = this.core.db;
+    const candidates = db
+      .prepare(`SELECT id, token_encrypted FROM platform_connections WHERE workspace_id = ? AND base_url = ?`)
+      .all(workspaceId, baseUrl) as { id: string; token_encrypted: Buffer }[];
+    for (const candidate of candidates) {
+      if (this.sealedTokenIs(candidate.token_encrypted, token)) {
+        db.prepare(
+          `UPDATE platform_connections SET status = 'active', status_reason = NULL, api_version = ?, mode = ?, updated_at = ?
+           WHERE id = ?`,
+        ).run(apiVersion, mode, now, candidate.id);
+        return candidate.id;
+      }
+    }
+    const id = newId('conn');
+    db.prepare(
+      `INSERT INTO platform_connections (id, workspace_id, base_url, api_version, mode, token_encrypted, status,
+         connected_by, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
+    ).run(
+      id,
+      workspaceId,
+      baseUrl,
+      apiVersion,
+      mode,
+      this.core.tokenCipher.encrypt(token),
+      connectedBy,
+      now,
+      now,
+    );
+    return id;
+  }
+}
+
+function connectError(error: unknown, platformAccountId: string): AppError {
+  if (!(error instanceof GraphError))
+    return error instanceof AppError ? error : new AppError('platform_error', String(error));
+  switch (error.kind) {
+    case 'token_expired':
+      return error.info.subcode === 463
+        ? new AppError(
+            'token_expired',
+            `the platform token has expired (${error.message}); get a fresh token`,
+          )
+        : new AppError(
+            'authentication_error',
+            `the platform refused the token: revoked or invalid (${error.message})`,
+          );
+    case 'not_found':
+    case 'invalid_request':
+      return new AppError(
+        'not_found',
+        `ad account ${platformAccountId} was not found on the platform, or this token cannot see it`,
+      );
+    case 'permission':
+      return new AppError(
+        'permission_error',
+        `this token has no access to ${platformAccountId} (${error.message})`,
+      );
+    default:
+      return new AppError(
+        'platform_error',
+        `cannot read ${platformAccountId} from the platform: ${error.message}`,
+      );
+  }
+}
