@@ -1,0 +1,79 @@
+// GET /v1/events: a Server-Sent Events stream of the core's events for the key's workspace and mode
+// (sync progress and outcomes, connection changes, diagnostic and report state changes).
+import type { CoreEventMap, CoreEventName } from '../../events';
+import { accountMode, type RequestContext } from '../../identity/access';
+import type { Db } from '../../store/open';
+import { defineRoute } from '../route';
+
+export const HEARTBEAT_MS = 15_000;
+
+/** The account an event is about, for the mode check (diagnostics and reports are looked up). */
+function accountOf(db: Db, name: CoreEventName, payload: CoreEventMap[CoreEventName]): string | undefined {
+  if ('accountId' in payload) return payload.accountId;
+  if (name === 'diagnostic.changed' && 'diagnosticId' in payload) {
+    const row = db.prepare(`SELECT account_id FROM diagnostics WHERE id = ?`).get(payload.diagnosticId) as
+      { account_id: string } | undefined;
+    return row?.account_id;
+  }
+  if (name === 'report.changed' && 'reportId' in payload) {
+    const row = db.prepare(`SELECT account_id FROM reports WHERE id = ?`).get(payload.reportId) as
+      { account_id: string } | undefined;
+    return row?.account_id;
+  }
+  return undefined;
+}
+
+export function visibleEvent(
+  db: Db,
+  ctx: RequestContext,
+  name: CoreEventName,
+  payload: CoreEventMap[CoreEventName],
+): boolean {
+  if (payload.workspaceId !== ctx.workspaceId) return false;
+  if (ctx.mode === 'all') return true;
+  const accountId = accountOf(db, name, payload);
+  return accountId !== undefined && accountMode(db, accountId) === ctx.mode;
+}
+
+export const eventRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/events',
+    operationId: 'streamEvents',
+    summary: 'Server-Sent Events: sync, connection, diagnostic and report changes of the workspace',
+    description:
+      'Each event has `event: <name>` (sync.progress, sync.completed, sync.failed, connection.changed, diagnostic.changed, report.changed) and `data: <JSON payload>`. A comment line is sent every 15 seconds to keep the connection open. Counts as one read when it connects.',
+    tag: 'Events',
+    counters: ['reads'],
+    response: { status: 200, contentTypes: ['text/event-stream'] },
+    errors: ['authentication_error', 'key_revoked', 'plan_insufficient', 'rate_limit_error', 'api_error'],
+    handle({ app, ctx, req, res, onClose }) {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write(`retry: 3000\n: connected\n\n`);
+      const db = app.core.db;
+      const off = app.core.events.onAny((name, payload) => {
+        if (!visibleEvent(db, ctx, name, payload)) return;
+        res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
+      });
+      const heartbeat = setInterval(() => res.write(`: heartbeat\n\n`), HEARTBEAT_MS);
+      heartbeat.unref();
+      let closed = false;
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(heartbeat);
+        off();
+        if (!res.writableEnded) res.end();
+      };
+      req.on('close', close);
+      res.on('close', close);
+      onClose(close);
+      return { kind: 'taken' };
+    },
+  }),
+];

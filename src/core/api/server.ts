@@ -1,0 +1,270 @@
+// The /v1 HTTP server: plain node:http on 127.0.0.1 and a route table. Per request, in order: request
+// ID, version header, route, key, rate limit, query, path IDs, body, handler, envelope.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { API_VERSIONS, CURRENT_API_VERSION } from '../../shared/api/common';
+import type { Clock } from '../clock';
+import { AppError } from '../errors';
+import { recordServerUrl } from '../identity/invitations';
+import type { ApiApp } from './app-types';
+import { Authenticator } from './auth';
+import { describeError, describeZodError, isJsonContentType, parseQuery, readBody, sendError } from './http';
+import { RateLimiter } from './rate-limit';
+import { ResponseCache, storeVersion } from './response-cache';
+import { Router, type Route, type RouteResult } from './route';
+import { apiRoutes } from './routes';
+import { buildOpenApiDocument } from './openapi';
+
+/** `{"data":…,"pagination":…` without its closing brace, so meta can be appended per request. */
+function jsonFragment(result: Extract<RouteResult, { kind: 'json' }>): string {
+  const text = JSON.stringify(
+    result.pagination ? { data: result.data, pagination: result.pagination } : { data: result.data },
+  );
+  return text.slice(0, -1);
+}
+
+function writeFragment(res: ServerResponse, status: number, fragment: Buffer, remaining: number): void {
+  const tail = `,"meta":{"remaining_requests":${remaining}}}`;
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': fragment.length + tail.length,
+    'cache-control': 'no-store',
+  });
+  // One packet for both parts: the cached body is not copied to append the per-request meta.
+  res.cork();
+  res.write(fragment);
+  res.end(tail);
+  process.nextTick(() => res.uncork());
+}
+
+export interface ApiServerOptions {
+  host?: '127.0.0.1';
+  port: number;
+  /** Gets every request outside /v1 (the dashboard); 404 not_found when it returns false. */
+  fallback?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /** The rate limiter's time source (tests move it to see windows reset); default the core clock. */
+  rateLimitClock?: Clock;
+}
+
+export interface ApiServer {
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+const VERSION_HEADER = 'service-version';
+
+export async function createApiServer(app: ApiApp, opts: ApiServerOptions): Promise<ApiServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const routes = apiRoutes();
+  const router = new Router(routes);
+  const version = storeVersion(app.core.db);
+  const auth = new Authenticator(app.core.db, app.core.clock, version);
+  const limiter = new RateLimiter(opts.rateLimitClock ?? app.core.clock);
+  const responses = new ResponseCache(version, app.core.clock);
+  const closers = new Set<() => void>();
+  let openApiText: string | undefined;
+
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  // Keep-alive connections must not keep a closing server open, nor idle sockets forever.
+  server.keepAliveTimeout = 5_000;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+    res.setHeader('request-id', requestId);
+    try {
+      const rawUrl = req.url ?? '/';
+      const queryStart = rawUrl.indexOf('?');
+      const pathname = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart);
+      const search = queryStart === -1 ? '' : rawUrl.slice(queryStart);
+      if (pathname !== '/v1' && !pathname.startsWith('/v1/')) {
+        if (opts.fallback && (await opts.fallback(req, res))) return;
+        sendError(res, 'not_found', `No route ${req.method ?? 'GET'} ${pathname}.`);
+        return;
+      }
+      const versionHeader = req.headers[VERSION_HEADER];
+      const version = Array.isArray(versionHeader) ? versionHeader.join(',') : versionHeader;
+      res.setHeader(VERSION_HEADER, CURRENT_API_VERSION);
+      if (version !== undefined && !(API_VERSIONS as readonly string[]).includes(version)) {
+        throw new AppError(
+          'invalid_request',
+          `Unsupported ${VERSION_HEADER} "${version}"; supported versions: ${API_VERSIONS.join(', ')}.`,
+        );
+      }
+      if (req.method === 'GET' && pathname === '/v1/openapi.json') {
+        openApiText ??= JSON.stringify(buildOpenApiDocument(routes));
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(openApiText);
+        return;
+      }
+      const match = router.match(req.method ?? 'GET', pathname);
+      if (!match) throw new AppError('not_found', `No route ${req.method ?? 'GET'} ${pathname}.`);
+      if (!('route' in match)) {
+        throw new AppError(
+          'not_found',
+          `No route ${req.method ?? 'GET'} ${pathname} (it takes ${match.allowed.join(', ')}).`,
+        );
+      }
+      await dispatch(match.route, match.params, search, req, res, requestId);
+    } catch (error) {
+      const described = describeError(error);
+      if (described) {
+        sendError(res, described.type, described.message);
+      } else {
+        app.core.logger.error('api: unexpected failure', {
+          requestId,
+          method: req.method,
+          url: req.url,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
+        sendError(res, 'api_error', `An unexpected error occurred (request ${requestId}).`, requestId);
+      }
+    }
+  }
+
+  async function dispatch(
+    route: Route,
+    rawParams: Record<string, string>,
+    search: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+  ): Promise<void> {
+    const { ctx, key, limits } = auth.authenticate(req.headers['x-api-key']);
+    const decision = limiter.take(key.id, route.counters, limits);
+    if (!decision.ok) {
+      const s = decision.retryAfterSeconds;
+      throw new AppError(
+        'rate_limit_error',
+        `Rate limit exceeded (${decision.counter}): retry in ${s} second${s === 1 ? '' : 's'}.`,
+      );
+    }
+    const cacheKey =
+      route.cacheable && req.method === 'GET'
+        ? responses.key(`${ctx.workspaceId}|${ctx.mode}`, `${route.operationId}${req.url ?? ''}`)
+        : undefined;
+    const cached = cacheKey ? responses.get(cacheKey) : undefined;
+    if (cached) {
+      writeFragment(res, 200, cached, decision.remaining);
+      return;
+    }
+    const rawQuery = parseQuery(search);
+    const query = route.query ? route.query.safeParse(rawQuery) : undefined;
+    if (query && !query.success)
+      throw new AppError('invalid_request', describeZodError(query.error, 'query'));
+    if (!route.query && Object.keys(rawQuery).length > 0) {
+      throw new AppError('invalid_request', `This endpoint takes no query parameters.`);
+    }
+    const params: Record<string, string> = {};
+    for (const [name, schema] of Object.entries(route.pathParams ?? {})) {
+      const parsed = schema.safeParse(rawParams[name]);
+      if (!parsed.success) {
+        throw new AppError(
+          'invalid_request',
+          `Invalid ${name} "${rawParams[name] ?? ''}": ${parsed.error.issues[0]?.message ?? 'malformed'}.`,
+        );
+      }
+      params[name] = parsed.data;
+    }
+    let body: unknown = undefined;
+    if (req.method === 'POST') body = await parseBody(route, req);
+    const result = await route.handle({
+      app,
+      ctx,
+      params,
+      query: query?.data,
+      body,
+      req,
+      res,
+      requestId,
+      onClose: (cleanup) => {
+        closers.add(cleanup);
+        res.on('close', () => closers.delete(cleanup));
+      },
+    });
+    if (result.kind === 'json') {
+      const fragment = Buffer.from(jsonFragment(result), 'utf8');
+      if (cacheKey && result.status === 200) responses.set(cacheKey, fragment);
+      writeFragment(res, result.status, fragment, decision.remaining);
+      return;
+    }
+    writeResult(res, result);
+  }
+
+  async function parseBody(route: Route, req: IncomingMessage): Promise<unknown> {
+    const raw = await readBody(req);
+    const text = raw.toString('utf8');
+    if (text.trim() === '') {
+      if (!route.body || route.body.safeParse(undefined).success) return undefined;
+      throw new AppError('invalid_request', 'A JSON request body is required.');
+    }
+    if (!isJsonContentType(req.headers['content-type'])) {
+      throw new AppError(
+        'invalid_request',
+        'Send the request body as JSON with Content-Type: application/json.',
+      );
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new AppError('invalid_request', 'The request body is not valid JSON.');
+    }
+    if (!route.body) {
+      if (
+        parsed !== null &&
+        typeof parsed === 'object' &&
+        !Array.isArray(parsed) &&
+        Object.keys(parsed).length === 0
+      ) {
+        return undefined;
+      }
+      throw new AppError('invalid_request', 'This endpoint takes no request body fields.');
+    }
+    const result = route.body.safeParse(parsed);
+    if (!result.success) throw new AppError('invalid_request', describeZodError(result.error, 'body'));
+    return result.data;
+  }
+
+  function writeResult(res: ServerResponse, result: RouteResult): void {
+    if (result.kind === 'file') {
+      res.writeHead(result.status, {
+        'content-type': result.contentType,
+        'content-length': result.body.length,
+        'content-disposition':
+          result.contentDisposition ??
+          `attachment; filename="${result.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`,
+        'cache-control': 'no-store',
+      });
+      res.end(result.body);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${port}`;
+  recordServerUrl(app.core.db, url);
+  app.reports.setBaseUrl(url);
+
+  return {
+    url,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const close of [...closers]) close();
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { dataEnvelope, listEnvelope, PageQuery, Timestamp } from './common';
+
+export const CONNECTION_STATUSES = ['active', 'disconnected', 'token_expired'] as const;
+
+export const Account = z.object({
+  id: z.string(),
+  platformAccountId: z.string(),
+  name: z.string(),
+  currency: z.string(),
+  timezone: z.string(),
+  status: z.enum(['active', 'disabled', 'closed']),
+  connectionStatus: z.enum(CONNECTION_STATUSES),
+  businessName: z.string(),
+  businessId: z.string(),
+  permissions: z.array(z.string()),
+  /** Null until the first sync finished. */
+  lastSyncedAt: Timestamp.nullable(),
+  campaignCount: z.number().int().min(0),
+  activeCampaignCount: z.number().int().min(0),
+  totalSpendLast30d: z.number(),
+  connectedAt: Timestamp,
+  /** Null when the connecting user is not known (accounts connected before users existed). */
+  connectedBy: z.string().nullable(),
+});
+export type Account = z.infer<typeof Account>;
+
+export const AccountListQuery = z.strictObject({
+  status: z.enum(CONNECTION_STATUSES).optional(),
+  ...PageQuery,
+});
+
+export const AccountListResponse = listEnvelope(Account);
+export const AccountResponse = dataEnvelope(Account);
+
+export const SyncStarted = z.object({
+  accountId: z.string(),
+  status: z.literal('running'),
+  startedAt: Timestamp,
+});
+export type SyncStarted = z.infer<typeof SyncStarted>;
+export const SyncStartedResponse = dataEnvelope(SyncStarted);

@@ -1,0 +1,241 @@
+// The diagnostic resource as the spec defines it (camelCase on the wire), plus the POST body (snake_case).
+// One schema per shape gives the TypeScript type, request validation and the OpenAPI document.
+import { z } from 'zod';
+
+export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+export const RiskLevelSchema = z.enum(RISK_LEVELS);
+export type RiskLevel = z.infer<typeof RiskLevelSchema>;
+
+export const DIAGNOSTIC_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+export const DiagnosticStatusSchema = z.enum(DIAGNOSTIC_STATUSES);
+export type DiagnosticStatus = z.infer<typeof DiagnosticStatusSchema>;
+
+export const ISSUE_TYPES = [
+  'CREATIVE_FATIGUE',
+  'LEARNING_PHASE_STALL',
+  'AUCTION_OVERLAP',
+  'PACING_ISSUE',
+  'CPA_DEGRADATION',
+  'AUDIENCE_SATURATION',
+] as const;
+export const IssueTypeSchema = z.enum(ISSUE_TYPES);
+export type IssueType = z.infer<typeof IssueTypeSchema>;
+
+export const RISK_APPETITES = ['LOW', 'MEDIUM', 'HIGH'] as const;
+export const RiskAppetiteSchema = z.enum(RISK_APPETITES);
+export type RiskAppetite = z.infer<typeof RiskAppetiteSchema>;
+
+export const FOCUS_METRICS = ['ROAS', 'CPA', 'CTR', 'CONVERSIONS'] as const;
+export const FocusMetricSchema = z.enum(FOCUS_METRICS);
+export type FocusMetric = z.infer<typeof FocusMetricSchema>;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+export const CalendarDateSchema = z
+  .string()
+  .regex(DATE, 'expected a YYYY-MM-DD date')
+  .refine(
+    (value) =>
+      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+      new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    'not a calendar date',
+  );
+
+const TIMESTAMP = z.string();
+
+export const AffectedEntitySchema = z.object({
+  type: z.enum(['adSet', 'campaign']),
+  id: z.string(),
+  name: z.string(),
+});
+
+const Trend = z.array(z.number());
+
+export const CreativeFatigueEvidenceSchema = z.object({
+  frequencyTrend: Trend,
+  ctrTrend: Trend,
+  /** The ad whose creative wore out (the entity is its ad set, as the spec's entity types allow). */
+  ad: z.object({ id: z.string(), name: z.string() }).optional(),
+  /** Further fatigued ads of the same ad set. */
+  otherAds: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+  ctrChange: z.number().optional(),
+  frequencyChange: z.number().optional(),
+});
+export const CpaDegradationEvidenceSchema = z.object({
+  targetCpa: z.number(),
+  actualCpa: z.number(),
+  cpaTrend: Trend,
+  targetSource: z.enum(['cost_cap', 'analyst_target', 'baseline']).optional(),
+});
+export const LearningPhaseStallEvidenceSchema = z.object({
+  daysInLearning: z.number().int(),
+  conversionsInLearning: z.number().int(),
+  requiredConversions: z.number().int(),
+  learningStatus: z.string().optional(),
+});
+export const AuctionOverlapEvidenceSchema = z.object({
+  overlappingAdSets: z.array(z.object({ id: z.string(), name: z.string() })),
+  targetingOverlap: z.number().min(0).max(1),
+  cpmTrend: Trend,
+});
+export const PacingIssueEvidenceSchema = z.object({
+  direction: z.enum(['UNDER', 'OVER']),
+  dailyBudget: z.number(),
+  avgDailySpend: z.number(),
+  pacingRate: z.number(),
+  spendTrend: Trend,
+});
+export const AudienceSaturationEvidenceSchema = z.object({
+  frequencyTrend: Trend,
+  reachTrend: Trend,
+  newReachShare: z.number().min(0).max(1),
+  cpmTrend: Trend,
+});
+
+const issueBase = {
+  id: z.string().regex(/^issue_\d+$/),
+  severity: RiskLevelSchema,
+  title: z.string(),
+  description: z.string(),
+  affectedEntity: AffectedEntitySchema,
+  /** Account-level diagnostics: the campaign the issue belongs to (null/absent for a campaign diagnostic). */
+  campaignId: z.string().optional(),
+};
+
+export const IssueSchema = z.discriminatedUnion('type', [
+  z.object({ ...issueBase, type: z.literal('CREATIVE_FATIGUE'), evidence: CreativeFatigueEvidenceSchema }),
+  z.object({ ...issueBase, type: z.literal('CPA_DEGRADATION'), evidence: CpaDegradationEvidenceSchema }),
+  z.object({
+    ...issueBase,
+    type: z.literal('LEARNING_PHASE_STALL'),
+    evidence: LearningPhaseStallEvidenceSchema,
+  }),
+  z.object({ ...issueBase, type: z.literal('AUCTION_OVERLAP'), evidence: AuctionOverlapEvidenceSchema }),
+  z.object({ ...issueBase, type: z.literal('PACING_ISSUE'), evidence: PacingIssueEvidenceSchema }),
+  z.object({
+    ...issueBase,
+    type: z.literal('AUDIENCE_SATURATION'),
+    evidence: AudienceSaturationEvidenceSchema,
+  }),
+]);
+export type Issue = z.infer<typeof IssueSchema>;
+
+export const RecommendationSchema = z.object({
+  id: z.string().regex(/^rec_\d+$/),
+  priority: z.number().int().min(1),
+  action: z.string(),
+  rationale: z.string(),
+  expectedImpact: z.string(),
+  riskLevel: RiskLevelSchema,
+  relatedIssues: z.array(z.string()),
+});
+export type Recommendation = z.infer<typeof RecommendationSchema>;
+
+export const DiagnosticMetricsSchema = z.object({
+  spend: z.number(),
+  impressions: z.number().int(),
+  clicks: z.number().int(),
+  conversions: z.number().int(),
+  /** Zero denominators give null rather than Infinity. */
+  cpa: z.number().nullable(),
+  roas: z.number().nullable(),
+  ctr: z.number().nullable(),
+  cpm: z.number().nullable(),
+  currency: z.string(),
+});
+export type DiagnosticMetrics = z.infer<typeof DiagnosticMetricsSchema>;
+
+export const AndromedaContextSchema = z.object({
+  riskAppetite: RiskAppetiteSchema,
+  focusMetric: FocusMetricSchema,
+  adaptations: z.string(),
+});
+export type AndromedaContext = z.infer<typeof AndromedaContextSchema>;
+
+export const DiagnosticListItemSchema = z.object({
+  id: z.string(),
+  campaignId: z.string().nullable(),
+  campaignName: z.string().nullable(),
+  status: DiagnosticStatusSchema,
+  riskLevel: RiskLevelSchema.nullable(),
+  summary: z.string().nullable(),
+  issuesDetected: z.number().int(),
+  recommendationCount: z.number().int(),
+  createdAt: TIMESTAMP,
+  completedAt: TIMESTAMP.nullable(),
+});
+export type DiagnosticListItem = z.infer<typeof DiagnosticListItemSchema>;
+
+export const DiagnosticErrorSchema = z.object({ type: z.string(), message: z.string() });
+
+export const DiagnosticDetailSchema = DiagnosticListItemSchema.extend({
+  accountId: z.string(),
+  platformCampaignId: z.string().nullable(),
+  dateRange: z.object({ from: CalendarDateSchema, to: CalendarDateSchema }),
+  /** Null until the diagnostic has completed. */
+  metrics: DiagnosticMetricsSchema.nullable(),
+  issues: z.array(IssueSchema),
+  recommendations: z.array(RecommendationSchema),
+  andromedaContext: AndromedaContextSchema.nullable(),
+  processingTimeMs: z.number().int().nullable(),
+  /** Account-level diagnostics: how many campaigns with delivery were covered. */
+  campaignsAnalyzed: z.number().int().optional(),
+  error: DiagnosticErrorSchema.optional(),
+});
+export type DiagnosticDetail = z.infer<typeof DiagnosticDetailSchema>;
+
+export const DiagnosticCreatedSchema = z.object({
+  id: z.string(),
+  campaignId: z.string().nullable(),
+  status: z.literal('pending'),
+  createdAt: TIMESTAMP,
+  estimatedCompletionSeconds: z.number().int().min(1),
+});
+export type DiagnosticCreated = z.infer<typeof DiagnosticCreatedSchema>;
+
+/** POST /v1/diagnostics body. IDs are resolved by the API layer; dates default there (7 days ago → today). */
+export const CreateDiagnosticBodySchema = z
+  .object({
+    account_id: z.string().min(1),
+    campaign_id: z.string().min(1).optional(),
+    date_start: CalendarDateSchema.optional(),
+    date_end: CalendarDateSchema.optional(),
+  })
+  .strict();
+export type CreateDiagnosticBody = z.infer<typeof CreateDiagnosticBodySchema>;
+
+/** GET /v1/diagnostics query (snake_case per the spec; `status` and `campaign_id` are our extra filters). */
+export const ListDiagnosticsQuerySchema = z
+  .object({
+    account_id: z.string().min(1).optional(),
+    risk_level: RiskLevelSchema.optional(),
+    date_start: CalendarDateSchema.optional(),
+    date_end: CalendarDateSchema.optional(),
+    status: DiagnosticStatusSchema.optional(),
+    campaign_id: z.string().min(1).optional(),
+    page: z.coerce.number().int().min(1).default(1),
+    page_size: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .strict();
+export type ListDiagnosticsQuery = z.infer<typeof ListDiagnosticsQuerySchema>;
+
+/** Andromeda profile as the app and CLI edit it. */
+export const AndromedaProfileSchema = z.object({
+  userId: z.string(),
+  riskAppetite: RiskAppetiteSchema,
+  focusMetric: FocusMetricSchema,
+  updatedAt: TIMESTAMP.nullable(),
+});
+export type AndromedaProfile = z.infer<typeof AndromedaProfileSchema>;
+
+export const UpdateAndromedaProfileSchema = z
+  .object({ riskAppetite: RiskAppetiteSchema.optional(), focusMetric: FocusMetricSchema.optional() })
+  .strict();
+
+export const RecommendationFeedbackSchema = z
+  .object({
+    diagnosticId: z.string(),
+    recommendationId: z.string().regex(/^rec_\d+$/),
+    feedback: z.enum(['applied', 'dismissed']),
+  })
+  .strict();
+export type RecommendationFeedbackInput = z.infer<typeof RecommendationFeedbackSchema>;

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { AccountIdParam, dataEnvelope, DateParam, DateRange } from './common';
+
+const nullableRatio = z.number().nullable();
+
+export const InsightsSummary = z.object({
+  dateRange: DateRange,
+  granularity: z.literal('daily'),
+  currency: z.string(),
+  totals: z.object({
+    spend: z.number(),
+    impressions: z.number().int(),
+    clicks: z.number().int(),
+    conversions: z.number().int(),
+    cpa: nullableRatio,
+    roas: nullableRatio,
+    ctr: nullableRatio,
+    cpm: nullableRatio,
+    frequency: nullableRatio,
+    reach: z.number().int(),
+  }),
+  /** Percent change against the previous period of equal length; null when the previous value is 0. */
+  trends: z.object({
+    spendChange: nullableRatio,
+    conversionsChange: nullableRatio,
+    cpaChange: nullableRatio,
+    roasChange: nullableRatio,
+  }),
+  timeSeries: z.array(
+    z.object({
+      date: z.iso.date(),
+      spend: z.number(),
+      conversions: z.number().int(),
+      cpa: nullableRatio,
+      roas: nullableRatio,
+    }),
+  ),
+  breakdown: z.array(
+    z.object({
+      entity: z.object({ type: z.string(), id: z.string(), name: z.string() }),
+      spend: z.number(),
+      conversions: z.number().int(),
+      cpa: nullableRatio,
+      roas: nullableRatio,
+    }),
+  ),
+});
+export type InsightsSummary = z.infer<typeof InsightsSummary>;
+
+export const InsightsSummaryQuery = z.strictObject({
+  date_start: DateParam.optional(),
+  date_end: DateParam.optional(),
+  account_id: AccountIdParam.optional(),
+  /** Comma-separated service campaign IDs. */
+  campaign_ids: z
+    .string()
+    .regex(
+      /^camp_[0-9A-Za-z]{16}(,camp_[0-9A-Za-z]{16})*$/,
+      'campaign_ids must be comma-separated campaign IDs',
+    )
+    .transform((value) => [...new Set(value.split(','))])
+    .optional(),
+});
+
+export const InsightsSummaryResponse = dataEnvelope(InsightsSummary);
