@@ -11,6 +11,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
+    // Relative asset paths: the same build loads from file:// (desktop) and from / (web dashboard).
+    base: './',
     plugins: [react()],
     build: {
       minify: true,

@@ -1,4 +1,125 @@
-// Placeholder host entry; the desktop issue replaces it with the real Electron host.
-import { app } from 'electron';
+// The Electron host: a thin shell around the service core. One instance per user; the data
+// directory under the app's user-data folder; the core, the /v1 server on 127.0.0.1 (port from
+// settings), the window, IPC from the handler map, and calm desktop notifications.
+import { app, BrowserWindow, Notification } from 'electron';
+import { join } from 'node:path';
+import { createApiServer, type ApiServer } from '../core/api/server';
+import { consoleLogger, createCore, type Core } from '../core/core';
+import { startDemoPlatform } from '../core/demo-platform';
+import { DiagnosticsService } from '../core/diagnostics/service';
+import {
+  configuredApiPort,
+  contextForUser,
+  createHandlerDispatch,
+  type HandlerContext,
+  type HandlerEnv,
+} from '../core/handlers';
+import { acquireDataDirLock } from '../core/host/lock';
+import { provisionIfEmpty } from '../core/host/provision';
+import { getWorkspaceOwner } from '../core/identity/users';
+import { listWorkspaces } from '../core/identity/workspaces';
+import { ReportsService } from '../core/reports/service';
+import { demoSeed } from '../core/sync/embedded-demo';
+import { SyncService } from '../core/sync/service';
+import type { BridgeEvent } from '../shared/ipc/types';
+import { registerIpc } from './ipc';
+import { NotificationPolicy } from './notify-policy';
+import { desktopTokenCipher } from './safe-storage-cipher';
+import { createMainWindow, hardenSession } from './window';
 
-app.whenReady().then(() => app.quit());
+const NOTIFY_EVERY_MS = 15_000;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let win: BrowserWindow | null = null;
+  app.on('second-instance', () => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+
+  app.whenReady().then(async () => {
+    const dataDir = process.env.ADLENS_DATA_DIR ?? join(app.getPath('userData'), 'data');
+    const lock = acquireDataDirLock(dataDir, 'desktop');
+    const core: Core = createCore({
+      dataDir,
+      logger: consoleLogger,
+      tokenCipher: desktopTokenCipher(dataDir, (m) => consoleLogger.warn(m)),
+    });
+    const platform = await startDemoPlatform({ port: 0, seed: demoSeed(core.db) });
+    const demo = { url: platform.url, apiVersion: platform.apiVersion };
+    const sync = new SyncService(core, { demoPlatform: async () => demo });
+    await provisionIfEmpty(core, sync, demo, { seed: demoSeed(core.db) });
+    const diagnostics = new DiagnosticsService(core);
+    const reports = new ReportsService(core);
+    const services = { core, sync, diagnostics, reports };
+
+    let api: ApiServer | null = null;
+    const env: HandlerEnv = {
+      app: services,
+      host: { kind: 'desktop', apiBaseUrl: () => api?.url ?? null, demoPlatform: () => demo },
+    };
+    try {
+      api = await createApiServer(services, { port: configuredApiPort(env) });
+    } catch (error) {
+      // The configured port is taken: serve on a free one and show that address in Settings.
+      core.logger.warn('configured API port unavailable, using an ephemeral one', { error: String(error) });
+      api = await createApiServer(services, { port: 0 });
+    }
+    reports.setBaseUrl(api.url);
+    diagnostics.resume();
+    reports.resume();
+
+    const workspace = listWorkspaces(core.db)[0];
+    const owner = workspace ? getWorkspaceOwner(core.db, workspace.id) : undefined;
+    if (!owner) throw new Error('this data directory has no local owner');
+    const ctx = (): HandlerContext => contextForUser(core.db, owner.id);
+
+    hardenSession();
+    win = createMainWindow();
+    const unregister = registerIpc(env, createHandlerDispatch(env), ctx, win);
+
+    const policy = new NotificationPolicy();
+    const offNotify = core.events.onAny((name, payload) => {
+      if (payload.workspaceId === owner.workspaceId) policy.add({ name, payload } as unknown as BridgeEvent);
+    });
+    const timer = setInterval(() => {
+      for (const notice of policy.flush(win?.isFocused() ?? false)) {
+        if (!Notification.isSupported()) break;
+        const shown = new Notification({ title: notice.title, body: notice.body });
+        shown.on('click', () => {
+          win?.show();
+          win?.focus();
+          void win?.webContents.executeJavaScript(`location.hash = ${JSON.stringify(`#${notice.route}`)}`);
+        });
+        shown.show();
+      }
+    }, NOTIFY_EVERY_MS);
+
+    let quitting = false;
+    app.on('before-quit', (event) => {
+      if (quitting) return;
+      event.preventDefault();
+      quitting = true;
+      clearInterval(timer);
+      offNotify();
+      unregister();
+      void (async () => {
+        await api?.close();
+        await sync.stop();
+        await diagnostics.stop();
+        await reports.stop();
+        await platform.close();
+        core.close();
+        lock.release();
+        app.exit(0);
+      })();
+    });
+  });
+
+  app.on('window-all-closed', () => app.quit());
+}

@@ -1,0 +1,32 @@
+import { expect, screenshot, test } from './fixtures';
+
+test('browses, sorts and filters campaigns, then reads one campaign’s charts', async ({ signedIn: page }) => {
+  await page.getByRole('link', { name: 'Campaigns' }).click();
+  const table = page.getByRole('table', { name: 'Campaigns' });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  await screenshot(page, '05-campaigns');
+
+  await table.getByRole('button', { name: 'Campaign' }).click();
+  await expect(table.getByRole('columnheader', { name: 'Campaign' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  const firstName = (await table.getByRole('row').nth(1).getByRole('cell').first().textContent()) ?? '';
+  await page.getByRole('searchbox', { name: 'Search' }).fill(firstName.slice(0, 12));
+  await expect(table.getByRole('row').nth(1)).toContainText(firstName.slice(0, 12));
+
+  // Keyboard: focus the first row and open it with Enter.
+  await page.getByRole('searchbox', { name: 'Search' }).fill('');
+  await table.getByRole('row').nth(1).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toBeVisible();
+  await expect(
+    page.getByRole('figure', { name: 'Daily spend and conversions' }).getByRole('application'),
+  ).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Cost per acquisition' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Ad sets \(\d+\)/ })).toBeVisible();
+  await page.getByLabel('Date range').selectOption('14');
+  await expect(page).toHaveURL(/days=14/);
+  await screenshot(page, '06-campaign-detail');
+});

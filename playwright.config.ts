@@ -1,0 +1,35 @@
+import { defineConfig } from '@playwright/test';
+
+// Browser tests of the served dashboard in Debian's Chromium (the Playwright download is not
+// reachable). Each test starts its own server on a fresh data directory (e2e/fixtures.ts).
+// The renderer must be built first: `npm run build`.
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'e2e/artifacts/results',
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: true,
+  reporter: [['list']],
+  use: {
+    viewport: { width: 1360, height: 860 },
+    screenshot: 'only-on-failure',
+    trace: 'off',
+    actionTimeout: 15_000,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});

@@ -1,0 +1,168 @@
+// CREATIVE_FATIGUE: an ad's click-through rate falls while the same people see it more often, or its
+// cost per result reaches Meta's own "creative fatigue" mark (≥ 2× its own past level).
+import {
+  atLeast,
+  cpmOf,
+  cprOf,
+  ctrOf,
+  dailySeries,
+  evidenceTrend,
+  frequencyOf,
+  shortfallZ,
+  sumRange,
+} from '../series';
+import { day, money, percent, quote } from '../format';
+import type { AdData, Finding } from '../types';
+import { dayOf, type DetectorContext } from './context';
+
+interface FatiguedAd {
+  ad: AdData;
+  ctrDrop: number;
+  frequencyRise: number;
+  ctrBefore: number;
+  ctrNow: number;
+  freqBefore: number;
+  freqNow: number;
+  cprNow: number | null;
+  cprBefore: number | null;
+  cprMultiple: number | null;
+  recentImpressions: number;
+  recentSpend: number;
+}
+
+/** One ad's verdict, or null when it is not fatigued (or cannot be judged). */
+function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
+  const { windows, th } = ctx;
+  // A new ad has no past of its own to fatigue against.
+  const launched = dayOf(ad.createdTime);
+  if (launched !== null && launched > windows.reference.from) return null;
+  const recent = sumRange(ad.daily, windows.recent.from, windows.recent.to);
+  const reference = sumRange(ad.daily, windows.reference.from, windows.reference.to);
+  if (recent.impressions < th.minImpressions || reference.impressions < th.minImpressions) return null;
+  if (recent.spend < ctx.minSpend) return null;
+  const ctrNow = ctrOf(recent);
+  const ctrBefore = ctrOf(reference);
+  const freqNow = frequencyOf(recent);
+  const freqBefore = frequencyOf(reference);
+  if (ctrNow === null || !ctrBefore || freqNow === null || !freqBefore) return null;
+  const ctrDrop = 1 - ctrNow / ctrBefore;
+  const frequencyRise = freqNow / freqBefore - 1;
+
+  const recentCpr = sumRange(ad.daily, windows.recentCpr.from, windows.recentCpr.to);
+  const referenceCpr = sumRange(ad.daily, windows.referenceCpr.from, windows.referenceCpr.to);
+  const cprNow = recentCpr.conversions >= th.minConversions ? cprOf(recentCpr) : null;
+  const cprBefore = referenceCpr.conversions >= th.minConversions ? cprOf(referenceCpr) : null;
+  const cprMultiple = cprNow !== null && cprBefore ? cprNow / cprBefore : null;
+
+  const byCtr = atLeast(ctrDrop, th.fatigueCtrDrop) && atLeast(frequencyRise, th.fatigueFrequencyRise);
+  // A cost rise that higher auction prices explain is the audience's problem, not the creative's.
+  const cpmRise = (cpmOf(recent) ?? 0) / (cpmOf(reference) || 1) - 1;
+  const byCost =
+    cpmRise < th.saturationCpmRise &&
+    cprMultiple !== null &&
+    atLeast(cprMultiple, th.fatigueCprMultiple) &&
+    atLeast(ctrDrop, th.fatigueCtrDrop / 2);
+  if (!byCtr && !byCost) return null;
+  // The drop in clicks must be beyond Poisson noise for the impressions the ad had.
+  if (shortfallZ(recent.clicks, recent.impressions * ctrBefore) < th.minZ) return null;
+  return {
+    ad,
+    ctrDrop,
+    frequencyRise,
+    ctrBefore,
+    ctrNow,
+    freqBefore,
+    freqNow,
+    cprNow,
+    cprBefore,
+    cprMultiple,
+    recentImpressions: recent.impressions,
+    recentSpend: recent.spend,
+  };
+}
+
+/** One issue per ad set, led by its most fatigued ad and naming the others. */
+export function detectCreativeFatigue(ctx: DetectorContext): Finding[] {
+  const { data, windows, th } = ctx;
+  const byAdSet = new Map<string, FatiguedAd[]>();
+  for (const ad of data.ads) {
+    const verdict = judgeAd(ctx, ad);
+    if (verdict) byAdSet.set(ad.adSetId, [...(byAdSet.get(ad.adSetId) ?? []), verdict]);
+  }
+  const findings: Finding[] = [];
+  for (const adSet of data.adSets) {
+    const ads = byAdSet.get(adSet.id);
+    if (!ads) continue;
+    ads.sort((a, b) => b.ctrDrop - a.ctrDrop || a.ad.id.localeCompare(b.ad.id));
+    const lead = ads[0] as FatiguedAd;
+    const others = ads.slice(1);
+    const severity =
+      lead.ctrDrop >= th.fatigueCtrDrop * 1.8 ||
+      (lead.cprMultiple !== null && lead.cprMultiple >= th.fatigueCprMultiple)
+        ? 'HIGH'
+        : 'MEDIUM';
+    const days = windows.rangeDays;
+    const costPart =
+      lead.cprMultiple !== null && lead.cprNow !== null && lead.cprBefore
+        ? ` Its cost per result went from ${money(lead.cprBefore, data.currency)} to ${money(lead.cprNow, data.currency)} (${lead.cprMultiple.toFixed(1)}×).`
+        : '';
+    const othersPart =
+      others.length > 0
+        ? ` ${others.length === 1 ? 'Ad' : 'Ads'} ${others.map((o) => `${quote(o.ad.name)} (CTR −${percent(o.ctrDrop)})`).join(', ')} in the same ad set ${others.length === 1 ? 'shows' : 'show'} the same wear.`
+        : '';
+    const title =
+      others.length === 0
+        ? `Creative fatigue on ad ${quote(lead.ad.name)}`
+        : `Creative fatigue on ${ads.length} ads in ${quote(adSet.name)}`;
+    findings.push({
+      type: 'CREATIVE_FATIGUE',
+      severity,
+      title,
+      description:
+        `CTR of ad ${quote(lead.ad.name)} in ad set ${quote(adSet.name)} fell ${percent(lead.ctrDrop)} ` +
+        `(${(lead.ctrBefore * 100).toFixed(2)}% → ${(lead.ctrNow * 100).toFixed(2)}%) in ${day(windows.recent.from)}–${day(windows.recent.to)} ` +
+        `against the ${th.baselineDays} days before the range, while daily frequency rose ${percent(Math.max(0, lead.frequencyRise))} ` +
+        `(${lead.freqBefore.toFixed(2)} → ${lead.freqNow.toFixed(2)}).${costPart}${othersPart}`,
+      affectedEntity: { type: 'adSet', id: adSet.id, name: adSet.name },
+      evidence: {
+        frequencyTrend: evidenceTrend(
+          dailySeries(lead.ad.daily, days, (r) => (r.reach > 0 ? r.impressions / r.reach : null)),
+          4,
+        ),
+        ctrTrend: evidenceTrend(
+          dailySeries(lead.ad.daily, days, (r) =>
+            r.impressions > 0 ? (r.clicks / r.impressions) * 100 : null,
+          ),
+          4,
+        ),
+        ad: { id: lead.ad.id, name: lead.ad.name },
+        ...(others.length > 0 ? { otherAds: others.map((o) => ({ id: o.ad.id, name: o.ad.name })) } : {}),
+        ctrChange: Math.round(-lead.ctrDrop * 10_000) / 10_000,
+        frequencyChange: Math.round(lead.frequencyRise * 10_000) / 10_000,
+      },
+      spendAtRisk: ads.reduce(
+        (acc, a) => acc + sumRange(a.ad.daily, ctx.window.from, ctx.window.to).spend,
+        0,
+      ),
+      magnitude: lead.ctrDrop / th.fatigueCtrDrop,
+      facts: {
+        adId: lead.ad.id,
+        adName: lead.ad.name,
+        adNames: ads.map((a) => quote(a.ad.name)).join(', '),
+        adCount: ads.length,
+        adSetId: adSet.id,
+        adSetName: adSet.name,
+        ctrDrop: lead.ctrDrop,
+        ctrBefore: lead.ctrBefore,
+        ctrNow: lead.ctrNow,
+        clicksLost: ads.reduce((acc, a) => acc + (a.ctrBefore - a.ctrNow) * a.recentImpressions, 0),
+        recentSpend: ads.reduce((acc, a) => acc + a.recentSpend, 0),
+        cprNow: lead.cprNow,
+        cprBefore: lead.cprBefore,
+      },
+      campaignId: data.id,
+      campaignName: data.name,
+    });
+  }
+  return findings;
+}

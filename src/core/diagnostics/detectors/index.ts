@@ -1,0 +1,52 @@
+// The six detectors, run in an order that lets CPA degradation leave out what the others explain.
+import type { Finding } from '../types';
+import { detectAudienceSaturation } from './audience-saturation';
+import { detectAuctionOverlap } from './auction-overlap';
+import type { DetectorContext } from './context';
+import { detectCpaDegradation } from './cpa-degradation';
+import { detectCreativeFatigue } from './creative-fatigue';
+import { detectLearningPhaseStall } from './learning-phase-stall';
+import { detectPacingIssue } from './pacing-issue';
+
+export { detectorContext, type DetectorContext } from './context';
+export {
+  detectAudienceSaturation,
+  detectAuctionOverlap,
+  detectCpaDegradation,
+  detectCreativeFatigue,
+  detectLearningPhaseStall,
+  detectPacingIssue,
+};
+
+export function runDetectors(ctx: DetectorContext): Finding[] {
+  const saturation = detectAudienceSaturation(ctx);
+  const overlap = detectAuctionOverlap(ctx, new Set(saturation.map((f) => f.affectedEntity.id)));
+  const overlapping = new Set<string>();
+  for (const f of overlap) {
+    overlapping.add(f.affectedEntity.id);
+    if ('overlappingAdSets' in f.evidence)
+      for (const s of f.evidence.overlappingAdSets) overlapping.add(s.id);
+  }
+  // Meta: overlapping ad sets "can't spend their full budget". That under-delivery is the overlap's
+  // symptom, reported (with its numbers) in the overlap issue, not as a second, separate problem.
+  const pacing = detectPacingIssue(ctx).filter(
+    (f) =>
+      !('direction' in f.evidence && f.evidence.direction === 'UNDER') ||
+      (f.affectedEntity.type === 'campaign' ? overlap.length === 0 : !overlapping.has(f.affectedEntity.id)),
+  );
+  const findings = [
+    ...detectLearningPhaseStall(ctx),
+    ...detectCreativeFatigue(ctx),
+    ...saturation,
+    ...overlap,
+    ...pacing,
+  ];
+  const explained = new Set<string>(overlapping);
+  for (const f of findings) {
+    if (f.type === 'PACING_ISSUE') continue;
+    const adSetId = f.facts.adSetId;
+    if (typeof adSetId === 'string') explained.add(adSetId);
+  }
+  findings.push(...detectCpaDegradation(ctx, explained));
+  return findings;
+}

@@ -1,0 +1,213 @@
+// The diagnostics engine: pure functions from loaded campaign data (and the user's Andromeda profile
+// and feedback) to the content of a diagnostic. Same input, same output: no clock, no randomness.
+import type {
+  AndromedaContext,
+  DiagnosticMetrics,
+  Issue,
+  Recommendation,
+  RiskLevel,
+} from '../../shared/api/diagnostics';
+import { deriveMetrics } from '../insights/metrics';
+import { DEFAULT_PROFILE, type ActionKind, type Learned } from './andromeda';
+import { detectorContext, runDetectors } from './detectors';
+import { describeAdaptations } from './adaptations';
+import { buildRecommendations, type CampaignScope, type NumberedFinding } from './recommendations';
+import { adjustedSeverity, riskLevelOf, SEVERITY_RANK } from './severity';
+import { addTotals, emptyTotals, loadFromFor, sumRange, type Totals } from './series';
+import { accountSummary, campaignSummary } from './summary';
+import { DEFAULT_THRESHOLDS, thresholdsFor, type Thresholds } from './thresholds';
+import type { CampaignData, Finding } from './types';
+
+export interface DiagnosisContent {
+  riskLevel: RiskLevel;
+  summary: string;
+  issues: Issue[];
+  recommendations: Recommendation[];
+  metrics: DiagnosticMetrics;
+  andromedaContext: AndromedaContext;
+  issuesDetected: number;
+  recommendationCount: number;
+  campaignsAnalyzed?: number;
+  /** Kind of each recommendation, kept with the stored result so feedback can be attributed. */
+  actionKinds: Record<string, ActionKind>;
+}
+
+/** The first day the engine reads for a range (the reference window before it). */
+export function loadFromDate(from: string, to: string): string {
+  return loadFromFor(from, to, DEFAULT_THRESHOLDS);
+}
+
+interface Detection {
+  scopes: Map<string, CampaignScope>;
+  findings: Finding[];
+  thin: Set<string>;
+  totals: Totals;
+  rangeSpend: Map<string, number>;
+}
+
+function detect(campaigns: readonly CampaignData[], from: string, to: string, th: Thresholds): Detection {
+  const scopes = new Map<string, CampaignScope>();
+  const findings: Finding[] = [];
+  const thin = new Set<string>();
+  let totals = emptyTotals();
+  const rangeSpend = new Map<string, number>();
+  const window = { from, to, loadFrom: loadFromFor(from, to, th) };
+  for (const data of campaigns) {
+    const ctx = detectorContext(data, window, th);
+    const t = sumRange(data.daily, from, to);
+    totals = addTotals(totals, t);
+    rangeSpend.set(data.id, ctx.rangeSpend);
+    scopes.set(data.id, { data, windows: ctx.windows, th, rangeSpend: ctx.rangeSpend });
+    // Thin data never produces an issue.
+    if (t.spend < ctx.minSpend || t.impressions < th.minImpressions) {
+      thin.add(data.id);
+      continue;
+    }
+    for (const f of runDetectors(ctx)) findings.push({ ...f, severity: adjustedSeverity(f, ctx.rangeSpend) });
+  }
+  return { scopes, findings, thin, totals, rangeSpend };
+}
+
+/** Most severe first, then the most spend at stake; ties broken by stable keys for determinism. */
+function order(findings: Finding[], share: (f: Finding) => number): Finding[] {
+  return [...findings].sort(
+    (a, b) =>
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      share(b) - share(a) ||
+      b.magnitude - a.magnitude ||
+      a.type.localeCompare(b.type) ||
+      a.affectedEntity.id.localeCompare(b.affectedEntity.id),
+  );
+}
+
+function toIssue(f: NumberedFinding, accountLevel: boolean): Issue {
+  return {
+    id: f.issueId,
+    type: f.type,
+    severity: f.severity,
+    title: accountLevel ? `${f.title} (${f.campaignName})` : f.title,
+    description: f.description,
+    affectedEntity: f.affectedEntity,
+    ...(accountLevel ? { campaignId: f.campaignId } : {}),
+    evidence: f.evidence,
+  } as Issue;
+}
+
+function metricsOf(totals: Totals, currency: string): DiagnosticMetrics {
+  const m = deriveMetrics({
+    spendMicros: totals.spend,
+    impressions: totals.impressions,
+    clicks: totals.clicks,
+    conversions: totals.conversions,
+    revenueMicros: totals.revenue,
+    reach: totals.reach,
+  });
+  return {
+    spend: m.spend,
+    impressions: m.impressions,
+    clicks: m.clicks,
+    conversions: m.conversions,
+    cpa: m.cpa,
+    roas: m.roas,
+    ctr: m.ctr,
+    cpm: m.cpm,
+    currency,
+  };
+}
+
+export interface DiagnoseInput {
+  campaigns: readonly CampaignData[];
+  from: string;
+  to: string;
+  learned: Learned;
+  /** Present for an account-level diagnostic. */
+  account?: { name: string; currency: string };
+}
+
+export function diagnose(input: DiagnoseInput): DiagnosisContent {
+  const { learned, from, to } = input;
+  const accountLevel = input.account !== undefined;
+  const th = thresholdsFor(learned.profile.riskAppetite);
+  const detection = detect(input.campaigns, from, to, th);
+  const totalSpend = detection.totals.spend;
+  const shareIn = (f: Finding): number =>
+    accountLevel
+      ? f.spendAtRisk / (totalSpend || 1)
+      : f.spendAtRisk / (detection.rangeSpend.get(f.campaignId) || 1);
+  const numbered: NumberedFinding[] = order(detection.findings, shareIn).map((f, i) => ({
+    ...f,
+    issueId: `issue_${i + 1}`,
+  }));
+  const riskLevel = accountLevel
+    ? riskLevelOf(numbered, totalSpend)
+    : riskLevelOf(numbered, detection.rangeSpend.get(input.campaigns[0]?.id ?? '') ?? 0);
+  const allThin = input.campaigns.length > 0 && detection.thin.size === input.campaigns.length;
+  const ranked = buildRecommendations(
+    numbered,
+    detection.scopes,
+    learned,
+    allThin || input.campaigns.length === 0,
+  );
+  const currency = input.account?.currency ?? input.campaigns[0]?.currency ?? 'USD';
+  const metrics = metricsOf(detection.totals, currency);
+
+  // What the profile and feedback changed: the same data under the default profile without feedback.
+  let defaultIssueKeys: string[] | null = null;
+  if (learned.profile.riskAppetite !== DEFAULT_PROFILE.riskAppetite) {
+    defaultIssueKeys = detect(input.campaigns, from, to, DEFAULT_THRESHOLDS).findings.map(issueKey);
+  }
+  const adaptations = describeAdaptations({
+    learned,
+    th,
+    issueKeys: numbered.map(issueKey),
+    defaultIssueKeys,
+    order: ranked.order,
+    defaultOrder: ranked.defaultOrder,
+  });
+
+  const summary = accountLevel
+    ? accountSummary({
+        accountName: input.account?.name ?? '',
+        from,
+        to,
+        metrics,
+        campaignsAnalyzed: input.campaigns.length,
+        campaignsThin: detection.thin.size,
+        findings: numbered,
+        riskLevel,
+        recommendations: ranked.recommendations,
+      })
+    : campaignSummary({
+        name: input.campaigns[0]?.name ?? '',
+        from,
+        to,
+        metrics,
+        totals: detection.totals,
+        thin: allThin,
+        th,
+        findings: numbered,
+        riskLevel,
+        recommendations: ranked.recommendations,
+      });
+
+  return {
+    riskLevel,
+    summary,
+    issues: numbered.map((f) => toIssue(f, accountLevel)),
+    recommendations: ranked.recommendations,
+    metrics,
+    andromedaContext: {
+      riskAppetite: learned.profile.riskAppetite,
+      focusMetric: learned.profile.focusMetric,
+      adaptations,
+    },
+    issuesDetected: numbered.length,
+    recommendationCount: ranked.recommendations.length,
+    ...(accountLevel ? { campaignsAnalyzed: input.campaigns.length } : {}),
+    actionKinds: ranked.actionKinds,
+  };
+}
+
+export function issueKey(f: Pick<Finding, 'type' | 'affectedEntity' | 'campaignName'>): string {
+  return `${f.type}|${f.affectedEntity.name}|${f.campaignName}`;
+}

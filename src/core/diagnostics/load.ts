@@ -1,0 +1,248 @@
+// Loads campaign snapshots for the engine with a fixed set of prepared statements, one per table,
+// for any number of campaigns at once (an account-level diagnostic never does N+1 queries).
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../store/open';
+import { parseTargeting } from './targeting';
+import type { AdData, AdSetData, CampaignData, DayRow, LearningSnapshot } from './types';
+
+interface CampaignRow {
+  id: string;
+  account_id: string;
+  platform_campaign_id: string;
+  name: string;
+  status: string;
+  effective_status: string;
+  objective: string;
+  bid_strategy: string | null;
+  daily_budget_micros: number | null;
+  lifetime_budget_micros: number | null;
+  start_time: string | null;
+  stop_time: string | null;
+  target_cpa_micros: number | null;
+  currency: string;
+  timezone: string;
+}
+
+interface AdSetRow {
+  id: string;
+  campaign_id: string;
+  platform_ad_set_id: string;
+  name: string;
+  status: string;
+  effective_status: string;
+  daily_budget_micros: number | null;
+  lifetime_budget_micros: number | null;
+  bid_strategy: string | null;
+  bid_amount_micros: number | null;
+  optimization_goal: string | null;
+  promoted_event: string | null;
+  targeting: string;
+  learning_status: string | null;
+  learning_conversions: number | null;
+  last_significant_edit_at: string | null;
+  created_time: string;
+}
+
+interface AdRow {
+  id: string;
+  campaign_id: string;
+  ad_set_id: string;
+  name: string;
+  status: string;
+  effective_status: string;
+  created_time: string;
+}
+
+type DailyTuple = [
+  key: string,
+  date: string,
+  spend: number,
+  impressions: number,
+  clicks: number,
+  conversions: number,
+  revenue: number,
+  reach: number,
+  frequency: number,
+];
+
+interface Statements {
+  campaigns: Statement;
+  adSets: Statement;
+  snapshots: Statement;
+  ads: Statement;
+  campaignDaily: Statement;
+  adSetDaily: Statement;
+  adDaily: Statement;
+  delivering: Statement;
+}
+
+const IDS = `(SELECT value FROM json_each(?))`;
+const METRICS = `date, spend_micros, impressions, clicks, conversions, revenue_micros, reach, frequency`;
+const cache = new WeakMap<Db, Statements>();
+
+function statements(db: Db): Statements {
+  let s = cache.get(db);
+  if (s) return s;
+  s = {
+    campaigns: db.prepare(`
+      SELECT c.id, c.account_id, c.platform_campaign_id, c.name, c.status, c.effective_status, c.objective,
+        c.bid_strategy, c.daily_budget_micros, c.lifetime_budget_micros, c.start_time, c.stop_time,
+        c.target_cpa_micros, a.currency, a.timezone
+      FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
+      WHERE c.id IN ${IDS} ORDER BY c.id`),
+    adSets: db.prepare(`
+      SELECT id, campaign_id, platform_ad_set_id, name, status, effective_status, daily_budget_micros,
+        lifetime_budget_micros, bid_strategy, bid_amount_micros, optimization_goal, promoted_event, targeting,
+        learning_status, learning_conversions, last_significant_edit_at, created_time
+      FROM ad_sets WHERE campaign_id IN ${IDS} ORDER BY id`),
+    snapshots: db.prepare(`
+      SELECT l.ad_set_id, l.observed_on, l.status, l.conversions, l.last_significant_edit_at
+      FROM learning_stage_snapshots l JOIN ad_sets s ON s.id = l.ad_set_id
+      WHERE s.campaign_id IN ${IDS} AND l.observed_on <= ? ORDER BY l.ad_set_id, l.observed_on`),
+    ads: db.prepare(`
+      SELECT id, campaign_id, ad_set_id, name, status, effective_status, created_time
+      FROM ads WHERE campaign_id IN ${IDS} ORDER BY id`),
+    campaignDaily: db
+      .prepare(
+        `SELECT campaign_id, ${METRICS} FROM insights_campaign_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
+      )
+      .raw(true),
+    adSetDaily: db
+      .prepare(
+        `SELECT ad_set_id, ${METRICS} FROM insights_ad_set_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
+      )
+      .raw(true),
+    adDaily: db
+      .prepare(
+        `SELECT ad_id, ${METRICS} FROM insights_ad_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
+      )
+      .raw(true),
+    delivering: db.prepare(`
+      SELECT DISTINCT d.campaign_id FROM insights_campaign_daily d
+      WHERE d.account_id = ? AND d.date BETWEEN ? AND ? AND (d.spend_micros > 0 OR d.impressions > 0)
+      ORDER BY d.campaign_id`),
+  };
+  cache.set(db, s);
+  return s;
+}
+
+function fillDaily(rows: DailyTuple[], target: Map<string, Map<string, DayRow>>): void {
+  for (const [key, date, spend, impressions, clicks, conversions, revenue, reach, frequency] of rows) {
+    let map = target.get(key);
+    if (!map) {
+      map = new Map();
+      target.set(key, map);
+    }
+    map.set(date, { date, spend, impressions, clicks, conversions, revenue, reach, frequency });
+  }
+}
+
+/** Campaigns of an account with any delivery (spend or impressions) in [from, to]. */
+export function campaignsWithDelivery(db: Db, accountId: string, from: string, to: string): string[] {
+  return (statements(db).delivering.all(accountId, from, to) as { campaign_id: string }[]).map(
+    (r) => r.campaign_id,
+  );
+}
+
+/**
+ * Snapshots of the given campaigns with daily rows from `loadFrom` to `to` (range plus baseline),
+ * and learning snapshots observed up to `to`. Missing campaign IDs are skipped.
+ */
+export function loadCampaigns(
+  db: Db,
+  campaignIds: readonly string[],
+  loadFrom: string,
+  to: string,
+): CampaignData[] {
+  if (campaignIds.length === 0) return [];
+  const s = statements(db);
+  const ids = JSON.stringify(campaignIds);
+  const campaignRows = s.campaigns.all(ids) as CampaignRow[];
+  const adSetRows = s.adSets.all(ids) as AdSetRow[];
+  const snapshotRows = s.snapshots.all(ids, to) as {
+    ad_set_id: string;
+    observed_on: string;
+    status: string;
+    conversions: number;
+    last_significant_edit_at: string | null;
+  }[];
+  const adRows = s.ads.all(ids) as AdRow[];
+  const campaignDaily = new Map<string, Map<string, DayRow>>();
+  const adSetDaily = new Map<string, Map<string, DayRow>>();
+  const adDaily = new Map<string, Map<string, DayRow>>();
+  fillDaily(s.campaignDaily.all(ids, loadFrom, to) as DailyTuple[], campaignDaily);
+  fillDaily(s.adSetDaily.all(ids, loadFrom, to) as DailyTuple[], adSetDaily);
+  fillDaily(s.adDaily.all(ids, loadFrom, to) as DailyTuple[], adDaily);
+
+  const snapshots = new Map<string, LearningSnapshot[]>();
+  for (const r of snapshotRows) {
+    const list = snapshots.get(r.ad_set_id) ?? [];
+    list.push({
+      observedOn: r.observed_on,
+      status: r.status,
+      conversions: r.conversions,
+      lastSignificantEditAt: r.last_significant_edit_at,
+    });
+    snapshots.set(r.ad_set_id, list);
+  }
+  const adSetsByCampaign = new Map<string, AdSetData[]>();
+  for (const r of adSetRows) {
+    const adSet: AdSetData = {
+      id: r.id,
+      platformAdSetId: r.platform_ad_set_id,
+      name: r.name,
+      status: r.status,
+      effectiveStatus: r.effective_status,
+      dailyBudget: r.daily_budget_micros,
+      lifetimeBudget: r.lifetime_budget_micros,
+      bidStrategy: r.bid_strategy,
+      bidAmount: r.bid_amount_micros,
+      optimizationGoal: r.optimization_goal,
+      promotedEvent: r.promoted_event,
+      targeting: parseTargeting(r.targeting),
+      learningStatus: r.learning_status,
+      learningConversions: r.learning_conversions,
+      lastSignificantEditAt: r.last_significant_edit_at,
+      createdTime: r.created_time,
+      snapshots: snapshots.get(r.id) ?? [],
+      daily: adSetDaily.get(r.id) ?? new Map(),
+    };
+    const list = adSetsByCampaign.get(r.campaign_id) ?? [];
+    list.push(adSet);
+    adSetsByCampaign.set(r.campaign_id, list);
+  }
+  const adsByCampaign = new Map<string, AdData[]>();
+  for (const r of adRows) {
+    const list = adsByCampaign.get(r.campaign_id) ?? [];
+    list.push({
+      id: r.id,
+      adSetId: r.ad_set_id,
+      name: r.name,
+      status: r.status,
+      effectiveStatus: r.effective_status,
+      createdTime: r.created_time,
+      daily: adDaily.get(r.id) ?? new Map(),
+    });
+    adsByCampaign.set(r.campaign_id, list);
+  }
+  return campaignRows.map((r) => ({
+    id: r.id,
+    accountId: r.account_id,
+    platformCampaignId: r.platform_campaign_id,
+    name: r.name,
+    status: r.status,
+    effectiveStatus: r.effective_status,
+    objective: r.objective,
+    bidStrategy: r.bid_strategy,
+    dailyBudget: r.daily_budget_micros,
+    lifetimeBudget: r.lifetime_budget_micros,
+    startTime: r.start_time,
+    stopTime: r.stop_time,
+    targetCpa: r.target_cpa_micros,
+    currency: r.currency,
+    timezone: r.timezone,
+    adSets: adSetsByCampaign.get(r.id) ?? [],
+    ads: adsByCampaign.get(r.id) ?? [],
+    daily: campaignDaily.get(r.id) ?? new Map(),
+  }));
+}

@@ -1,0 +1,74 @@
+// Diagnostic rows as stored, and their wire shapes: the list item and the detail (with the stored
+// result JSON spread back in).
+import type {
+  DiagnosticDetail,
+  DiagnosticListItem,
+  DiagnosticStatus,
+  RiskLevel,
+} from '../../shared/api/diagnostics';
+import type { DiagnosisContent } from './engine';
+
+export interface DiagnosticRow {
+  id: string;
+  workspace_id: string;
+  account_id: string;
+  campaign_id: string | null;
+  user_id: string | null;
+  status: DiagnosticStatus;
+  date_from: string;
+  date_to: string;
+  risk_level: RiskLevel | null;
+  summary: string | null;
+  issues_detected: number;
+  recommendation_count: number;
+  result: string | null;
+  error: string | null;
+  processing_time_ms: number | null;
+  created_at: string;
+  completed_at: string | null;
+  campaign_name: string | null;
+  platform_campaign_id: string | null;
+}
+
+/** What diagnostics.result holds: the detail's content plus the kind of each recommendation. */
+export type StoredResult = Omit<
+  DiagnosisContent,
+  'riskLevel' | 'summary' | 'issuesDetected' | 'recommendationCount'
+>;
+
+export const SELECT = `SELECT d.*, c.name AS campaign_name, c.platform_campaign_id FROM diagnostics d
+  LEFT JOIN campaigns c ON c.id = d.campaign_id`;
+
+export function toListItem(row: DiagnosticRow): DiagnosticListItem {
+  return {
+    id: row.id,
+    campaignId: row.campaign_id,
+    campaignName: row.campaign_name,
+    status: row.status,
+    riskLevel: row.risk_level,
+    summary: row.summary,
+    issuesDetected: row.issues_detected,
+    recommendationCount: row.recommendation_count,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  };
+}
+
+export function toDetail(row: DiagnosticRow): DiagnosticDetail {
+  const stored = row.result ? (JSON.parse(row.result) as StoredResult) : null;
+  const detail: DiagnosticDetail = {
+    ...toListItem(row),
+    accountId: row.account_id,
+    platformCampaignId: row.platform_campaign_id,
+    dateRange: { from: row.date_from, to: row.date_to },
+    metrics: stored?.metrics ?? null,
+    issues: stored?.issues ?? [],
+    recommendations: stored?.recommendations ?? [],
+    andromedaContext: stored?.andromedaContext ?? null,
+    processingTimeMs: row.status === 'completed' || row.status === 'failed' ? row.processing_time_ms : null,
+  };
+  if (stored?.campaignsAnalyzed !== undefined) detail.campaignsAnalyzed = stored.campaignsAnalyzed;
+  if (row.status === 'failed' && row.error)
+    detail.error = JSON.parse(row.error) as { type: string; message: string };
+  return detail;
+}

@@ -1,0 +1,408 @@
+// Diagnostics as jobs: pending → running → completed | failed, one active per campaign (and per
+// account for account-level runs, enforced by partial unique indexes), run one at a time on an
+// in-process queue so that POST returns at once. Results are stored whole in diagnostics.result.
+import type {
+  DiagnosticCreated,
+  DiagnosticDetail,
+  DiagnosticListItem,
+  DiagnosticStatus,
+  RiskLevel,
+} from '../../shared/api/diagnostics';
+import type { Core } from '../core';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import type { RequestContext } from '../identity/access';
+import { learnedFor, recordFeedback, setProfile, getProfile, type ActionKind } from './andromeda';
+import { diagnose, loadFromDate, type DiagnosisContent } from './engine';
+import { campaignsWithDelivery, loadCampaigns } from './load';
+import { SELECT, toDetail, toListItem, type DiagnosticRow, type StoredResult } from './rows';
+import type { Profile } from './types';
+
+/** What the service needs of a request context (the API's RequestContext satisfies it). */
+export type DiagnosticsContext = Pick<RequestContext, 'workspaceId' | 'userId'>;
+
+export interface CreateDiagnosticInput {
+  accountId: string;
+  campaignId: string | null;
+  dateFrom: string;
+  dateTo: string;
+}
+
+export interface ListDiagnosticsFilter {
+  accountIds: string[];
+  riskLevel?: string | undefined;
+  dateStart?: string | undefined;
+  dateEnd?: string | undefined;
+  status?: string | undefined;
+  campaignId?: string | undefined;
+  page: number;
+  pageSize: number;
+}
+
+export class DiagnosticsService {
+  private readonly queue: string[] = [];
+  private active: string | null = null;
+  private stopped = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly core: Core) {}
+
+  private get db() {
+    return this.core.db;
+  }
+
+  private now(): string {
+    return this.core.clock.now().toISOString();
+  }
+
+  /** The user whose Andromeda profile applies: the caller, else the workspace's owner. */
+  userFor(ctx: DiagnosticsContext): string | null {
+    if (ctx.userId) return ctx.userId;
+    const owner = this.db
+      .prepare(
+        `SELECT id FROM users WHERE workspace_id = ? ORDER BY role = 'owner' DESC, created_at, id LIMIT 1`,
+      )
+      .get(ctx.workspaceId) as { id: string } | undefined;
+    return owner?.id ?? null;
+  }
+
+  create(ctx: DiagnosticsContext, input: CreateDiagnosticInput): DiagnosticCreated {
+    if (this.stopped) throw new AppError('api_error', 'The diagnostics service is shutting down.');
+    if (input.dateFrom > input.dateTo)
+      throw new AppError('invalid_date_range', 'date_start is after date_end.');
+    const account = this.db
+      .prepare(`SELECT id FROM ad_accounts WHERE id = ? AND workspace_id = ?`)
+      .get(input.accountId, ctx.workspaceId);
+    if (!account) throw new AppError('not_found', `Account ${input.accountId} was not found.`);
+    if (input.campaignId) {
+      const campaign = this.db
+        .prepare(`SELECT insights_synced_at FROM campaigns WHERE id = ? AND account_id = ?`)
+        .get(input.campaignId, input.accountId) as { insights_synced_at: string | null } | undefined;
+      if (!campaign) throw new AppError('not_found', `Campaign ${input.campaignId} was not found.`);
+      if (!campaign.insights_synced_at) {
+        throw new AppError(
+          'campaign_not_synced',
+          `Campaign ${input.campaignId} has not been synced yet; sync the account first (about 30-60 seconds).`,
+        );
+      }
+    } else {
+      const synced = this.db
+        .prepare(`SELECT 1 FROM campaigns WHERE account_id = ? AND insights_synced_at IS NOT NULL LIMIT 1`)
+        .get(input.accountId);
+      if (!synced)
+        throw new AppError(
+          'campaign_not_synced',
+          `No campaign of account ${input.accountId} has been synced yet; sync the account first.`,
+        );
+    }
+    const id = newId('diag');
+    const createdAt = this.now();
+    try {
+      this.db
+        .prepare(
+          `INSERT INTO diagnostics (id, workspace_id, account_id, campaign_id, user_id, status, date_from, date_to, created_at)
+           VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+        )
+        .run(
+          id,
+          ctx.workspaceId,
+          input.accountId,
+          input.campaignId,
+          this.userFor(ctx),
+          input.dateFrom,
+          input.dateTo,
+          createdAt,
+        );
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new AppError(
+          'diagnostic_in_progress',
+          input.campaignId
+            ? `A diagnostic is already running for campaign ${input.campaignId}.`
+            : `An account-level diagnostic is already running for account ${input.accountId}.`,
+        );
+      }
+      throw error;
+    }
+    const estimatedCompletionSeconds = this.estimateSeconds();
+    this.emit(ctx.workspaceId, id, input.campaignId, 'pending', null);
+    this.enqueue(id);
+    return { id, campaignId: input.campaignId, status: 'pending', createdAt, estimatedCompletionSeconds };
+  }
+
+  /** Runs a diagnostic to the end before returning (the CLI's `diagnose`). */
+  async runNow(ctx: DiagnosticsContext, input: CreateDiagnosticInput): Promise<DiagnosticDetail> {
+    const created = this.create(ctx, input);
+    await this.whenIdle();
+    const detail = this.get(ctx, created.id);
+    if (!detail) throw new AppError('api_error', `Diagnostic ${created.id} disappeared.`);
+    return detail;
+  }
+
+  /** Seconds from the mean of the last 20 processing times, times the jobs ahead in the queue. */
+  private estimateSeconds(): number {
+    const row = this.db
+      .prepare(
+        `SELECT AVG(processing_time_ms) AS ms FROM (SELECT processing_time_ms FROM diagnostics
+         WHERE status = 'completed' AND processing_time_ms IS NOT NULL ORDER BY completed_at DESC LIMIT 20)`,
+      )
+      .get() as { ms: number | null };
+    const perJob = row.ms ?? 1000;
+    const ahead = this.queue.length + (this.active ? 1 : 0) + 1;
+    return Math.max(1, Math.ceil((perJob * ahead) / 1000));
+  }
+
+  private enqueue(id: string): void {
+    this.queue.push(id);
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.active || this.stopped) return this.notifyIdle();
+    const next = this.queue.shift();
+    if (!next) return this.notifyIdle();
+    this.active = next;
+    setImmediate(() => {
+      try {
+        this.process(next);
+      } finally {
+        this.active = null;
+        this.pump();
+      }
+    });
+  }
+
+  private notifyIdle(): void {
+    if (this.active || (this.queue.length > 0 && !this.stopped)) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private process(id: string): void {
+    const row = this.db.prepare(`SELECT * FROM diagnostics WHERE id = ?`).get(id) as
+      DiagnosticRow | undefined;
+    if (!row || (row.status !== 'pending' && row.status !== 'running')) return;
+    const startedAt = this.now();
+    this.db
+      .prepare(`UPDATE diagnostics SET status = 'running', started_at = ? WHERE id = ?`)
+      .run(startedAt, id);
+    this.emit(row.workspace_id, id, row.campaign_id, 'running', null);
+    const started = performance.now();
+    try {
+      const content = this.compute(row);
+      const processingTimeMs = Math.max(1, Math.round(performance.now() - started));
+      const stored: StoredResult = {
+        issues: content.issues,
+        recommendations: content.recommendations,
+        metrics: content.metrics,
+        andromedaContext: content.andromedaContext,
+        actionKinds: content.actionKinds,
+        ...(content.campaignsAnalyzed === undefined ? {} : { campaignsAnalyzed: content.campaignsAnalyzed }),
+      };
+      this.db
+        .prepare(
+          `UPDATE diagnostics SET status = 'completed', risk_level = ?, summary = ?, issues_detected = ?,
+             recommendation_count = ?, result = ?, processing_time_ms = ?, completed_at = ? WHERE id = ?`,
+        )
+        .run(
+          content.riskLevel,
+          content.summary,
+          content.issuesDetected,
+          content.recommendationCount,
+          JSON.stringify(stored),
+          processingTimeMs,
+          this.now(),
+          id,
+        );
+      this.emit(row.workspace_id, id, row.campaign_id, 'completed', content.riskLevel);
+    } catch (error) {
+      const value =
+        error instanceof AppError
+          ? error.toValue()
+          : { type: 'api_error', message: 'The analysis failed unexpectedly.' };
+      if (!(error instanceof AppError))
+        this.core.logger.error('diagnostic failed', { id, error: String(error) });
+      this.db
+        .prepare(
+          `UPDATE diagnostics SET status = 'failed', error = ?, processing_time_ms = ?, completed_at = ? WHERE id = ?`,
+        )
+        .run(JSON.stringify(value), Math.round(performance.now() - started), this.now(), id);
+      this.emit(row.workspace_id, id, row.campaign_id, 'failed', null);
+    }
+  }
+
+  /** Loads and analyses one diagnostic's data (pure engine over a store snapshot). */
+  private compute(row: DiagnosticRow): DiagnosisContent {
+    const learned = learnedFor(this.db, row.user_id);
+    const loadFrom = loadFromDate(row.date_from, row.date_to);
+    if (row.campaign_id) {
+      const campaigns = loadCampaigns(this.db, [row.campaign_id], loadFrom, row.date_to);
+      if (campaigns.length === 0)
+        throw new AppError('not_found', `Campaign ${row.campaign_id} no longer exists.`);
+      return diagnose({ campaigns, from: row.date_from, to: row.date_to, learned });
+    }
+    const account = this.db
+      .prepare(`SELECT name, currency FROM ad_accounts WHERE id = ?`)
+      .get(row.account_id) as { name: string; currency: string } | undefined;
+    if (!account) throw new AppError('not_found', `Account ${row.account_id} no longer exists.`);
+    const ids = campaignsWithDelivery(this.db, row.account_id, row.date_from, row.date_to);
+    const campaigns = loadCampaigns(this.db, ids, loadFrom, row.date_to);
+    return diagnose({ campaigns, from: row.date_from, to: row.date_to, learned, account });
+  }
+
+  private emit(
+    workspaceId: string,
+    diagnosticId: string,
+    campaignId: string | null,
+    status: DiagnosticStatus,
+    riskLevel: RiskLevel | null,
+  ): void {
+    this.core.events.emit('diagnostic.changed', { workspaceId, diagnosticId, campaignId, status, riskLevel });
+  }
+
+  get(ctx: DiagnosticsContext, id: string): DiagnosticDetail | undefined {
+    const row = this.db
+      .prepare(`${SELECT} WHERE d.id = ? AND d.workspace_id = ?`)
+      .get(id, ctx.workspaceId) as DiagnosticRow | undefined;
+    return row ? toDetail(row) : undefined;
+  }
+
+  list(ctx: DiagnosticsContext, f: ListDiagnosticsFilter): { items: DiagnosticListItem[]; total: number } {
+    const where = [`d.workspace_id = ?`, `d.account_id IN (SELECT value FROM json_each(?))`];
+    const params: (string | number)[] = [ctx.workspaceId, JSON.stringify(f.accountIds)];
+    const add = (condition: string, value: string | undefined): void => {
+      if (!value) return;
+      where.push(condition);
+      params.push(value);
+    };
+    add(`d.risk_level = ?`, f.riskLevel);
+    add(`d.status = ?`, f.status);
+    add(`d.campaign_id = ?`, f.campaignId);
+    // date_start/date_end: the period in which diagnostics were created (calendar dates, UTC).
+    add(`substr(d.created_at, 1, 10) >= ?`, f.dateStart);
+    add(`substr(d.created_at, 1, 10) <= ?`, f.dateEnd);
+    const clause = where.join(' AND ');
+    const total = (
+      this.db.prepare(`SELECT count(*) AS n FROM diagnostics d WHERE ${clause}`).get(...params) as {
+        n: number;
+      }
+    ).n;
+    const rows = this.db
+      .prepare(`${SELECT} WHERE ${clause} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`)
+      .all(...params, f.pageSize, (f.page - 1) * f.pageSize) as DiagnosticRow[];
+    return { items: rows.map(toListItem), total };
+  }
+
+  /**
+   * The newest completed campaign diagnostic of each campaign (for the campaign list's latestDiagnostic).
+   * `+d.status` keeps SQLite on the (campaign_id, completed_at) index rather than the status one.
+   */
+  latestForCampaigns(
+    campaignIds: string[],
+  ): Map<
+    string,
+    { id: string; riskLevel: RiskLevel | null; issuesDetected: number; completedAt: string | null }
+  > {
+    const out = new Map<
+      string,
+      { id: string; riskLevel: RiskLevel | null; issuesDetected: number; completedAt: string | null }
+    >();
+    if (campaignIds.length === 0) return out;
+    const rows = this.db
+      .prepare(
+        `SELECT d.campaign_id, d.id, d.risk_level, d.issues_detected, d.completed_at FROM diagnostics d
+         WHERE d.campaign_id IN (SELECT value FROM json_each(?)) AND +d.status = 'completed'
+         ORDER BY d.campaign_id, d.completed_at DESC, d.id DESC`,
+      )
+      .all(JSON.stringify(campaignIds)) as {
+      campaign_id: string;
+      id: string;
+      risk_level: RiskLevel | null;
+      issues_detected: number;
+      completed_at: string | null;
+    }[];
+    for (const r of rows) {
+      if (out.has(r.campaign_id)) continue;
+      out.set(r.campaign_id, {
+        id: r.id,
+        riskLevel: r.risk_level,
+        issuesDetected: r.issues_detected,
+        completedAt: r.completed_at,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Jobs a previous process left pending or running are run again: their inputs are all stored and the
+   * engine is deterministic, so a re-run gives what the interrupted run would have given.
+   */
+  resume(): void {
+    this.stopped = false;
+    const rows = this.db
+      .prepare(`SELECT id FROM diagnostics WHERE status IN ('pending', 'running') ORDER BY created_at, id`)
+      .all() as { id: string }[];
+    for (const { id } of rows) if (id !== this.active && !this.queue.includes(id)) this.queue.push(id);
+    this.pump();
+  }
+
+  whenIdle(): Promise<void> {
+    if (!this.active && (this.queue.length === 0 || this.stopped)) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** No new jobs; the running one finishes; queued ones stay pending for the next start's resume(). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.queue.length = 0;
+    await this.whenIdle();
+  }
+
+  // Andromeda, scoped to the caller's workspace.
+
+  getProfile(ctx: DiagnosticsContext): {
+    userId: string | null;
+    riskAppetite: Profile['riskAppetite'];
+    focusMetric: Profile['focusMetric'];
+    updatedAt: string | null;
+  } {
+    const userId = this.userFor(ctx);
+    const { profile, updatedAt } = getProfile(this.db, userId);
+    return { userId, ...profile, updatedAt };
+  }
+
+  setProfile(ctx: DiagnosticsContext, change: Partial<Profile>): Profile {
+    const userId = this.userFor(ctx);
+    if (!userId) throw new AppError('not_found', 'The workspace has no user to keep a profile for.');
+    const inWorkspace = this.db
+      .prepare(`SELECT 1 FROM users WHERE id = ? AND workspace_id = ?`)
+      .get(userId, ctx.workspaceId);
+    if (!inWorkspace) throw new AppError('not_found', `User ${userId} was not found.`);
+    return setProfile(this.db, userId, change, this.now());
+  }
+
+  /** The analyst's target cost per result for a campaign (used when it has no cost cap); null clears it. */
+  setTargetCpa(ctx: DiagnosticsContext, campaignId: string, amount: number | null): void {
+    const result = this.db
+      .prepare(
+        `UPDATE campaigns SET target_cpa_micros = ? WHERE id = ?
+           AND account_id IN (SELECT id FROM ad_accounts WHERE workspace_id = ?)`,
+      )
+      .run(amount === null ? null : Math.round(amount * 1_000_000), campaignId, ctx.workspaceId);
+    if (result.changes === 0) throw new AppError('not_found', `Campaign ${campaignId} was not found.`);
+  }
+
+  feedback(
+    ctx: DiagnosticsContext,
+    input: { diagnosticId: string; recommendationId: string; feedback: 'applied' | 'dismissed' },
+  ): { actionKind: ActionKind } {
+    const userId = this.userFor(ctx);
+    if (!userId) throw new AppError('not_found', 'The workspace has no user to record feedback for.');
+    const owned = this.db
+      .prepare(`SELECT 1 FROM diagnostics WHERE id = ? AND workspace_id = ?`)
+      .get(input.diagnosticId, ctx.workspaceId);
+    if (!owned) throw new AppError('not_found', `Diagnostic ${input.diagnosticId} was not found.`);
+    return recordFeedback(this.db, { ...input, userId, now: this.now() });
+  }
+}

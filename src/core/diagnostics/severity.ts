@@ -1,0 +1,46 @@
+// Issue severities adjusted by the share of spend they touch, and the diagnostic's risk level.
+// CRITICAL needs a HIGH issue on most of the spend, or a stall that burns budget with no results.
+import type { RiskLevel } from '../../shared/api/diagnostics';
+import type { Finding } from './types';
+
+export const SEVERITY_RANK: Record<RiskLevel, number> = { LOW: 0, MEDIUM: 1, HIGH: 2, CRITICAL: 3 };
+const BY_RANK: RiskLevel[] = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
+
+export const RISK_RULES = {
+  /** An issue on less than this share of spend is one level less severe. */
+  smallShare: 0.1,
+  /** "Most of the spend". */
+  majorityShare: 0.5,
+  /** A burning stall (spend without any result) on at least this share makes the diagnostic CRITICAL. */
+  burningShare: 0.2,
+} as const;
+
+export function shareOf(finding: Finding, rangeSpend: number): number {
+  return rangeSpend > 0 ? Math.min(1, finding.spendAtRisk / rangeSpend) : 0;
+}
+
+/** The detector's severity, one level lower when the affected entity is a small part of the spend. */
+export function adjustedSeverity(finding: Finding, rangeSpend: number): RiskLevel {
+  const rank = SEVERITY_RANK[finding.severity];
+  const share = shareOf(finding, rangeSpend);
+  return BY_RANK[share < RISK_RULES.smallShare ? Math.max(0, rank - 1) : rank] ?? 'LOW';
+}
+
+export function riskLevelOf(findings: readonly Finding[], rangeSpend: number): RiskLevel {
+  if (findings.length === 0) return 'LOW';
+  let level = 0;
+  for (const f of findings) {
+    const rank = SEVERITY_RANK[f.severity];
+    const share = shareOf(f, rangeSpend);
+    const burning =
+      f.type === 'LEARNING_PHASE_STALL' && f.facts.burning === 1 && share >= RISK_RULES.burningShare;
+    if ((rank >= 2 && share >= RISK_RULES.majorityShare) || burning) level = Math.max(level, 3);
+    else if (rank >= 2 || (rank === 1 && share >= RISK_RULES.majorityShare)) level = Math.max(level, 2);
+    else level = Math.max(level, rank >= 1 || share >= RISK_RULES.majorityShare ? 1 : 0);
+  }
+  return BY_RANK[level] ?? 'LOW';
+}
+
+export function maxRisk(levels: readonly RiskLevel[]): RiskLevel {
+  return BY_RANK[Math.max(0, ...levels.map((l) => SEVERITY_RANK[l]))] ?? 'LOW';
+}

@@ -1,0 +1,115 @@
+// The loaded snapshot the detectors read. Money stays in micro-units here; the API rounding happens
+// only when evidence and metrics are written out.
+import type { FocusMetric, Issue, IssueType, RiskAppetite, RiskLevel } from '../../shared/api/diagnostics';
+
+export interface DayRow {
+  date: string;
+  spend: number;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  revenue: number;
+  reach: number;
+  frequency: number;
+}
+
+export interface Targeting {
+  countries: string[];
+  ageMin: number;
+  ageMax: number;
+  /** 'all' or a subset of 'male'/'female'. */
+  genders: string[];
+  /** Custom/lookalike audience IDs and interest IDs, when the platform gave them. */
+  audiences: string[];
+  interests: string[];
+}
+
+export interface LearningSnapshot {
+  observedOn: string;
+  status: string;
+  conversions: number;
+  lastSignificantEditAt: string | null;
+}
+
+export interface AdSetData {
+  id: string;
+  platformAdSetId: string;
+  name: string;
+  status: string;
+  effectiveStatus: string;
+  dailyBudget: number | null;
+  lifetimeBudget: number | null;
+  bidStrategy: string | null;
+  bidAmount: number | null;
+  optimizationGoal: string | null;
+  promotedEvent: string | null;
+  targeting: Targeting;
+  learningStatus: string | null;
+  learningConversions: number | null;
+  lastSignificantEditAt: string | null;
+  createdTime: string;
+  snapshots: LearningSnapshot[];
+  /** Daily rows keyed by date, over the loaded window (range plus baseline). */
+  daily: Map<string, DayRow>;
+}
+
+export interface AdData {
+  id: string;
+  adSetId: string;
+  name: string;
+  status: string;
+  effectiveStatus: string;
+  createdTime: string;
+  daily: Map<string, DayRow>;
+}
+
+export interface CampaignData {
+  id: string;
+  accountId: string;
+  platformCampaignId: string;
+  name: string;
+  status: string;
+  effectiveStatus: string;
+  objective: string;
+  bidStrategy: string | null;
+  dailyBudget: number | null;
+  lifetimeBudget: number | null;
+  startTime: string | null;
+  stopTime: string | null;
+  targetCpa: number | null;
+  currency: string;
+  timezone: string;
+  adSets: AdSetData[];
+  ads: AdData[];
+  daily: Map<string, DayRow>;
+}
+
+/** The dates a diagnostic looks at. `loadFrom` is the start of the baseline window before the range. */
+export interface Window {
+  from: string;
+  to: string;
+  loadFrom: string;
+}
+
+/** What a detector returns before IDs are numbered and severities are finalized. */
+export interface Finding {
+  type: IssueType;
+  severity: RiskLevel;
+  title: string;
+  description: string;
+  affectedEntity: { type: 'adSet' | 'campaign'; id: string; name: string };
+  evidence: Issue['evidence'];
+  /** Spend of the affected entity in the range (micros): used for risk and ranking. */
+  spendAtRisk: number;
+  /** 0..1+ how far past the threshold the finding is; used to rank within a severity. */
+  magnitude: number;
+  /** Data the recommendation builder needs (entity IDs, amounts in micros). */
+  facts: Record<string, number | string | null>;
+  campaignId: string;
+  campaignName: string;
+}
+
+export interface Profile {
+  riskAppetite: RiskAppetite;
+  focusMetric: FocusMetric;
+}

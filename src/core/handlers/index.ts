@@ -1,0 +1,32 @@
+// The handler map: every domain's handlers joined into one object the dispatcher serves.
+import type { Logger } from '../core';
+import { accountHandlers } from './accounts';
+import { campaignHandlers } from './campaigns';
+import type { HandlerEnv } from './context';
+import { diagnosticHandlers } from './diagnostics';
+import { createDispatcher, type Dispatch, type HandlerImpls } from './dispatch';
+import { insightHandlers } from './insights';
+import { reportHandlers } from './reports';
+import { settingsHandlers } from './settings';
+
+export type { HandlerApp, HandlerContext, HandlerEnv, HandlerHost } from './context';
+export type { Dispatch, HandlerImpls } from './dispatch';
+export { createDispatcher } from './dispatch';
+export { reportFile } from './reports';
+export { API_PORT_SETTING, DEFAULT_API_PORT, configuredApiPort } from './settings';
+export { contextForUser } from './identity';
+
+export function createHandlers(env: HandlerEnv): HandlerImpls {
+  return {
+    ...accountHandlers(env),
+    ...campaignHandlers(env),
+    ...diagnosticHandlers(env),
+    ...reportHandlers(env),
+    ...insightHandlers(env),
+    ...settingsHandlers(env),
+  };
+}
+
+export function createHandlerDispatch(env: HandlerEnv, logger: Logger = env.app.core.logger): Dispatch {
+  return createDispatcher(createHandlers(env), logger);
+}

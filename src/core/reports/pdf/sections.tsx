@@ -1,0 +1,265 @@
+// The cover, the running header and footer, the KPI cards and the Andromeda box.
+import { Image, Text, View } from '@react-pdf/renderer';
+import type { ReportContent } from '../../../shared/api/reports';
+import {
+  changeTone,
+  formatChange,
+  formatDateRange,
+  formatInt,
+  formatMoney,
+  formatRoas,
+  formatTimestamp,
+} from '../format';
+import { BAD, GOOD, INK, isDark, MUTED, PAGE_MARGIN, RISK_COLOURS, RULE, tint } from './theme';
+
+function Brand(props: { content: ReportContent; size: 'large' | 'small' }): React.JSX.Element {
+  const { branding } = props.content;
+  if (branding.logo) {
+    const height = props.size === 'large' ? 48 : 16;
+    return (
+      <Image
+        src={branding.logo}
+        style={{ height, maxWidth: props.size === 'large' ? 200 : 90, objectFit: 'contain' }}
+      />
+    );
+  }
+  return (
+    <Text
+      style={{
+        fontSize: props.size === 'large' ? 22 : 9,
+        fontWeight: 'bold',
+        color: branding.primaryColor,
+      }}
+    >
+      {branding.companyName}
+    </Text>
+  );
+}
+
+export function Cover(props: { content: ReportContent }): React.JSX.Element {
+  const { content } = props;
+  const { branding, summary, account } = content;
+  const accent = branding.primaryColor;
+  const risk = RISK_COLOURS[summary.overallRiskLevel];
+  const stats: Array<[string, string, string]> = [
+    ['Total spend', formatMoney(summary.totalSpend, account.currency), INK],
+    ['Conversions', formatInt(summary.totalConversions), INK],
+    ['Average CPA', formatMoney(summary.avgCpa, account.currency), INK],
+    ['Overall risk', summary.overallRiskLevel, risk],
+  ];
+  return (
+    <View style={{ flexGrow: 1 }}>
+      <View
+        style={{
+          height: 10,
+          backgroundColor: accent,
+          marginHorizontal: -PAGE_MARGIN,
+          marginTop: -PAGE_MARGIN,
+        }}
+      />
+      <View style={{ marginTop: 36 }}>
+        <Brand content={content} size="large" />
+      </View>
+      <View style={{ marginTop: 150 }}>
+        <Text style={{ fontSize: 10, color: accent, fontWeight: 'bold', letterSpacing: 1.5 }}>
+          PERFORMANCE REPORT
+        </Text>
+        <Text style={{ fontSize: 28, fontWeight: 'bold', color: INK, marginTop: 8, lineHeight: 1.2 }}>
+          {content.title}
+        </Text>
+        <Text style={{ fontSize: 15, color: INK, marginTop: 18 }}>{account.name}</Text>
+        <Text style={{ fontSize: 10, color: MUTED, marginTop: 3 }}>
+          Ad account {account.platformAccountId} · {account.currency} · {account.timezone}
+        </Text>
+        <Text style={{ fontSize: 12, color: INK, marginTop: 14 }}>{formatDateRange(content.dateRange)}</Text>
+      </View>
+      <View
+        style={{
+          flexDirection: 'row',
+          marginTop: 40,
+          borderTopWidth: 1,
+          borderTopColor: RULE,
+          paddingTop: 14,
+        }}
+      >
+        {stats.map(([label, value, colour]) => (
+          <View key={label} style={{ flexGrow: 1, flexBasis: 0 }}>
+            <Text style={{ fontSize: 8, color: MUTED }}>{label}</Text>
+            <Text style={{ fontSize: 15, fontWeight: 'bold', color: colour, marginTop: 3 }}>{value}</Text>
+          </View>
+        ))}
+      </View>
+      <View style={{ position: 'absolute', bottom: 0, left: 0, right: 0 }}>
+        <Text style={{ fontSize: 9, color: INK }}>Prepared by {branding.companyName}</Text>
+        <Text style={{ fontSize: 8, color: MUTED, marginTop: 2 }}>
+          Generated {formatTimestamp(content.generatedAt)}
+        </Text>
+        <Text style={{ fontSize: 8, color: MUTED, marginTop: 2 }}>{branding.footerText}</Text>
+      </View>
+    </View>
+  );
+}
+
+/** The running header and footer of every page after the cover (both `fixed`). */
+export function PageChrome(props: { content: ReportContent }): React.JSX.Element {
+  const { content } = props;
+  return (
+    <>
+      <View
+        fixed
+        style={{
+          position: 'absolute',
+          top: 18,
+          left: PAGE_MARGIN,
+          right: PAGE_MARGIN,
+          flexDirection: 'row',
+          justifyContent: 'space-between',
+          alignItems: 'center',
+          borderBottomWidth: 0.8,
+          borderBottomColor: content.branding.primaryColor,
+          paddingBottom: 4,
+        }}
+      >
+        <Brand content={content} size="small" />
+        <Text style={{ fontSize: 8, color: MUTED, maxWidth: 330, textAlign: 'right' }}>
+          {content.title} · {content.account.name} · {formatDateRange(content.dateRange)}
+        </Text>
+      </View>
+      <View
+        fixed
+        style={{
+          position: 'absolute',
+          bottom: 18,
+          left: PAGE_MARGIN,
+          right: PAGE_MARGIN,
+          flexDirection: 'row',
+          justifyContent: 'space-between',
+          borderTopWidth: 0.5,
+          borderTopColor: RULE,
+          paddingTop: 4,
+        }}
+      >
+        <Text style={{ fontSize: 7.5, color: MUTED, maxWidth: 400 }}>{content.branding.footerText}</Text>
+        <Text
+          style={{ fontSize: 7.5, color: MUTED }}
+          render={({ pageNumber, totalPages }) => `Page ${pageNumber} of ${totalPages}`}
+        />
+      </View>
+    </>
+  );
+}
+
+export function SectionTitle(props: {
+  children: string;
+  accent: string;
+  breakBefore?: boolean;
+}): React.JSX.Element {
+  return (
+    <View break={props.breakBefore} minPresenceAhead={80} style={{ marginBottom: 8, marginTop: 4 }}>
+      <Text style={{ fontSize: 13, fontWeight: 'bold', color: INK }}>{props.children}</Text>
+      <View style={{ width: 28, height: 2, backgroundColor: props.accent, marginTop: 3 }} />
+    </View>
+  );
+}
+
+const TONE_COLOUR = { good: GOOD, bad: BAD, neutral: MUTED } as const;
+
+export function KpiCards(props: { content: ReportContent }): React.JSX.Element {
+  const { summary, account, branding } = props.content;
+  const c = summary.changes;
+  const cards: Array<{ label: string; value: string; change: string; tone: keyof typeof TONE_COLOUR }> = [
+    {
+      label: 'Total spend',
+      value: formatMoney(summary.totalSpend, account.currency),
+      change: formatChange(c.spendChange),
+      tone: changeTone('spend', c.spendChange),
+    },
+    {
+      label: 'Conversions',
+      value: formatInt(summary.totalConversions),
+      change: formatChange(c.conversionsChange),
+      tone: changeTone('conversions', c.conversionsChange),
+    },
+    {
+      label: 'Average CPA',
+      value: formatMoney(summary.avgCpa, account.currency),
+      change: formatChange(c.cpaChange),
+      tone: changeTone('cpa', c.cpaChange),
+    },
+    {
+      label: 'Average ROAS',
+      value: formatRoas(summary.avgRoas),
+      change: formatChange(c.roasChange),
+      tone: changeTone('roas', c.roasChange),
+    },
+  ];
+  const risk = RISK_COLOURS[summary.overallRiskLevel];
+  return (
+    <View wrap={false} style={{ flexDirection: 'row', marginBottom: 6 }}>
+      {cards.map((card, i) => (
+        <View
+          key={card.label}
+          style={{
+            flexGrow: 1,
+            flexBasis: 0,
+            marginLeft: i === 0 ? 0 : 8,
+            borderWidth: 0.8,
+            borderColor: RULE,
+            borderTopWidth: 3,
+            borderTopColor: branding.primaryColor,
+            borderRadius: 3,
+            padding: 8,
+          }}
+        >
+          <Text style={{ fontSize: 7.5, color: MUTED }}>{card.label}</Text>
+          <Text style={{ fontSize: 13, fontWeight: 'bold', color: INK, marginTop: 4 }}>{card.value}</Text>
+          <Text style={{ fontSize: 7.5, color: TONE_COLOUR[card.tone], marginTop: 3 }}>
+            {card.change === 'no comparison' ? 'no previous data' : `${card.change} vs previous`}
+          </Text>
+        </View>
+      ))}
+      <View
+        style={{
+          flexGrow: 1,
+          flexBasis: 0,
+          marginLeft: 8,
+          borderRadius: 3,
+          padding: 8,
+          backgroundColor: risk,
+        }}
+      >
+        <Text style={{ fontSize: 7.5, color: isDark(risk) ? '#FFFFFF' : INK }}>Overall risk</Text>
+        <Text
+          style={{ fontSize: 13, fontWeight: 'bold', color: isDark(risk) ? '#FFFFFF' : INK, marginTop: 4 }}
+        >
+          {summary.overallRiskLevel}
+        </Text>
+        <Text style={{ fontSize: 7.5, color: isDark(risk) ? tint(risk, 0.75) : MUTED, marginTop: 3 }}>
+          of latest diagnostics
+        </Text>
+      </View>
+    </View>
+  );
+}
+
+export function AndromedaBox(props: { content: ReportContent }): React.JSX.Element {
+  const { andromedaContext: a, branding } = props.content;
+  return (
+    <View
+      wrap={false}
+      style={{
+        backgroundColor: tint(branding.primaryColor, 0.92),
+        borderLeftWidth: 3,
+        borderLeftColor: branding.primaryColor,
+        padding: 10,
+        marginTop: 4,
+      }}
+    >
+      <Text style={{ fontSize: 10, fontWeight: 'bold', color: INK }}>Andromeda context</Text>
+      <Text style={{ fontSize: 9, color: INK, marginTop: 4 }}>
+        Risk appetite {a.riskAppetite} · focus metric {a.focusMetric}
+      </Text>
+      <Text style={{ fontSize: 9, color: INK, marginTop: 3, lineHeight: 1.4 }}>{a.description}</Text>
+    </View>
+  );
+}

@@ -1,0 +1,150 @@
+// A table that breaks across pages: the header row is `fixed`, so react-pdf repeats it at the top of
+// every page the table continues on; body rows never split (wrap={false}).
+import { Text, View } from '@react-pdf/renderer';
+import type { Style } from '@react-pdf/types';
+import { INK, MUTED, RULE, ZEBRA } from './theme';
+
+export interface Column<Row> {
+  header: string;
+  /** Relative width (flex grow). */
+  flex: number;
+  align?: 'left' | 'right' | 'center';
+  cell: (row: Row) => string;
+  /** Optional per-cell style (e.g. a risk colour). */
+  style?: (row: Row) => Style | undefined;
+}
+
+export function Table<Row>(props: {
+  columns: Array<Column<Row>>;
+  rows: Row[];
+  accent: string;
+  headerTint: string;
+  keyOf: (row: Row, index: number) => string;
+  fontSize?: number;
+}): React.JSX.Element {
+  const fontSize = props.fontSize ?? 8.5;
+  const cellStyle = (column: Column<Row>): Style => ({
+    flexGrow: column.flex,
+    flexBasis: 0,
+    paddingHorizontal: 4,
+    textAlign: column.align ?? 'left',
+  });
+  return (
+    <View style={{ borderTopWidth: 1.5, borderTopColor: props.accent, marginBottom: 12 }}>
+      <View
+        fixed
+        style={{
+          flexDirection: 'row',
+          backgroundColor: props.headerTint,
+          paddingVertical: 4,
+          borderBottomWidth: 0.8,
+          borderBottomColor: RULE,
+        }}
+      >
+        {props.columns.map((column) => (
+          <Text
+            key={column.header}
+            style={{ ...cellStyle(column), fontSize: fontSize - 0.5, fontWeight: 'bold', color: INK }}
+          >
+            {column.header}
+          </Text>
+        ))}
+      </View>
+      {props.rows.map((row, index) => (
+        <View
+          key={props.keyOf(row, index)}
+          wrap={false}
+          style={{
+            flexDirection: 'row',
+            paddingVertical: 3.5,
+            backgroundColor: index % 2 === 1 ? ZEBRA : '#FFFFFF',
+            borderBottomWidth: 0.5,
+            borderBottomColor: RULE,
+          }}
+        >
+          {props.columns.map((column) => (
+            <Text
+              key={column.header}
+              style={{ ...cellStyle(column), fontSize, color: INK, ...(column.style?.(row) ?? {}) }}
+            >
+              {column.cell(row)}
+            </Text>
+          ))}
+        </View>
+      ))}
+      {props.rows.length === 0 ? <Text style={{ fontSize, color: MUTED, padding: 6 }}>No rows.</Text> : null}
+    </View>
+  );
+}
+
+/**
+ * A long, uniform table (the daily figures) set as bands of rows: each band is one row of columns, each
+ * column a stack of one-line texts. Measured about 40% cheaper to lay out than a View per row (and a
+ * newline-joined text would pull in Helvetica for the line feed, which Noto Sans has no glyph for).
+ * Bands alternate in shade; the header is `fixed` and repeats on every page.
+ */
+export function BandedTable<Row>(props: {
+  columns: Array<Column<Row>>;
+  rows: Row[];
+  bandSize: number;
+  accent: string;
+  headerTint: string;
+  fontSize?: number;
+}): React.JSX.Element {
+  const fontSize = props.fontSize ?? 8.5;
+  const bands: Row[][] = [];
+  for (let i = 0; i < props.rows.length; i += props.bandSize)
+    bands.push(props.rows.slice(i, i + props.bandSize));
+  const cellStyle = (column: Column<Row>): Style => ({
+    flexGrow: column.flex,
+    flexBasis: 0,
+    paddingHorizontal: 4,
+    textAlign: column.align ?? 'left',
+  });
+  return (
+    <View style={{ borderTopWidth: 1.5, borderTopColor: props.accent, marginBottom: 12 }}>
+      <View
+        fixed
+        style={{
+          flexDirection: 'row',
+          backgroundColor: props.headerTint,
+          paddingVertical: 4,
+          borderBottomWidth: 0.8,
+          borderBottomColor: RULE,
+        }}
+      >
+        {props.columns.map((column) => (
+          <Text
+            key={column.header}
+            style={{ ...cellStyle(column), fontSize: fontSize - 0.5, fontWeight: 'bold', color: INK }}
+          >
+            {column.header}
+          </Text>
+        ))}
+      </View>
+      {bands.map((band, index) => (
+        <View
+          key={index}
+          wrap={false}
+          style={{
+            flexDirection: 'row',
+            paddingVertical: 3,
+            backgroundColor: index % 2 === 1 ? ZEBRA : '#FFFFFF',
+            borderBottomWidth: 0.5,
+            borderBottomColor: RULE,
+          }}
+        >
+          {props.columns.map((column) => (
+            <View key={column.header} style={cellStyle(column)}>
+              {band.map((row, i) => (
+                <Text key={i} style={{ fontSize, lineHeight: 1.55, color: INK }}>
+                  {column.cell(row)}
+                </Text>
+              ))}
+            </View>
+          ))}
+        </View>
+      ))}
+    </View>
+  );
+}

@@ -1,0 +1,87 @@
+// Turns the content model into a file's bytes, and writes files so that a crash never leaves half a file.
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { threadId } from 'node:worker_threads';
+import type { ReportContent, ReportFormat, ReportSummary } from '../../shared/api/reports';
+import { AppError, isAppError } from '../errors';
+import type { Db } from '../store/open';
+import { buildReportContent, type ReportContentInput } from './content';
+import { renderMarkdown } from './markdown';
+
+export const FILE_EXTENSIONS: Record<ReportFormat, string> = { json: 'json', pdf: 'pdf', markdown: 'md' };
+
+export const CONTENT_TYPES: Record<ReportFormat, string> = {
+  json: 'application/json',
+  pdf: 'application/pdf',
+  markdown: 'text/markdown; charset=utf-8',
+};
+
+export async function renderReport(content: ReportContent, format: ReportFormat): Promise<Buffer> {
+  switch (format) {
+    case 'json':
+      return Buffer.from(`${JSON.stringify(content, null, 2)}\n`, 'utf8');
+    case 'markdown':
+      return Buffer.from(renderMarkdown(content), 'utf8');
+    case 'pdf': {
+      // A dynamic import: @react-pdf/renderer is ESM-only and must not be loaded through require().
+      const { renderPdf } = await import('./pdf/render');
+      return renderPdf(content);
+    }
+  }
+}
+
+/** Writes to a temporary name in the same directory, then renames: readers see all or nothing. */
+export function writeFileAtomic(path: string, body: Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+  try {
+    writeFileSync(temporary, body);
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** One generation, as posted to the render worker (all plain data). */
+export interface GenerateJob {
+  dataDir: string;
+  input: Omit<ReportContentInput, 'generatedAt'> & { generatedAt: string };
+  format: ReportFormat;
+  /** Absolute path of the finished file. */
+  path: string;
+}
+
+export interface GenerateResult {
+  summary: ReportSummary;
+  bytes: number;
+  /** The thread that rendered it (0 = the main thread), so hosts and tests can tell where work ran. */
+  threadId: number;
+}
+
+export async function generateReport(db: Db, job: GenerateJob): Promise<GenerateResult> {
+  const content = buildReportContent(db, { ...job.input, generatedAt: new Date(job.input.generatedAt) });
+  const body = await renderReport(content, job.format);
+  writeFileAtomic(job.path, body);
+  const { totalSpend, totalConversions, avgCpa, avgRoas, overallRiskLevel } = content.summary;
+  return {
+    summary: { totalSpend, totalConversions, avgCpa, avgRoas, overallRiskLevel },
+    bytes: body.length,
+    threadId,
+  };
+}
+
+export interface JobError {
+  type: string;
+  message: string;
+}
+
+export function toJobError(error: unknown): JobError {
+  if (isAppError(error)) return { type: error.type, message: error.message };
+  return { type: 'api_error', message: error instanceof Error ? error.message : String(error) };
+}
+
+export function fromJobError(error: JobError): Error {
+  return new AppError(error.type === 'not_found' ? 'not_found' : 'api_error', error.message);
+}

@@ -1,0 +1,115 @@
+// Where reports are rendered: PDFs in one long-lived worker thread (started on first use, so serving
+// /v1 never waits on layout), JSON and Markdown inline (a few milliseconds). Falls back to inline
+// rendering when no worker can be started (e.g. a bundle without the worker file), with a warning.
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../core';
+import type { Db } from '../store/open';
+import { fromJobError, generateReport, type GenerateJob, type GenerateResult } from './render';
+import type { WorkerRequest, WorkerResponse } from './render-worker';
+
+export interface ReportRendererOptions {
+  /** false = render PDFs on the calling thread too (hosts that cannot start the worker). */
+  useWorker?: boolean;
+  logger: Logger;
+}
+
+interface Pending {
+  resolve: (result: GenerateResult) => void;
+  reject: (error: Error) => void;
+}
+
+export class ReportRenderer {
+  private worker: Worker | null = null;
+  private ready: Promise<Worker> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextJobId = 1;
+  private useWorker: boolean;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: ReportRendererOptions,
+  ) {
+    this.useWorker = options.useWorker ?? true;
+  }
+
+  async generate(job: GenerateJob): Promise<GenerateResult> {
+    if (job.format !== 'pdf' || !this.useWorker) return generateReport(this.db, job);
+    let worker: Worker;
+    try {
+      worker = await this.start();
+    } catch (error) {
+      this.options.logger.warn('report render worker unavailable; rendering PDFs inline', {
+        error: (error as Error).message,
+      });
+      this.useWorker = false;
+      return generateReport(this.db, job);
+    }
+    const jobId = this.nextJobId++;
+    return new Promise<GenerateResult>((resolve, reject) => {
+      this.pending.set(jobId, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ jobId, job } satisfies WorkerRequest);
+    });
+  }
+
+  /** Starts the worker now (e.g. at app start or before a benchmark) instead of on the first PDF. */
+  warmUp(): Promise<void> {
+    if (!this.useWorker) return Promise.resolve();
+    return this.start().then(() => undefined);
+  }
+
+  private start(): Promise<Worker> {
+    if (this.ready) return this.ready;
+    this.ready = new Promise<Worker>((resolve, reject) => {
+      const entry = new URL(
+        `./render-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+        import.meta.url,
+      );
+      const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
+        workerData: { entry: entry.href },
+        // Not the parent's flags: test runners and `--import tsx` would load a second, conflicting loader.
+        execArgv: [],
+      });
+      let started = false;
+      worker.on('message', (message: WorkerResponse | { ready: true }) => {
+        if ('ready' in message) {
+          started = true;
+          worker.unref();
+          this.worker = worker;
+          resolve(worker);
+          return;
+        }
+        const pending = this.pending.get(message.jobId);
+        if (!pending) return;
+        this.pending.delete(message.jobId);
+        if (this.pending.size === 0) worker.unref();
+        if (message.ok) pending.resolve(message.result);
+        else pending.reject(fromJobError(message.error));
+      });
+      worker.on('error', (error) => {
+        if (!started) reject(error);
+        this.fail(new Error(`report render worker failed: ${error.message}`));
+      });
+      worker.on('exit', (code) => {
+        if (!started) reject(new Error(`report render worker exited with code ${code} before it was ready`));
+        this.fail(new Error(`report render worker exited (code ${code})`));
+      });
+    });
+    return this.ready;
+  }
+
+  /** A dead worker fails its jobs with a reason; the next PDF starts a fresh one. */
+  private fail(error: Error): void {
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+    this.worker = null;
+    this.ready = null;
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.ready = null;
+    if (worker) await worker.terminate();
+  }
+}

@@ -1,0 +1,519 @@
+// Reports: creation and validation, the generation queue (PDFs rendered in a worker thread), the
+// lifecycle generating → completed | failed, recurring schedules (pending until due), listing, and
+// signed downloads. Files live in <dataDir>/reports and survive restarts.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import {
+  ReportFormatSchema,
+  ReportCadenceSchema,
+  WhiteLabelSchema,
+  type Report,
+  type ReportCreated,
+  type ReportFormat,
+  type ReportSchedule,
+  type ReportStatus,
+  type WhiteLabel,
+} from '../../shared/api/reports';
+import { MAX_RANGE_DAYS, MAX_REPORT_CAMPAIGNS } from '../../shared/api/common';
+import { daysBetween } from '../clock';
+import type { Core } from '../core';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import type { RequestContext } from '../identity/access';
+import { ReportRenderer } from './renderer';
+import { CONTENT_TYPES, FILE_EXTENSIONS, toJobError } from './render';
+import {
+  parseRenderOptions,
+  toReport,
+  toSchedule,
+  type RenderOptions,
+  type ReportRow,
+  type ScheduleRequest,
+  type ScheduleRow,
+} from './rows';
+import { nextRun, runOn } from './schedule';
+import { downloadFileName, signDownload, signingSecret, verifyDownload } from './signing';
+import { ReportStore } from './store';
+
+export const DOWNLOAD_VALIDITY_DAYS = 7;
+const SCHEDULE_CHECK_MS = 60_000;
+
+export interface ReportsServiceOptions {
+  /** Render PDFs in a worker thread (default true); false renders them on the calling thread. */
+  renderInWorker?: boolean;
+  /** How often due scheduled reports are looked for (default one minute). */
+  scheduleCheckMs?: number;
+}
+
+export interface CreateReportInput {
+  accountId: string;
+  title: string;
+  dateFrom: string;
+  dateTo: string;
+  campaignIds?: string[];
+  format?: ReportFormat;
+  whiteLabel?: WhiteLabel;
+}
+
+export interface ScheduleReportInput {
+  accountId: string;
+  title: string;
+  cadence: 'weekly' | 'monthly';
+  format?: ReportFormat;
+  campaignIds?: string[];
+  whiteLabel?: WhiteLabel;
+}
+
+export interface ReportListFilter {
+  accountIds: string[];
+  campaignId?: string | undefined;
+  accountId?: string | undefined;
+  status?: string | undefined;
+  format?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  page: number;
+  pageSize: number;
+}
+
+export interface ReportFile {
+  contentType: string;
+  /** An ASCII file name, safe in any header. */
+  fileName: string;
+  /** The readable (UTF-8) file name: title and date range. */
+  utf8FileName: string;
+  /** `attachment; filename="<ascii>"; filename*=UTF-8''<utf-8>` (RFC 6266). */
+  contentDisposition: string;
+  body: Buffer;
+}
+
+const createInput = z.object({
+  accountId: z.string().min(1),
+  title: z.string().trim().min(1, 'title must not be empty').max(200),
+  dateFrom: z.iso.date(),
+  dateTo: z.iso.date(),
+  campaignIds: z.array(z.string().min(1)).optional(),
+  format: ReportFormatSchema.optional(),
+  whiteLabel: WhiteLabelSchema.optional(),
+});
+
+const scheduleInput = createInput
+  .omit({ dateFrom: true, dateTo: true })
+  .extend({ cadence: ReportCadenceSchema });
+
+function invalid(error: z.ZodError): AppError {
+  return new AppError(
+    'invalid_request',
+    error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; '),
+  );
+}
+
+export class ReportsService {
+  private readonly store: ReportStore;
+  private readonly renderer: ReportRenderer;
+  private readonly queue: string[] = [];
+  private readonly queued = new Set<string>();
+  private running: Promise<void> | null = null;
+  private idleWaiters: Array<() => void> = [];
+  private baseUrl = '';
+  private secret: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly core: Core,
+    private readonly options: ReportsServiceOptions = {},
+  ) {
+    this.store = new ReportStore(core.db);
+    this.renderer = new ReportRenderer(core.db, {
+      useWorker: options.renderInWorker ?? true,
+      logger: core.logger,
+    });
+  }
+
+  /** The /v1 server's origin (http://127.0.0.1:PORT), the base of every downloadUrl. */
+  setBaseUrl(url: string): void {
+    this.baseUrl = url.replace(/\/+$/, '');
+  }
+
+  create(ctx: RequestContext, input: CreateReportInput): ReportCreated {
+    const parsed = createInput.safeParse(input);
+    if (!parsed.success) throw invalid(parsed.error);
+    const data = parsed.data;
+    this.checkLimits(ctx, data.campaignIds, data.whiteLabel);
+    if (data.dateFrom > data.dateTo) {
+      throw new AppError(
+        'invalid_date_range',
+        `date_start ${data.dateFrom} is after date_end ${data.dateTo}.`,
+      );
+    }
+    if (daysBetween(data.dateFrom, data.dateTo) > MAX_RANGE_DAYS) {
+      throw new AppError('invalid_date_range', `A report covers at most ${MAX_RANGE_DAYS} days.`);
+    }
+    const account = this.store.account(ctx, data.accountId);
+    const campaignIds = data.campaignIds
+      ? this.store.resolveCampaigns(account.id, data.campaignIds)
+      : this.store.defaultCampaigns(account.id, data.dateFrom, data.dateTo, MAX_REPORT_CAMPAIGNS);
+    const now = this.core.clock.now().toISOString();
+    const format = data.format ?? 'pdf';
+    const row: ReportRow = {
+      id: newId('rpt'),
+      workspace_id: ctx.workspaceId,
+      account_id: account.id,
+      schedule_id: null,
+      title: data.title,
+      campaign_ids: JSON.stringify(campaignIds),
+      format,
+      status: 'generating',
+      date_from: data.dateFrom,
+      date_to: data.dateTo,
+      white_label: JSON.stringify({
+        whiteLabel: data.whiteLabel ?? null,
+        userId: ctx.userId,
+      } satisfies RenderOptions),
+      summary: null,
+      file_path: null,
+      error: null,
+      due_at: null,
+      created_at: now,
+      completed_at: null,
+      expires_at: null,
+    };
+    this.store.insert(row);
+    this.changed(row.workspace_id, row.id, 'generating');
+    this.enqueue(row.id);
+    return {
+      id: row.id,
+      title: row.title,
+      accountId: row.account_id,
+      status: 'generating',
+      dateRange: { from: row.date_from, to: row.date_to },
+      createdAt: now,
+      estimatedCompletionSeconds: format === 'pdf' ? 2 : 1,
+    };
+  }
+
+  get(ctx: RequestContext, id: string): Report | undefined {
+    const row = this.store.visible(ctx, id);
+    return row ? toReport(row, this.downloadUrl(row)) : undefined;
+  }
+
+  list(ctx: RequestContext, f: ReportListFilter): { items: Report[]; total: number } {
+    const { rows, total } = this.store.list(ctx, f);
+    return { items: rows.map((row) => toReport(row, this.downloadUrl(row))), total };
+  }
+
+  /** The file behind a signed link. Every refusal is 404 not_found (DESIGN §5), with a precise message. */
+  download(ctx: RequestContext, id: string, q: { expires: string; signature: string }): ReportFile {
+    const row = this.store.visible(ctx, id);
+    if (!row) throw new AppError('not_found', `Report ${id} was not found.`);
+    if (row.status !== 'completed') {
+      throw new AppError(
+        'not_found',
+        `Report ${id} is not completed yet (status ${row.status}); nothing to download.`,
+      );
+    }
+    if (!verifyDownload(this.signingSecret(), id, q.expires, q.signature)) {
+      throw new AppError('not_found', `The download link of report ${id} has an invalid signature.`);
+    }
+    if (Number(q.expires) * 1000 <= this.core.clock.now().getTime()) {
+      throw new AppError('not_found', `The download link of report ${id} has expired; request a new report.`);
+    }
+    return this.readFile(row);
+  }
+
+  /** The file of a completed report without a signed link: for the desktop app, which has no URL to sign. */
+  openFile(ctx: RequestContext, id: string): ReportFile {
+    const row = this.store.visible(ctx, id);
+    if (!row || row.status !== 'completed') {
+      throw new AppError('not_found', `Report ${id} was not found or is not completed.`);
+    }
+    return this.readFile(row);
+  }
+
+  /** Where a completed report's file is on disk (for the CLI), or null. */
+  localPath(ctx: RequestContext, id: string): string | null {
+    const row = this.store.visible(ctx, id);
+    return row?.status === 'completed' && row.file_path ? join(this.core.dataDir, row.file_path) : null;
+  }
+
+  schedule(ctx: RequestContext, input: ScheduleReportInput): ReportSchedule {
+    const parsed = scheduleInput.safeParse(input);
+    if (!parsed.success) throw invalid(parsed.error);
+    const data = parsed.data;
+    this.checkLimits(ctx, data.campaignIds, data.whiteLabel);
+    const account = this.store.account(ctx, data.accountId);
+    const campaignIds = data.campaignIds ? this.store.resolveCampaigns(account.id, data.campaignIds) : null;
+    const now = this.core.clock.now();
+    const request: ScheduleRequest = {
+      title: data.title,
+      format: data.format ?? 'pdf',
+      campaignIds,
+      whiteLabel: data.whiteLabel ?? null,
+      userId: ctx.userId,
+    };
+    const run = nextRun(data.cadence, now);
+    const schedule: ScheduleRow = {
+      id: newId('sched'),
+      workspace_id: ctx.workspaceId,
+      account_id: account.id,
+      cadence: data.cadence,
+      request: JSON.stringify(request),
+      next_run_at: run.dueAt,
+      created_at: now.toISOString(),
+      cancelled_at: null,
+    };
+    this.core.db.transaction(() => {
+      this.store.insertSchedule(schedule);
+      this.insertPendingRun(schedule, request, now.toISOString());
+    })();
+    return toSchedule(schedule);
+  }
+
+  listSchedules(ctx: RequestContext): ReportSchedule[] {
+    return this.store.schedules(ctx).map(toSchedule);
+  }
+
+  /** Stops a schedule; its pending (not yet due) report is removed. */
+  cancelSchedule(ctx: RequestContext, id: string): ReportSchedule {
+    const row = this.store.schedules(ctx).find((s) => s.id === id);
+    if (!row) throw new AppError('not_found', `Report schedule ${id} was not found.`);
+    if (!row.cancelled_at) {
+      row.cancelled_at = this.core.clock.now().toISOString();
+      this.store.cancelSchedule(id, row.cancelled_at);
+    }
+    return toSchedule(row);
+  }
+
+  /**
+   * At start: reports left `generating` by a process that died are generated again (the content is
+   * rebuilt from the store, so the result is the same), and due scheduled reports start. Then a timer
+   * (unref'd: it never keeps a process alive) looks for due reports every minute.
+   */
+  resume(): void {
+    this.stopped = false;
+    for (const id of this.store.idsWithStatus('generating')) this.enqueue(id);
+    this.runDue();
+    if (!this.timer) {
+      this.timer = setInterval(() => this.runDue(), this.options.scheduleCheckMs ?? SCHEDULE_CHECK_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Moves due `pending` reports to `generating` and schedules each one's next run. Returns how many. */
+  runDue(): number {
+    if (this.stopped) return 0;
+    const now = this.core.clock.now();
+    const due = this.store.duePending(now.toISOString());
+    for (const row of due) {
+      this.core.db.transaction(() => {
+        this.store.setStatus(row.id, 'generating');
+        const schedule = row.schedule_id ? this.store.schedule(row.schedule_id) : undefined;
+        if (schedule && !schedule.cancelled_at) {
+          const run = nextRun(schedule.cadence, now);
+          schedule.next_run_at = run.dueAt;
+          this.store.setNextRun(schedule.id, run.dueAt);
+          this.insertPendingRun(schedule, JSON.parse(schedule.request) as ScheduleRequest, now.toISOString());
+        }
+      })();
+      this.changed(row.workspace_id, row.id, 'generating');
+      this.enqueue(row.id);
+    }
+    return due.length;
+  }
+
+  /** Resolves when no report is queued or generating. */
+  whenIdle(): Promise<void> {
+    if (!this.running && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Resolves with the report once it is completed or failed (for the CLI and tests). */
+  async waitFor(ctx: RequestContext, id: string): Promise<Report> {
+    for (;;) {
+      const report = this.get(ctx, id);
+      if (!report) throw new AppError('not_found', `Report ${id} was not found.`);
+      if (report.status === 'completed' || report.status === 'failed') return report;
+      await new Promise<void>((resolve) => {
+        const off = this.core.events.on('report.changed', (event) => {
+          if (event.reportId === id) {
+            off();
+            resolve();
+          }
+        });
+      });
+    }
+  }
+
+  /** Starts the render worker now rather than on the first PDF. */
+  warmUp(): Promise<void> {
+    return this.renderer.warmUp();
+  }
+
+  /** No new work; waits for the report being generated, then ends the worker. Queued ones stay `generating` for resume(). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.queue.length = 0;
+    this.queued.clear();
+    if (this.running) await this.running.catch(() => undefined);
+    await this.renderer.close();
+  }
+
+  // ---- internals ----
+
+  private checkLimits(
+    ctx: RequestContext,
+    campaignIds: string[] | undefined,
+    whiteLabel: WhiteLabel | undefined,
+  ): void {
+    if (campaignIds && new Set(campaignIds).size > MAX_REPORT_CAMPAIGNS) {
+      throw new AppError(
+        'too_many_campaigns',
+        `A report covers at most ${MAX_REPORT_CAMPAIGNS} campaigns; ${new Set(campaignIds).size} were given.`,
+      );
+    }
+    if (whiteLabel && ctx.plan !== 'agency') {
+      throw new AppError(
+        'white_label_not_available',
+        `White-label reports need the Agency plan; this workspace is on the ${ctx.plan} plan.`,
+      );
+    }
+  }
+
+  private insertPendingRun(schedule: ScheduleRow, request: ScheduleRequest, now: string): void {
+    const window = runOn(schedule.cadence, schedule.next_run_at.slice(0, 10));
+    this.store.insert({
+      id: newId('rpt'),
+      workspace_id: schedule.workspace_id,
+      account_id: schedule.account_id,
+      schedule_id: schedule.id,
+      title: request.title,
+      campaign_ids: JSON.stringify(request.campaignIds ?? []),
+      format: request.format,
+      status: 'pending',
+      date_from: window.dateFrom,
+      date_to: window.dateTo,
+      white_label: JSON.stringify({
+        whiteLabel: request.whiteLabel,
+        userId: request.userId,
+      } satisfies RenderOptions),
+      summary: null,
+      file_path: null,
+      error: null,
+      due_at: window.dueAt,
+      created_at: now,
+      completed_at: null,
+      expires_at: null,
+    });
+  }
+
+  private enqueue(id: string): void {
+    if (this.stopped || this.queued.has(id)) return;
+    this.queued.add(id);
+    this.queue.push(id);
+    if (!this.running) this.running = this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    // Let create() return (and its response go out) before the first generation starts.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let id = this.queue.shift(); id !== undefined; id = this.queue.shift()) {
+      try {
+        await this.generate(id);
+      } catch (error) {
+        this.core.logger.error('report generation crashed', { reportId: id, error: String(error) });
+      } finally {
+        this.queued.delete(id);
+      }
+    }
+    this.running = null;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private async generate(id: string): Promise<void> {
+    const row = this.store.byId(id);
+    if (!row || row.status !== 'generating') return;
+    const options = parseRenderOptions(row.white_label);
+    const relativePath = join('reports', `${row.id}.${FILE_EXTENSIONS[row.format]}`);
+    try {
+      let campaignIds = JSON.parse(row.campaign_ids) as string[];
+      if (campaignIds.length === 0 && row.schedule_id) {
+        // A scheduled run without a fixed list covers the account's top campaigns of its own window.
+        campaignIds = this.store.defaultCampaigns(
+          row.account_id,
+          row.date_from,
+          row.date_to,
+          MAX_REPORT_CAMPAIGNS,
+        );
+        this.store.setCampaigns(row.id, campaignIds);
+      }
+      const result = await this.renderer.generate({
+        dataDir: this.core.dataDir,
+        format: row.format,
+        path: join(this.core.dataDir, relativePath),
+        input: {
+          reportId: row.id,
+          workspaceId: row.workspace_id,
+          accountId: row.account_id,
+          campaignIds,
+          title: row.title,
+          dateFrom: row.date_from,
+          dateTo: row.date_to,
+          whiteLabel: options.whiteLabel,
+          userId: options.userId,
+          generatedAt: this.core.clock.now().toISOString(),
+        },
+      });
+      const completedAt = this.core.clock.now();
+      const expiresAt = new Date(completedAt.getTime() + DOWNLOAD_VALIDITY_DAYS * 86_400_000);
+      this.store.complete(row.id, {
+        summary: JSON.stringify(result.summary),
+        filePath: relativePath,
+        completedAt: completedAt.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+      });
+      this.changed(row.workspace_id, row.id, 'completed');
+    } catch (error) {
+      const reason = toJobError(error);
+      this.core.logger.warn('report generation failed', { reportId: row.id, ...reason });
+      this.store.fail(row.id, JSON.stringify(reason), this.core.clock.now().toISOString());
+      this.changed(row.workspace_id, row.id, 'failed');
+    }
+  }
+
+  private readFile(row: ReportRow): ReportFile {
+    const path = row.file_path ? join(this.core.dataDir, row.file_path) : null;
+    if (!path || !existsSync(path)) {
+      throw new AppError('not_found', `The file of report ${row.id} is no longer in the data directory.`);
+    }
+    const names = downloadFileName(row.title, row.date_from, row.date_to, FILE_EXTENSIONS[row.format]);
+    return {
+      contentType: CONTENT_TYPES[row.format],
+      fileName: names.asciiFileName,
+      utf8FileName: names.fileName,
+      contentDisposition: names.contentDisposition,
+      body: readFileSync(path),
+    };
+  }
+
+  private downloadUrl(row: ReportRow): string | null {
+    if (row.status !== 'completed' || !row.expires_at) return null;
+    const expires = Math.floor(Date.parse(row.expires_at) / 1000);
+    const signature = signDownload(this.signingSecret(), row.id, expires);
+    return `${this.baseUrl}/v1/reports/${row.id}/download?expires=${expires}&signature=${signature}`;
+  }
+
+  private signingSecret(): string {
+    this.secret ??= signingSecret(this.core.db);
+    return this.secret;
+  }
+
+  private changed(workspaceId: string, reportId: string, status: ReportStatus): void {
+    this.core.events.emit('report.changed', { workspaceId, reportId, status });
+  }
+}

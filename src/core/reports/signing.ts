@@ -1,0 +1,66 @@
+// Signed download links: HMAC-SHA256 of `${reportId}.${expires}` with a per-install secret kept in the
+// settings table, so links survive restarts and stop working after `expires` (unix seconds).
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../store/open';
+
+const SECRET_KEY = 'report_signing_secret';
+
+export function signingSecret(db: Db): string {
+  db.prepare(`INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)`).run(
+    SECRET_KEY,
+    randomBytes(32).toString('hex'),
+  );
+  return (db.prepare(`SELECT value FROM settings WHERE key = ?`).pluck().get(SECRET_KEY) as string) ?? '';
+}
+
+export function signDownload(secret: string, reportId: string, expires: number): string {
+  return createHmac('sha256', secret).update(`${reportId}.${expires}`).digest('hex');
+}
+
+export function verifyDownload(
+  secret: string,
+  reportId: string,
+  expires: string,
+  signature: string,
+): boolean {
+  if (!/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  const expected = Buffer.from(signDownload(secret, reportId, Number(expires)), 'hex');
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}
+
+/** A download name a person can read: the title and range, with an ASCII fallback for old clients. */
+export function downloadFileName(
+  title: string,
+  from: string,
+  to: string,
+  extension: string,
+): {
+  fileName: string;
+  asciiFileName: string;
+  contentDisposition: string;
+} {
+  const cleaned = title
+    .normalize('NFC')
+    .replace(/[\p{Cc}/\\:*?"<>|]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
+  const fileName = `${cleaned || 'Report'} ${from} to ${to}.${extension}`;
+  const ascii = cleaned
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9 ._-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/ /g, '-');
+  const asciiFileName = `${ascii || 'report'}_${from}_${to}.${extension}`;
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return {
+    fileName,
+    asciiFileName,
+    contentDisposition: `attachment; filename="${asciiFileName}"; filename*=UTF-8''${encoded}`,
+  };
+}

@@ -1,0 +1,263 @@
+// Accounts: connection and account status, sync progress, sync now, connect (demo or token), and a
+// clear path back when a token expired or an account was disconnected.
+import { useState, type FormEvent } from 'react';
+import type { AccountView } from '../../../shared/ipc';
+import { useSyncProgress } from '../api/events';
+import { useCall, useCallMutation } from '../api/hooks';
+import { Empty, ErrorState, Loading, PageHeader, ProgressBar, StatusPill } from '../components/ui';
+import { date, money, relative } from '../format';
+
+function ConnectPanel(props: { onClose: () => void; reauth?: AccountView }): React.JSX.Element {
+  const [tab, setTab] = useState<'demo' | 'token'>(props.reauth ? 'token' : 'demo');
+  const candidates = useCall('accounts.demoCandidates', {}, { enabled: tab === 'demo' && !props.reauth });
+  const connectDemo = useCallMutation('accounts.connectDemo', ['accounts', 'campaigns']);
+  const connectToken = useCallMutation('accounts.connectToken', ['accounts', 'campaigns']);
+  const [platformAccountId, setPlatformAccountId] = useState(props.reauth?.platformAccountId ?? '');
+  const [token, setToken] = useState('');
+  const submitToken = (e: FormEvent): void => {
+    e.preventDefault();
+    connectToken.mutate({ platformAccountId: platformAccountId.trim(), token }, { onSuccess: props.onClose });
+  };
+  return (
+    <section className="panel" aria-labelledby="connect-title">
+      <div className="panel-head">
+        <h2 id="connect-title">
+          {props.reauth ? `Re-authenticate ${props.reauth.name}` : 'Connect an ad account'}
+        </h2>
+        <button type="button" className="link-button" onClick={props.onClose}>
+          Close
+        </button>
+      </div>
+      {props.reauth ? null : (
+        <div className="tabs" role="tablist" aria-label="How to connect">
+          <button type="button" role="tab" aria-selected={tab === 'demo'} onClick={() => setTab('demo')}>
+            Demo account
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'token'} onClick={() => setTab('token')}>
+            Paste a token
+          </button>
+        </div>
+      )}
+      {tab === 'demo' && !props.reauth ? (
+        candidates.isPending ? (
+          <Loading label="Asking the demo platform…" />
+        ) : candidates.isError ? (
+          <ErrorState error={candidates.error} onRetry={() => void candidates.refetch()} />
+        ) : candidates.data.length === 0 ? (
+          <Empty title="Every demo account is already connected." />
+        ) : (
+          <ul className="candidate-list">
+            {candidates.data.map((c) => (
+              <li key={c.platformAccountId}>
+                <div>
+                  <strong>{c.name}</strong>
+                  <span className="muted">
+                    {c.businessName} · {c.platformAccountId} · {c.currency}
+                  </span>
+                </div>
+                {c.canConnect ? (
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={connectDemo.isPending}
+                    onClick={() =>
+                      connectDemo.mutate(
+                        { platformAccountId: c.platformAccountId },
+                        { onSuccess: props.onClose },
+                      )
+                    }
+                  >
+                    Connect {c.name}
+                  </button>
+                ) : (
+                  <span className="muted" title="Connecting needs Admin or Advertiser access on the account">
+                    Needs Admin or Advertiser access
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )
+      ) : (
+        <form className="form form-narrow" onSubmit={submitToken}>
+          <label>
+            Ad account ID
+            <input
+              required
+              placeholder="act_1234567890"
+              pattern="act_[0-9]+"
+              value={platformAccountId}
+              readOnly={Boolean(props.reauth)}
+              onChange={(e) => setPlatformAccountId(e.target.value)}
+            />
+          </label>
+          <label>
+            Access token
+            <input
+              required
+              type="password"
+              autoComplete="off"
+              placeholder="Long-lived or System User token"
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+            />
+          </label>
+          <p className="hint">Read-only access is enough. The token is stored encrypted on this machine.</p>
+          <button type="submit" className="button primary" disabled={connectToken.isPending}>
+            {connectToken.isPending ? 'Connecting…' : props.reauth ? 'Re-authenticate' : 'Connect'}
+          </button>
+        </form>
+      )}
+      {connectDemo.error || connectToken.error ? (
+        <p className="form-error" role="alert">
+          {(connectDemo.error ?? connectToken.error)?.message}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function AccountCard(props: { account: AccountView; onReauth: (a: AccountView) => void }): React.JSX.Element {
+  const { account } = props;
+  const live = useSyncProgress(account.id);
+  const sync = useCallMutation('accounts.sync', ['accounts']);
+  const syncing = Boolean(live) || account.sync.running;
+  const percent = live?.percent ?? account.sync.percent;
+  const broken = account.connectionStatus !== 'active';
+  return (
+    <article className={`account-card${broken ? ' account-broken' : ''}`} aria-label={account.name}>
+      {broken ? (
+        <div className="banner banner-bad" role="alert">
+          <strong>
+            {account.connectionStatus === 'token_expired' ? 'Access token expired.' : 'Account disconnected.'}
+          </strong>{' '}
+          Syncing has stopped; past diagnostics and reports stay available.
+          {account.statusReason ? <span className="muted"> ({account.statusReason})</span> : null}
+          <button type="button" className="button" onClick={() => props.onReauth(account)}>
+            {account.connectionStatus === 'token_expired' ? 'Re-authenticate' : 'Reconnect'}
+          </button>
+        </div>
+      ) : null}
+      <div className="account-head">
+        <div>
+          <h2>{account.name}</h2>
+          <p className="muted">
+            {account.businessName || 'No business'} · {account.platformAccountId} · {account.currency} ·{' '}
+            {account.timezone}
+          </p>
+        </div>
+        <div className="account-badges">
+          {account.mode === 'test' ? <span className="pill pill-muted">Demo</span> : null}
+          <StatusPill
+            status={account.connectionStatus}
+            label={`Connection: ${account.connectionStatus.replace('_', ' ')}`}
+          />
+          <StatusPill status={account.status} label={`Account: ${account.status}`} />
+        </div>
+      </div>
+      <dl className="stats">
+        <div>
+          <dt>Campaigns</dt>
+          <dd>
+            {account.campaignCount} <span className="muted">({account.activeCampaignCount} active)</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Spend, last 30 days</dt>
+          <dd>{money(account.totalSpendLast30d, account.currency)}</dd>
+        </div>
+        <div>
+          <dt>Last synced</dt>
+          <dd title={account.lastSyncedAt ?? undefined}>{relative(account.lastSyncedAt)}</dd>
+        </div>
+        <div>
+          <dt>Connected</dt>
+          <dd>{date(account.connectedAt)}</dd>
+        </div>
+      </dl>
+      <div className="account-foot">
+        {syncing ? (
+          <div className="sync-progress">
+            <ProgressBar percent={percent} label={`Sync progress for ${account.name}`} />
+            <span className="muted">
+              Syncing… {Math.round(percent)}% {live?.phase ? `· ${live.phase}` : ''}
+            </span>
+          </div>
+        ) : (
+          <>
+            {account.sync.lastError && !broken ? (
+              <span className="form-error">Last sync failed: {account.sync.lastError.message}</span>
+            ) : (
+              <span className="muted">
+                {broken ? 'Showing data up to the last successful sync.' : 'Up to date as of the last sync.'}
+              </span>
+            )}
+            <button
+              type="button"
+              className="button"
+              disabled={broken || sync.isPending}
+              onClick={() => sync.mutate({ accountId: account.id })}
+              aria-label={`Sync ${account.name} now`}
+            >
+              Sync now
+            </button>
+          </>
+        )}
+        {sync.error ? (
+          <span className="form-error" role="alert">
+            {sync.error.message}
+          </span>
+        ) : null}
+      </div>
+    </article>
+  );
+}
+
+export default function Accounts(): React.JSX.Element {
+  const accounts = useCall('accounts.list', {});
+  const [panel, setPanel] = useState<{ reauth?: AccountView } | null>(null);
+  return (
+    <>
+      <PageHeader
+        title="Accounts"
+        subtitle="Meta ad accounts connected read-only to this workspace."
+        actions={
+          <button type="button" className="button primary" onClick={() => setPanel({})}>
+            Connect account
+          </button>
+        }
+      />
+      {panel ? (
+        <ConnectPanel key={panel.reauth?.id ?? 'new'} reauth={panel.reauth} onClose={() => setPanel(null)} />
+      ) : null}
+      {accounts.data && accounts.data.some((a) => a.connectionStatus !== 'active') ? (
+        <div className="banner banner-warn broken-summary" role="status">
+          <span>
+            <strong>
+              {accounts.data.filter((a) => a.connectionStatus !== 'active').length} of {accounts.data.length}{' '}
+              accounts need attention.
+            </strong>{' '}
+            Re-authenticate them to resume syncing.
+          </span>
+        </div>
+      ) : null}
+      {accounts.isPending ? (
+        <Loading label="Loading accounts…" />
+      ) : accounts.isError ? (
+        <ErrorState error={accounts.error} onRetry={() => void accounts.refetch()} />
+      ) : accounts.data.length === 0 ? (
+        <Empty title="No ad accounts yet.">
+          Connect a demo account to explore AdLens, or paste a token for a real one.
+        </Empty>
+      ) : (
+        <div className="account-list">
+          {[...accounts.data]
+            .sort((a, b) => Number(a.connectionStatus === 'active') - Number(b.connectionStatus === 'active'))
+            .map((a) => (
+              <AccountCard key={a.id} account={a} onReauth={(account) => setPanel({ reauth: account })} />
+            ))}
+        </div>
+      )}
+    </>
+  );
+}

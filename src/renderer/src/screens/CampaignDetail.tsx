@@ -1,0 +1,279 @@
+// Campaign detail: daily spend, conversions, CPA and ROAS over a chosen range; ad sets with learning
+// status, budget and targeting; ads; and a button to diagnose this campaign now.
+import type { AdSetView } from '../../../shared/ipc';
+import { useCall, useCallMutation } from '../api/hooks';
+import { Empty, ErrorState, Loading, PageHeader, RangePicker, RiskBadge, StatusPill } from '../components/ui';
+import { COLORS, TimeChart } from '../components/charts';
+import { compactMoney, date, integer, money, percent, ratio, titleCase } from '../format';
+import { href, navigate, setQuery, useRoute } from '../router';
+
+function targetingText(t: AdSetView['targeting']): string {
+  const geo = t.geoLocations.length > 0 ? t.geoLocations.join(', ') : 'Any country';
+  const age = t.ageMin || t.ageMax ? `${t.ageMin ?? 18}–${t.ageMax ?? '65+'}` : 'Any age';
+  const genders = t.genders.join(' & ');
+  return `${geo} · ${age} · ${genders}`;
+}
+
+function Learning(props: { adSet: AdSetView }): React.JSX.Element {
+  const { learningPhaseStatus, learningConversions } = props.adSet;
+  if (!learningPhaseStatus) return <span className="muted">–</span>;
+  const label =
+    learningPhaseStatus === 'FAIL'
+      ? 'Learning limited'
+      : learningPhaseStatus === 'IN_LEARNING'
+        ? 'In learning'
+        : 'Exited';
+  return (
+    <span>
+      <StatusPill status={learningPhaseStatus} label={label} />
+      {learningPhaseStatus !== 'EXITED' && learningConversions !== null ? (
+        <span className="muted"> {learningConversions}/50 conv.</span>
+      ) : null}
+    </span>
+  );
+}
+
+export default function CampaignDetail(props: { campaignId: string }): React.JSX.Element {
+  const route = useRoute();
+  const days = Number(route.query.get('days') ?? 30);
+  const detail = useCall(
+    'campaigns.get',
+    { campaignId: props.campaignId, range: { days } },
+    { placeholderData: (prev) => prev },
+  );
+  const run = useCallMutation('diagnostics.run', ['diagnostics', 'campaigns']);
+
+  if (detail.isPending) return <Loading label="Loading campaign…" />;
+  if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
+  const { campaign, daily, adSets, ads, targetCpa } = detail.data;
+  const currency = campaign.currency;
+  const fmtMoney = (v: number): string => money(v, currency, 0);
+
+  return (
+    <>
+      <nav className="breadcrumb" aria-label="Breadcrumb">
+        <a href={href('/campaigns')}>Campaigns</a> <span aria-hidden="true">/</span>{' '}
+        <span>{campaign.name}</span>
+      </nav>
+      <PageHeader
+        title={campaign.name}
+        subtitle={
+          <>
+            <StatusPill status={campaign.status} /> {campaign.accountName} · {titleCase(campaign.objective)} ·{' '}
+            {campaign.bidStrategy ? titleCase(campaign.bidStrategy) : 'No bid strategy'} ·{' '}
+            {campaign.dailyBudget !== null
+              ? `${money(campaign.dailyBudget, currency)} / day`
+              : campaign.lifetimeBudget !== null
+                ? `${money(campaign.lifetimeBudget, currency)} lifetime`
+                : 'Budget on ad sets'}
+          </>
+        }
+        actions={
+          <>
+            <RangePicker days={days} onChange={(d) => setQuery(route, { days: String(d) })} />
+            <button
+              type="button"
+              className="button primary"
+              disabled={run.isPending || !campaign.synced}
+              title={campaign.synced ? undefined : 'Wait for the first sync of this campaign'}
+              onClick={() =>
+                run.mutate(
+                  { accountId: campaign.accountId, campaignId: campaign.id },
+                  { onSuccess: (created) => navigate(`/diagnostics/${created.id}`) },
+                )
+              }
+            >
+              {run.isPending ? 'Starting…' : 'Run diagnostic'}
+            </button>
+          </>
+        }
+      />
+      {run.error ? (
+        <div className="banner banner-warn" role="alert">
+          {run.error.message}
+        </div>
+      ) : null}
+      <dl className="kpis">
+        <div>
+          <dt>Spend</dt>
+          <dd>{money(campaign.spend, currency)}</dd>
+        </div>
+        <div>
+          <dt>Conversions</dt>
+          <dd>{integer(campaign.conversions)}</dd>
+        </div>
+        <div>
+          <dt>CPA</dt>
+          <dd>
+            {money(campaign.cpa, currency)}
+            {targetCpa !== null ? (
+              <span className="muted small"> target {money(targetCpa, currency)}</span>
+            ) : null}
+          </dd>
+        </div>
+        <div>
+          <dt>ROAS</dt>
+          <dd>{ratio(campaign.roas)}</dd>
+        </div>
+        <div>
+          <dt>CTR</dt>
+          <dd>{percent(campaign.ctr)}</dd>
+        </div>
+        <div>
+          <dt>Latest diagnostic</dt>
+          <dd>
+            {campaign.latestDiagnostic ? (
+              <a href={href(`/diagnostics/${campaign.latestDiagnostic.id}`)}>
+                <RiskBadge level={campaign.latestDiagnostic.riskLevel} />
+              </a>
+            ) : (
+              <span className="muted">None yet</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+      {daily.every((d) => d.spend === 0 && d.conversions === 0) ? (
+        <Empty title="No delivery in this range.">Pick a longer range, or sync the account.</Empty>
+      ) : (
+        <div className="chart-grid">
+          <TimeChart
+            title="Daily spend and conversions"
+            data={daily}
+            series={[
+              {
+                key: 'spend',
+                label: 'Spend',
+                color: COLORS.primary,
+                kind: 'bar',
+                format: fmtMoney,
+                tick: (v) => compactMoney(v, currency),
+              },
+              {
+                key: 'conversions',
+                label: 'Conversions',
+                color: COLORS.secondary,
+                axis: 'right',
+                format: (v) => integer(v),
+              },
+            ]}
+          />
+          <TimeChart
+            title="Cost per acquisition"
+            data={daily}
+            series={[
+              {
+                key: 'cpa',
+                label: 'CPA',
+                color: COLORS.warn,
+                format: (v) => money(v, currency),
+                tick: (v) => compactMoney(v, currency),
+              },
+            ]}
+            reference={targetCpa !== null ? { value: targetCpa, label: 'Target CPA' } : undefined}
+          />
+          <TimeChart
+            title="Return on ad spend"
+            data={daily}
+            series={[{ key: 'roas', label: 'ROAS', color: COLORS.secondary, format: (v) => ratio(v) }]}
+          />
+        </div>
+      )}
+      <section aria-labelledby="adsets-title" className="section">
+        <h2 id="adsets-title">Ad sets ({adSets.length})</h2>
+        {adSets.length === 0 ? (
+          <Empty title="No ad sets in this campaign." />
+        ) : (
+          <div className="table-wrap">
+            <table className="data-table static">
+              <thead>
+                <tr>
+                  <th scope="col">Ad set</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Learning</th>
+                  <th scope="col" className="num">
+                    Daily budget
+                  </th>
+                  <th scope="col">Targeting</th>
+                  <th scope="col">Optimization</th>
+                  <th scope="col" className="num">
+                    Spend
+                  </th>
+                  <th scope="col" className="num">
+                    Conv.
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {adSets.map((s) => (
+                  <tr key={s.id}>
+                    <td>{s.name}</td>
+                    <td>
+                      <StatusPill status={s.status} />
+                    </td>
+                    <td>
+                      <Learning adSet={s} />
+                    </td>
+                    <td className="num">{money(s.dailyBudget, currency)}</td>
+                    <td>{targetingText(s.targeting)}</td>
+                    <td>{s.optimization ? titleCase(s.optimization) : '–'}</td>
+                    <td className="num">{money(s.spend, currency)}</td>
+                    <td className="num">{integer(s.conversions)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="ads-title" className="section">
+        <h2 id="ads-title">Ads ({ads.length})</h2>
+        {ads.length === 0 ? (
+          <Empty title="No ads in this campaign." />
+        ) : (
+          <div className="table-wrap">
+            <table className="data-table static">
+              <thead>
+                <tr>
+                  <th scope="col">Ad</th>
+                  <th scope="col">Ad set</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Spend
+                  </th>
+                  <th scope="col" className="num">
+                    Impr.
+                  </th>
+                  <th scope="col" className="num">
+                    CTR
+                  </th>
+                  <th scope="col" className="num">
+                    Conv.
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {ads.map((d) => (
+                  <tr key={d.id}>
+                    <td>{d.name}</td>
+                    <td className="muted">{d.adSetName}</td>
+                    <td>
+                      <StatusPill status={d.status} />
+                    </td>
+                    <td className="num">{money(d.spend, currency)}</td>
+                    <td className="num">{integer(d.impressions)}</td>
+                    <td className="num">{percent(d.ctr)}</td>
+                    <td className="num">{integer(d.conversions)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <p className="muted small">
+        {date(detail.data.dateRange.from)} – {date(detail.data.dateRange.to)} · last synced{' '}
+        {date(campaign.lastSyncedAt)}
+      </p>
+    </>
+  );
+}

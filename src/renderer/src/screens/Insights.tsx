@@ -1,0 +1,197 @@
+// Insights: totals with trend arrows coloured by whether the change is good news, the daily series,
+// and the per-campaign breakdown.
+import { useCall } from '../api/hooks';
+import { COLORS, TimeChart } from '../components/charts';
+import { Empty, ErrorState, Loading, PageHeader, RangePicker, Trend } from '../components/ui';
+import { compact, compactMoney, date, integer, money, percent, ratio } from '../format';
+import { href, setQuery, useRoute } from '../router';
+
+export default function Insights(): React.JSX.Element {
+  const route = useRoute();
+  const days = Number(route.query.get('days') ?? 7);
+  const accounts = useCall('accounts.list', {});
+  // Totals only add up within one currency: across currencies an account must be chosen.
+  const currencies = new Set((accounts.data ?? []).map((a) => a.currency));
+  const mixed = currencies.size > 1;
+  const busiest = [...(accounts.data ?? [])].sort((a, b) => b.totalSpendLast30d - a.totalSpendLast30d)[0];
+  const accountId = route.query.get('account') ?? (mixed ? (busiest?.id ?? '') : '');
+  const summary = useCall(
+    'insights.summary',
+    { range: { days }, ...(accountId ? { accountId } : {}) },
+    { placeholderData: (prev) => prev, enabled: accounts.isSuccess },
+  );
+  const s = summary.data;
+  const c = s?.currency ?? 'USD';
+  return (
+    <>
+      <PageHeader
+        title="Insights"
+        subtitle={
+          s
+            ? `${date(s.dateRange.from)} – ${date(s.dateRange.to)}, compared with the ${days} days before`
+            : 'Performance across your accounts.'
+        }
+        actions={
+          <>
+            <label className="field-inline">
+              <span>Account</span>
+              <select value={accountId} onChange={(e) => setQuery(route, { account: e.target.value })}>
+                {mixed ? null : <option value="">All accounts</option>}
+                {(accounts.data ?? []).map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name} ({a.currency})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <RangePicker days={days} onChange={(d) => setQuery(route, { days: String(d) })} />
+          </>
+        }
+      />
+      {accounts.isSuccess && accounts.data.length === 0 ? (
+        <Empty title="No data yet.">Connect an ad account to see insights.</Empty>
+      ) : summary.isPending ? (
+        <Loading label="Loading insights…" />
+      ) : summary.isError ? (
+        summary.error.type === 'not_found' ? (
+          <Empty title="No data yet.">{summary.error.message}</Empty>
+        ) : (
+          <ErrorState error={summary.error} onRetry={() => void summary.refetch()} />
+        )
+      ) : !s ? null : (
+        <>
+          <dl className="kpis">
+            <div>
+              <dt>Spend</dt>
+              <dd>{money(s.totals.spend, c)}</dd>
+              <Trend change={s.trends.spendChange} goodWhen="neutral" />
+            </div>
+            <div>
+              <dt>Conversions</dt>
+              <dd>{integer(s.totals.conversions)}</dd>
+              <Trend change={s.trends.conversionsChange} goodWhen="up" />
+            </div>
+            <div>
+              <dt>CPA</dt>
+              <dd>{money(s.totals.cpa, c)}</dd>
+              <Trend change={s.trends.cpaChange} goodWhen="down" />
+            </div>
+            <div>
+              <dt>ROAS</dt>
+              <dd>{ratio(s.totals.roas)}</dd>
+              <Trend change={s.trends.roasChange} goodWhen="up" />
+            </div>
+            <div>
+              <dt>CTR</dt>
+              <dd>{percent(s.totals.ctr)}</dd>
+            </div>
+            <div>
+              <dt>CPM</dt>
+              <dd>{money(s.totals.cpm, c)}</dd>
+            </div>
+            <div>
+              <dt>Impressions</dt>
+              <dd>{compact(s.totals.impressions)}</dd>
+            </div>
+            <div>
+              <dt>Frequency</dt>
+              <dd>{s.totals.frequency === null ? '–' : s.totals.frequency.toFixed(2)}</dd>
+            </div>
+          </dl>
+          <div className="chart-grid">
+            <TimeChart
+              title="Spend and conversions per day"
+              data={s.timeSeries}
+              series={[
+                {
+                  key: 'spend',
+                  label: 'Spend',
+                  color: COLORS.primary,
+                  kind: 'bar',
+                  format: (v) => money(v, c, 0),
+                },
+                {
+                  key: 'conversions',
+                  label: 'Conversions',
+                  color: COLORS.secondary,
+                  axis: 'right',
+                  format: (v) => integer(v),
+                },
+              ]}
+            />
+            <TimeChart
+              title="CPA and ROAS per day"
+              data={s.timeSeries}
+              series={[
+                {
+                  key: 'cpa',
+                  label: 'CPA',
+                  color: COLORS.warn,
+                  format: (v) => money(v, c),
+                  tick: (v) => compactMoney(v, c),
+                },
+                {
+                  key: 'roas',
+                  label: 'ROAS',
+                  color: COLORS.secondary,
+                  axis: 'right',
+                  format: (v) => ratio(v),
+                },
+              ]}
+            />
+          </div>
+          <section className="section" aria-labelledby="breakdown-title">
+            <h2 id="breakdown-title">By campaign</h2>
+            {s.breakdown.length === 0 ? (
+              <Empty title="No delivery in this period." />
+            ) : (
+              <div className="table-wrap">
+                <table className="data-table static">
+                  <thead>
+                    <tr>
+                      <th scope="col">Campaign</th>
+                      <th scope="col" className="num">
+                        Spend
+                      </th>
+                      <th scope="col" className="num">
+                        Share
+                      </th>
+                      <th scope="col" className="num">
+                        Conversions
+                      </th>
+                      <th scope="col" className="num">
+                        CPA
+                      </th>
+                      <th scope="col" className="num">
+                        ROAS
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {s.breakdown.slice(0, 50).map((row) => (
+                      <tr key={row.entity.id}>
+                        <td>
+                          <a href={href(`/campaigns/${row.entity.id}`)}>{row.entity.name}</a>
+                        </td>
+                        <td className="num">{money(row.spend, c)}</td>
+                        <td className="num">
+                          {s.totals.spend > 0 ? percent((row.spend / s.totals.spend) * 100, 1) : '–'}
+                        </td>
+                        <td className="num">{integer(row.conversions)}</td>
+                        <td className="num">{money(row.cpa, c)}</td>
+                        <td className="num">{ratio(row.roas)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {s.breakdown.length > 50 ? (
+                  <p className="muted small">Top 50 of {s.breakdown.length} campaigns by spend.</p>
+                ) : null}
+              </div>
+            )}
+          </section>
+        </>
+      )}
+    </>
+  );
+}

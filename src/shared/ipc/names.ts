@@ -1,0 +1,38 @@
+// The names of the handler map, without zod, so the sandboxed preload can build one named function
+// per handler without bundling the schemas. `schemas.ts` checks it covers exactly these names.
+export const HANDLER_NAMES = [
+  'accounts.list',
+  'accounts.sync',
+  'accounts.connectDemo',
+  'accounts.connectToken',
+  'accounts.demoCandidates',
+  'campaigns.list',
+  'campaigns.get',
+  'diagnostics.list',
+  'diagnostics.get',
+  'diagnostics.run',
+  'diagnostics.feedback',
+  'reports.list',
+  'reports.create',
+  'insights.summary',
+  'keys.list',
+  'keys.create',
+  'keys.revoke',
+  'profile.get',
+  'profile.update',
+  'settings.get',
+  'settings.update',
+] as const;
+
+export type HandlerName = (typeof HANDLER_NAMES)[number];
+
+export function isHandlerName(value: string): value is HandlerName {
+  return (HANDLER_NAMES as readonly string[]).includes(value);
+}
+
+/** The IPC channel of a handler: one channel per map entry, never a generic one. */
+export const ipcChannel = (name: HandlerName): `ipc:${HandlerName}` => `ipc:${name}`;
+
+/** The channel main pushes core events on, and the one the renderer asks a report save on. */
+export const EVENTS_CHANNEL = 'adlens:event';
+export const SAVE_REPORT_CHANNEL = 'adlens:save-report';

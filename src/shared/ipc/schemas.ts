@@ -1,0 +1,155 @@
+// One zod schema per handler's arguments: the single place arguments are validated (the dispatcher),
+// whichever host the call came through (Electron IPC or the web bridge).
+import { z } from 'zod';
+import { WhiteLabelSchema } from '../api/reports';
+import type { HandlerName } from './names';
+import type {
+  AccountView,
+  AndromedaProfile,
+  ApiKeyCreated,
+  ApiKeyView,
+  CampaignDetail,
+  CampaignList,
+  DemoCandidate,
+  DiagnosticCreated,
+  DiagnosticDetail,
+  DiagnosticListItem,
+  InsightsSummaryView,
+  Page,
+  ReportView,
+  SettingsView,
+} from './types';
+
+const id = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{16}$`), `expected a ${prefix}_ ID`);
+const accountId = id('act');
+const campaignId = id('camp');
+const date = z.iso.date();
+const platformAccountId = z.string().regex(/^act_\d{1,20}$/, 'expected act_<digits>');
+const riskLevel = z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']);
+const empty = z.object({}).strict();
+const page = z.number().int().min(1).default(1);
+const pageSize = z.number().int().min(1).max(100).default(25);
+
+/** A date range: explicit dates, or the last N days ending today in the account's timezone. */
+const range = z
+  .object({
+    days: z.number().int().min(1).max(90).optional(),
+    from: date.optional(),
+    to: date.optional(),
+  })
+  .strict()
+  .refine((r) => (r.from === undefined) === (r.to === undefined), 'give both from and to, or neither')
+  .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, 'from is after to');
+
+export const argSchemas = {
+  'accounts.list': empty,
+  'accounts.sync': z.object({ accountId }).strict(),
+  'accounts.demoCandidates': empty,
+  'accounts.connectDemo': z.object({ platformAccountId }).strict(),
+  'accounts.connectToken': z
+    .object({
+      platformAccountId,
+      token: z.string().trim().min(8, 'paste the whole access token').max(4096),
+      baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    })
+    .strict(),
+  'campaigns.list': z.object({ accountId: accountId.optional(), range: range.optional() }).strict(),
+  'campaigns.get': z.object({ campaignId, range: range.optional() }).strict(),
+  'diagnostics.list': z
+    .object({
+      accountId: accountId.optional(),
+      campaignId: campaignId.optional(),
+      riskLevel: riskLevel.optional(),
+      status: z.enum(['pending', 'running', 'completed', 'failed']).optional(),
+      page,
+      pageSize,
+    })
+    .strict(),
+  'diagnostics.get': z.object({ id: id('diag') }).strict(),
+  'diagnostics.run': z
+    .object({
+      accountId,
+      campaignId: campaignId.nullable().default(null),
+      dateFrom: date.optional(),
+      dateTo: date.optional(),
+    })
+    .strict(),
+  'diagnostics.feedback': z
+    .object({
+      diagnosticId: id('diag'),
+      recommendationId: z.string().regex(/^rec_\d{1,3}$/),
+      feedback: z.enum(['applied', 'dismissed']),
+    })
+    .strict(),
+  'reports.list': z
+    .object({
+      status: z.enum(['pending', 'generating', 'completed', 'failed']).optional(),
+      page,
+      pageSize,
+    })
+    .strict(),
+  'reports.create': z
+    .object({
+      accountId,
+      title: z.string().trim().min(1, 'a report needs a title').max(200),
+      dateFrom: date,
+      dateTo: date,
+      campaignIds: z.array(campaignId).max(20, 'at most 20 campaigns per report').optional(),
+      format: z.enum(['pdf', 'markdown', 'json']).default('pdf'),
+      whiteLabel: WhiteLabelSchema.optional(),
+    })
+    .strict()
+    .refine((r) => r.dateFrom <= r.dateTo, 'the start date is after the end date'),
+  'insights.summary': z.object({ accountId: accountId.optional(), range: range.optional() }).strict(),
+  'keys.list': empty,
+  'keys.create': z
+    .object({ name: z.string().trim().max(100).default(''), mode: z.enum(['live', 'test']).default('test') })
+    .strict(),
+  'keys.revoke': z.object({ id: id('key') }).strict(),
+  'profile.get': empty,
+  'profile.update': z
+    .object({
+      riskAppetite: z.enum(['LOW', 'MEDIUM', 'HIGH']),
+      focusMetric: z.enum(['ROAS', 'CPA', 'CTR', 'CONVERSIONS']),
+    })
+    .strict(),
+  'settings.get': empty,
+  'settings.update': z
+    .object({
+      apiPort: z.number().int().min(1024).max(65535).optional(),
+      whiteLabelDefaults: WhiteLabelSchema.nullable().optional(),
+    })
+    .strict(),
+} satisfies Record<HandlerName, z.ZodType>;
+
+/** What each handler returns when it succeeds. */
+export interface HandlerResults {
+  'accounts.list': AccountView[];
+  'accounts.sync': { accountId: string; status: 'syncing'; startedAt: string };
+  'accounts.demoCandidates': DemoCandidate[];
+  'accounts.connectDemo': AccountView;
+  'accounts.connectToken': AccountView;
+  'campaigns.list': CampaignList;
+  'campaigns.get': CampaignDetail;
+  'diagnostics.list': Page<DiagnosticListItem>;
+  'diagnostics.get': DiagnosticDetail;
+  'diagnostics.run': DiagnosticCreated;
+  'diagnostics.feedback': { recommendationId: string; feedback: 'applied' | 'dismissed' };
+  'reports.list': Page<ReportView>;
+  'reports.create': ReportView;
+  'insights.summary': InsightsSummaryView;
+  'keys.list': ApiKeyView[];
+  'keys.create': ApiKeyCreated;
+  'keys.revoke': ApiKeyView;
+  'profile.get': AndromedaProfile;
+  'profile.update': AndromedaProfile;
+  'settings.get': SettingsView;
+  'settings.update': SettingsView;
+}
+
+/** Arguments as a caller writes them (defaults may be left out). */
+export type HandlerInput<K extends HandlerName> = z.input<(typeof argSchemas)[K]>;
+/** Arguments as a handler receives them (validated, defaults filled). */
+export type HandlerArgs<K extends HandlerName> = z.output<(typeof argSchemas)[K]>;
+export type HandlerResult<K extends HandlerName> = HandlerResults[K];

@@ -1,0 +1,207 @@
+// What the handlers return: the API's resource shapes (camelCase, money in account currency) plus the
+// few fields a screen needs that the /v1 API does not carry (sync progress, feedback given, hints).
+import type {
+  DiagnosticCreated as ApiDiagnosticCreated,
+  DiagnosticDetail as ApiDiagnosticDetail,
+  DiagnosticListItem as ApiDiagnosticListItem,
+  Issue,
+  Recommendation,
+} from '../api/diagnostics';
+import type { InsightsSummary } from '../api/insights';
+import type { Report, WhiteLabel as ApiWhiteLabel } from '../api/reports';
+
+export type { Issue, Recommendation, Report, InsightsSummary };
+export type RiskLevel = 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
+export type ConnectionStatus = 'active' | 'disconnected' | 'token_expired';
+export type Plan = 'starter' | 'pro' | 'agency' | 'trial';
+
+export interface SyncState {
+  running: boolean;
+  percent: number;
+  phase: string;
+  lastError: { type: string; message: string } | null;
+}
+
+export interface AccountView {
+  id: string;
+  platformAccountId: string;
+  name: string;
+  currency: string;
+  timezone: string;
+  status: string;
+  connectionStatus: ConnectionStatus;
+  statusReason: string | null;
+  mode: 'test' | 'live';
+  businessName: string;
+  businessId: string;
+  permissions: string[];
+  lastSyncedAt: string | null;
+  campaignCount: number;
+  activeCampaignCount: number;
+  totalSpendLast30d: number;
+  connectedAt: string;
+  connectedBy: string | null;
+  sync: SyncState;
+}
+
+export interface DemoCandidate {
+  platformAccountId: string;
+  name: string;
+  currency: string;
+  businessName: string;
+  canConnect: boolean;
+}
+
+export interface LatestDiagnostic {
+  id: string;
+  riskLevel: RiskLevel | null;
+  issuesDetected: number;
+  completedAt: string | null;
+}
+
+export interface CampaignMetrics {
+  spend: number;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  revenue: number;
+  cpa: number | null;
+  roas: number | null;
+  ctr: number | null;
+  cpm: number | null;
+}
+
+export interface CampaignRow extends CampaignMetrics {
+  id: string;
+  platformCampaignId: string;
+  accountId: string;
+  accountName: string;
+  name: string;
+  status: string;
+  objective: string;
+  bidStrategy: string | null;
+  dailyBudget: number | null;
+  lifetimeBudget: number | null;
+  currency: string;
+  adSetCount: number;
+  adCount: number;
+  synced: boolean;
+  lastSyncedAt: string | null;
+  latestDiagnostic: LatestDiagnostic | null;
+}
+
+export interface CampaignList {
+  dateRange: { from: string; to: string };
+  items: CampaignRow[];
+}
+
+export interface DailyPoint {
+  date: string;
+  spend: number;
+  conversions: number;
+  cpa: number | null;
+  roas: number | null;
+  impressions: number;
+  clicks: number;
+}
+
+export interface AdSetView {
+  id: string;
+  platformAdSetId: string;
+  name: string;
+  status: string;
+  learningPhaseStatus: 'EXITED' | 'IN_LEARNING' | 'FAIL' | null;
+  learningConversions: number | null;
+  dailyBudget: number | null;
+  targeting: { geoLocations: string[]; ageMin: number | null; ageMax: number | null; genders: string[] };
+  optimization: string | null;
+  adCount: number;
+  spend: number;
+  conversions: number;
+}
+
+export interface AdView {
+  id: string;
+  adSetId: string;
+  adSetName: string;
+  name: string;
+  status: string;
+  spend: number;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  ctr: number | null;
+}
+
+export interface CampaignDetail {
+  campaign: CampaignRow;
+  targetCpa: number | null;
+  dateRange: { from: string; to: string };
+  daily: DailyPoint[];
+  adSets: AdSetView[];
+  ads: AdView[];
+}
+
+export type DiagnosticListItem = ApiDiagnosticListItem;
+export type DiagnosticIssue = Issue;
+export type DiagnosticRecommendation = Recommendation;
+export type DiagnosticCreated = ApiDiagnosticCreated;
+/** The API's diagnostic detail plus the feedback this user already gave on its recommendations. */
+export interface DiagnosticDetail extends ApiDiagnosticDetail {
+  feedback: Record<string, 'applied' | 'dismissed'>;
+  campaignTargetCpa?: number | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export type WhiteLabel = ApiWhiteLabel;
+export type ReportView = Report;
+export type InsightsSummaryView = InsightsSummary;
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  mode: 'live' | 'test';
+  hint: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface ApiKeyCreated {
+  apiKey: ApiKeyView;
+  /** The secret, shown once. */
+  key: string;
+}
+
+export interface AndromedaProfile {
+  riskAppetite: 'LOW' | 'MEDIUM' | 'HIGH';
+  focusMetric: 'ROAS' | 'CPA' | 'CTR' | 'CONVERSIONS';
+  updatedAt: string | null;
+}
+
+export interface SettingsView {
+  host: 'desktop' | 'web';
+  workspace: { id: string; name: string; plan: Plan; apiAllowed: boolean; whiteLabelAllowed: boolean };
+  user: { id: string; email: string; name: string | null; role: string };
+  api: { baseUrl: string | null; port: number };
+  whiteLabelDefaults: WhiteLabel | null;
+}
+
+/** A core event as the renderer receives it (already scoped to its workspace). */
+export interface BridgeEvent {
+  name:
+    | 'sync.progress'
+    | 'sync.completed'
+    | 'sync.failed'
+    | 'connection.changed'
+    | 'diagnostic.changed'
+    | 'report.changed';
+  payload: Record<string, unknown>;
+}
