@@ -96,7 +96,9 @@ describe('reports through /v1', () => {
     const file = await call(report.downloadUrl ?? '');
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/pdf');
-    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="[^"]+\.pdf"/);
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="Q1_2026-01-01_2026-03-31.pdf"; filename*=UTF-8''${encodeURIComponent('Q1 — Отчёт 2026-01-01 to 2026-03-31.pdf')}`,
+    );
     expect(file.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const ids = h.fixture.campaignIds.slice(0, 6).join(',');
     const insights = await call(

@@ -59,7 +59,8 @@ interface CampaignRow {
 
 interface DiagnosticRow {
   id: string;
-  campaign_id: string;
+  /** Null for an account-level diagnostic (all campaigns of the account with delivery). */
+  campaign_id: string | null;
   risk_level: string | null;
   summary: string | null;
   result: string | null;
@@ -75,6 +76,8 @@ const StoredIssue = z.object({
   severity: z.string(),
   title: z.string(),
   description: z.string(),
+  /** Set on the issues of an account-level diagnostic. */
+  campaignId: z.string().optional(),
 });
 const StoredRecommendation = z.object({
   id: z.string(),
@@ -82,6 +85,7 @@ const StoredRecommendation = z.object({
   action: z.string(),
   rationale: z.string(),
   expectedImpact: z.string(),
+  relatedIssues: z.array(z.string()).optional(),
 });
 const StoredResult = z.object({
   issues: z.array(z.unknown()).optional(),
@@ -100,7 +104,10 @@ export function highestRisk(levels: ReadonlyArray<RiskLevel | null>): RiskLevel 
   return RISK_LEVELS[best] ?? 'LOW';
 }
 
-function parseDiagnostic(row: DiagnosticRow): ReportDiagnostic {
+function parseStored(row: DiagnosticRow): {
+  issues: Array<z.infer<typeof StoredIssue>>;
+  recommendations: Array<z.infer<typeof StoredRecommendation>>;
+} {
   let stored: z.infer<typeof StoredResult> = {};
   try {
     const parsed = StoredResult.safeParse(JSON.parse(row.result ?? '{}'));
@@ -118,12 +125,39 @@ function parseDiagnostic(row: DiagnosticRow): ReportDiagnostic {
       return parsed.success ? [parsed.data] : [];
     })
     .sort((a, b) => a.priority - b.priority);
+  return { issues, recommendations };
+}
+
+/**
+ * A campaign's view of a diagnostic. An account-level one is narrowed to the issues on this campaign
+ * and the recommendations related to them; its risk level is then the highest of those issues'
+ * severities (LOW when none), and its summary says how many issues concern the campaign.
+ */
+function diagnosticFor(row: DiagnosticRow, campaignId: string): ReportDiagnostic {
+  const stored = parseStored(row);
+  const accountLevel = row.campaign_id === null;
+  const issues = accountLevel
+    ? stored.issues.filter((issue) => issue.campaignId === campaignId)
+    : stored.issues;
+  const issueIds = new Set(issues.map((issue) => issue.id));
+  const recommendations = accountLevel
+    ? stored.recommendations.filter((r) => (r.relatedIssues ?? []).some((id) => issueIds.has(id)))
+    : stored.recommendations;
+  const riskLevel = accountLevel
+    ? highestRisk(issues.map((issue) => toRiskLevel(issue.severity)))
+    : (toRiskLevel(row.risk_level) ?? 'LOW');
+  const summary = accountLevel
+    ? issues.length === 0
+      ? 'The account-wide diagnostic found no issue on this campaign.'
+      : `The account-wide diagnostic found ${issues.length} ${issues.length === 1 ? 'issue' : 'issues'} on this campaign.`
+    : (row.summary ?? '');
   return {
     id: row.id,
+    scope: accountLevel ? 'account' : 'campaign',
     completedAt: row.completed_at,
     dateRange: { from: row.date_from, to: row.date_to },
-    riskLevel: toRiskLevel(row.risk_level) ?? 'LOW',
-    summary: row.summary ?? '',
+    riskLevel,
+    summary,
     issues: issues.map(({ id, type, severity, title, description }) => ({
       id,
       type,
@@ -142,12 +176,13 @@ function parseDiagnostic(row: DiagnosticRow): ReportDiagnostic {
 }
 
 /**
- * The latest completed campaign-level diagnostic per campaign whose analysed window overlaps the
- * report's range (account-level diagnostics are not attributed to single campaigns here).
+ * Each campaign's latest completed diagnostic whose analysed window overlaps the report's range: its
+ * own (campaign-level) or the account-level one covering it, whichever completed last.
  */
 function latestDiagnostics(
   db: Db,
   workspaceId: string,
+  accountId: string,
   campaignIds: readonly string[],
   from: string,
   to: string,
@@ -156,14 +191,22 @@ function latestDiagnostics(
     .prepare(
       `SELECT id, campaign_id, risk_level, summary, result, date_from, date_to, completed_at
          FROM diagnostics
-        WHERE workspace_id = ? AND status = 'completed' AND completed_at IS NOT NULL
-          AND campaign_id IN (SELECT value FROM json_each(?))
+        WHERE workspace_id = ? AND account_id = ? AND status = 'completed' AND completed_at IS NOT NULL
+          AND (campaign_id IS NULL OR campaign_id IN (SELECT value FROM json_each(?)))
           AND date_to >= ? AND date_from <= ?
         ORDER BY completed_at DESC, id DESC`,
     )
-    .all(workspaceId, JSON.stringify(campaignIds), from, to) as DiagnosticRow[];
+    .all(workspaceId, accountId, JSON.stringify(campaignIds), from, to) as DiagnosticRow[];
   const out = new Map<string, ReportDiagnostic>();
-  for (const row of rows) if (!out.has(row.campaign_id)) out.set(row.campaign_id, parseDiagnostic(row));
+  const accountLevel = rows.filter((row) => row.campaign_id === null);
+  for (const campaignId of campaignIds) {
+    const own = rows.find((row) => row.campaign_id === campaignId);
+    // An account-level diagnostic analyses every campaign with delivery in its window, so it counts for
+    // each campaign unless the campaign's own diagnostic is newer.
+    const account = accountLevel[0];
+    const latest = own && (!account || own.completed_at >= account.completed_at) ? own : (account ?? own);
+    if (latest) out.set(campaignId, diagnosticFor(latest, campaignId));
+  }
   return out;
 }
 
@@ -242,7 +285,14 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
     currency: account.currency,
   });
   const perCampaign = campaignInsights(db, campaignIds, input.dateFrom, input.dateTo);
-  const diagnostics = latestDiagnostics(db, input.workspaceId, campaignIds, input.dateFrom, input.dateTo);
+  const diagnostics = latestDiagnostics(
+    db,
+    input.workspaceId,
+    account.id,
+    campaignIds,
+    input.dateFrom,
+    input.dateTo,
+  );
 
   const campaigns: ReportCampaign[] = campaignRows
     .map((row) => {

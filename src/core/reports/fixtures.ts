@@ -143,7 +143,7 @@ export function seedReportFixture(
 /** A completed campaign diagnostic with one issue and two recommendations, as the diagnostics engine stores it. */
 export function seedDiagnostic(
   db: Db,
-  f: { workspaceId: string; accountId: string; campaignId: string },
+  f: { workspaceId: string; accountId: string; campaignId: string | null; issueCampaignId?: string },
   opts: { riskLevel: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL'; from: string; to: string; completedAt: string },
 ): string {
   const id = newId('diag');
@@ -155,6 +155,7 @@ export function seedDiagnostic(
       title: 'Creative fatigue in «Осень» ad set',
       description: 'Frequency rose from 1.8 to 4.2 while CTR fell by 38% over 14 days.',
       affectedEntity: { type: 'adSet', id: 'adset_x', name: 'Осень | Broad' },
+      ...(f.issueCampaignId ? { campaignId: f.issueCampaignId } : {}),
       evidence: { frequencyTrend: [1.8, 2.5, 4.2], ctrTrend: [1.4, 1.1, 0.87] },
     },
   ];

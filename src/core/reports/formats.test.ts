@@ -124,6 +124,33 @@ describe('report content', () => {
     expect(c.summary.overallRiskLevel).toBe('MEDIUM');
     expect(content(h.fixture.campaignIds.slice(1, 2)).summary.overallRiskLevel).toBe('LOW');
     expect(c.andromedaContext).toMatchObject({ riskAppetite: 'MEDIUM', focusMetric: 'CPA' });
+    // An account-wide diagnostic, newer than campaign 0's own: narrowed to each campaign's issues.
+    const { workspaceId, accountId, campaignIds } = h.fixture;
+    const accountWide = seedDiagnostic(
+      h.core.db,
+      { workspaceId, accountId, campaignId: null, issueCampaignId: campaignIds[1] ?? '' },
+      {
+        riskLevel: 'CRITICAL',
+        from: '2026-03-20',
+        to: '2026-03-30',
+        completedAt: '2026-03-31T08:00:00.000Z',
+      },
+    );
+    const wide = new Map(content(campaignIds.slice(0, 3)).campaigns.map((x) => [x.id, x]));
+    expect(wide.get(campaignIds[1] ?? '')?.latestDiagnostic).toMatchObject({
+      id: accountWide,
+      scope: 'account',
+      riskLevel: 'HIGH',
+      issues: [{ id: 'issue_1' }],
+      recommendations: [{ priority: 1 }, { priority: 2 }],
+    });
+    expect(wide.get(campaignIds[0] ?? '')?.latestDiagnostic).toMatchObject({
+      id: accountWide,
+      riskLevel: 'LOW',
+      issues: [],
+      recommendations: [],
+    });
+    h.core.db.prepare(`DELETE FROM diagnostics WHERE id = ?`).run(accountWide);
     h.core.db
       .prepare(
         `INSERT INTO andromeda_profiles (user_id, risk_appetite, focus_metric, updated_at) VALUES (?, 'HIGH', 'ROAS', ?)`,

@@ -51,7 +51,8 @@ function diagnosticsSection(content: ReportContent): string[] {
       continue;
     }
     out.push(
-      `**Risk level: ${d.riskLevel}** · diagnostic \`${d.id}\` of ${formatDateRange(d.dateRange)}, ` +
+      `**Risk level: ${d.riskLevel}** · ${d.scope === 'account' ? 'account-wide ' : ''}diagnostic ` +
+        `\`${d.id}\` of ${formatDateRange(d.dateRange)}, ` +
         `completed ${formatTimestamp(d.completedAt)}`,
       '',
       inline(d.summary),

@@ -36,7 +36,7 @@ function storeFor(dataDir: string): Store {
 function yieldToApiThread(): void {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 5);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 8);
   } catch {
     // No /proc (macOS, Windows) or not permitted: run at normal priority.
   }

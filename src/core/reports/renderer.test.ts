@@ -62,6 +62,13 @@ describe('ReportRenderer', () => {
     expect(good.summary.totalSpend).toBeGreaterThan(0);
   });
 
+  it('fails a job that takes too long, ending that worker', async () => {
+    h = harness();
+    renderer = new ReportRenderer(h.core.db, { logger: silentLogger, jobTimeoutMs: 1 });
+    await expect(renderer.generate(job(h, 'pdf', 'slow.pdf'))).rejects.toThrow(/longer than/);
+    expect(existsSync(join(h.dir, 'reports', 'slow.pdf'))).toBe(false);
+  });
+
   it('renders inline when asked not to use a worker', async () => {
     h = harness();
     renderer = new ReportRenderer(h.core.db, { logger: silentLogger, useWorker: false });

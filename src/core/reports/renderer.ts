@@ -10,6 +10,8 @@ import type { WorkerRequest, WorkerResponse } from './render-worker';
 export interface ReportRendererOptions {
   /** false = render PDFs on the calling thread too (hosts that cannot start the worker). */
   useWorker?: boolean;
+  /** A PDF not done after this long fails, and the worker is replaced (default 2 minutes). */
+  jobTimeoutMs?: number;
   logger: Logger;
 }
 
@@ -45,8 +47,24 @@ export class ReportRenderer {
       return generateReport(this.db, job);
     }
     const jobId = this.nextJobId++;
+    const timeoutMs = this.options.jobTimeoutMs ?? 120_000;
     return new Promise<GenerateResult>((resolve, reject) => {
-      this.pending.set(jobId, { resolve, reject });
+      // A stuck render must not hold the queue forever: fail it and start afresh with a new worker.
+      const timer = setTimeout(() => {
+        this.fail(new Error(`report rendering took longer than ${Math.round(timeoutMs / 1000)} s`));
+        void worker.terminate();
+      }, timeoutMs);
+      timer.unref();
+      this.pending.set(jobId, {
+        resolve: (result) => {
+          clearTimeout(timer);
+          resolve(result);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
       worker.ref();
       worker.postMessage({ jobId, job } satisfies WorkerRequest);
     });
@@ -61,15 +79,17 @@ export class ReportRenderer {
   private start(): Promise<Worker> {
     if (this.ready) return this.ready;
     this.ready = new Promise<Worker>((resolve, reject) => {
-      const entry = new URL(
-        `./render-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
-        import.meta.url,
-      );
-      const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
-        workerData: { entry: entry.href },
-        // Not the parent's flags: test runners and `--import tsx` would load a second, conflicting loader.
-        execArgv: [],
-      });
+      // From source (tsx, vitest) the worker registers tsx first; from a build (out/main, where
+      // render-worker.js is an entry of its own) it starts the compiled file directly.
+      const fromSource = import.meta.url.endsWith('.ts');
+      const entry = new URL(`./render-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+      const worker = fromSource
+        ? new Worker(new URL('./worker-boot.mjs', import.meta.url), {
+            workerData: { entry: entry.href },
+            // Not the parent's flags: test runners and `--import tsx` would load a second, conflicting loader.
+            execArgv: [],
+          })
+        : new Worker(entry, { execArgv: [] });
       let started = false;
       worker.on('message', (message: WorkerResponse | { ready: true }) => {
         if ('ready' in message) {

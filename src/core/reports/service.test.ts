@@ -138,6 +138,27 @@ describe('ReportsService lifecycle', () => {
     expect(existsSync(join(h.dir, 'reports', `${done.id}.md`))).toBe(true);
   });
 
+  it('serves a completed report after a restart with the link issued before it', async () => {
+    h = harness();
+    const s = service(h);
+    const created = s.create(h.ctx, {
+      accountId: h.fixture.accountId,
+      title: 'Survivor',
+      format: 'json',
+      ...RANGE,
+    });
+    const report = await s.waitFor(h.ctx, created.id);
+    const before = s.download(h.ctx, created.id, query(report.downloadUrl ?? '')).body;
+    await s.stop();
+    h.core.close();
+    const core = createCore({ dataDir: h.dir, clock: manualClock('2026-04-05T09:00:00.000Z') });
+    h = { ...h, core };
+    const again = service(h);
+    again.resume();
+    expect(again.get(h.ctx, created.id)?.downloadUrl).toBe(report.downloadUrl);
+    expect(again.download(h.ctx, created.id, query(report.downloadUrl ?? '')).body.equals(before)).toBe(true);
+  });
+
   it('marks a report failed with a reason when its account is gone', async () => {
     h = harness();
     const s = service(h);

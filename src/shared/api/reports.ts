@@ -192,6 +192,8 @@ const nullableNumber = z.number().nullable();
 
 export const ReportDiagnosticSchema = z.object({
   id: z.string(),
+  /** campaign: the campaign's own diagnostic; account: an account-wide one, narrowed to this campaign. */
+  scope: z.enum(['campaign', 'account']),
   completedAt: z.string(),
   dateRange: DateRangeSchema,
   riskLevel: RiskLevelSchema,

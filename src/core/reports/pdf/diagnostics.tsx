@@ -75,10 +75,11 @@ function CampaignDiagnostic(props: { campaign: ReportCampaign; accent: string })
   const d = campaign.latestDiagnostic;
   if (!d) return null;
   return (
-    <View style={{ marginBottom: 12, borderBottomWidth: 0.5, borderBottomColor: RULE, paddingBottom: 8 }}>
+    <View
+      wrap={false}
+      style={{ marginBottom: 12, borderBottomWidth: 0.5, borderBottomColor: RULE, paddingBottom: 8 }}
+    >
       <View
-        wrap={false}
-        minPresenceAhead={60}
         style={{
           flexDirection: 'row',
           alignItems: 'center',
@@ -92,7 +93,8 @@ function CampaignDiagnostic(props: { campaign: ReportCampaign; accent: string })
       <Text style={{ fontSize: 9, color: INK, lineHeight: 1.4, marginBottom: 5 }}>
         {d.summary}{' '}
         <Text style={{ fontSize: 7.5, color: MUTED }}>
-          (diagnostic of {formatDateRange(d.dateRange)}, completed {formatTimestamp(d.completedAt)})
+          ({d.scope === 'account' ? 'account-wide ' : ''}diagnostic of {formatDateRange(d.dateRange)},
+          completed {formatTimestamp(d.completedAt)})
         </Text>
       </Text>
       {d.issues.length === 0 ? (
