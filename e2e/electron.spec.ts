@@ -1,18 +1,21 @@
 // The desktop host through Playwright's _electron. Runs wherever an Electron binary is installed
 // (npm's electron package downloads it lazily; this machine cannot), and skips with the reason otherwise.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
 
+/** The installed binary, found the way electron's index.js does, but without its download attempt. */
 function electronBinary(): string | null {
-  try {
-    const path = createRequire(join(process.cwd(), 'package.json'))('electron') as unknown;
-    return typeof path === 'string' && existsSync(path) ? path : null;
-  } catch {
-    return null;
+  const root = join(process.cwd(), 'node_modules', 'electron');
+  if (process.env.ELECTRON_OVERRIDE_DIST_PATH) {
+    const path = join(process.env.ELECTRON_OVERRIDE_DIST_PATH, 'electron');
+    return existsSync(path) ? path : null;
   }
+  const pathFile = join(root, 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const path = join(root, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(path) ? path : null;
 }
 
 const binary = electronBinary();

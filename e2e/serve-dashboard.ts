@@ -7,17 +7,15 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createApiServer } from '../src/core/api/server';
+import { createApp } from '../src/core/app';
 import { createCore } from '../src/core/core';
 import { createDashboard } from '../src/core/dashboard';
 import { startDemoPlatform } from '../src/core/demo-platform';
-import { DiagnosticsService } from '../src/core/diagnostics/service';
 import { provisionIfEmpty } from '../src/core/host/provision';
 import { createInvitation } from '../src/core/identity/invitations';
 import { createUser } from '../src/core/identity/users';
 import { createWorkspace, listWorkspaces } from '../src/core/identity/workspaces';
-import { ReportsService } from '../src/core/reports/service';
 import { listAdAccounts } from '../src/core/sync/accounts';
-import { SyncService } from '../src/core/sync/service';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -38,7 +36,8 @@ async function main(): Promise<void> {
     ...(values.campaigns ? { largeAccountCampaigns: Number(values.campaigns) } : {}),
   });
   const demo = { url: platform.url, apiVersion: platform.apiVersion };
-  const sync = new SyncService(core, { demoPlatform: async () => demo });
+  const app = createApp(core, { sync: { demoPlatform: async () => demo } });
+  const { sync } = app;
   if (values.bare) {
     if (listWorkspaces(core.db).length === 0) {
       const ws = createWorkspace(core.db, { name: 'Demo Agency', plan: 'trial' });
@@ -61,9 +60,6 @@ async function main(): Promise<void> {
       }
     }
   }
-  const diagnostics = new DiagnosticsService(core);
-  const reports = new ReportsService(core);
-  const app = { core, sync, diagnostics, reports };
   let apiUrl: string | null = null;
   const dashboard = createDashboard(app, {
     rendererDir: resolve(import.meta.dirname, '../out/renderer'),
@@ -72,9 +68,8 @@ async function main(): Promise<void> {
   });
   const server = await createApiServer(app, { port: Number(values.port), fallback: dashboard });
   apiUrl = server.url;
-  reports.setBaseUrl(server.url);
-  diagnostics.resume();
-  reports.resume();
+  app.reports.setBaseUrl(server.url);
+  app.start();
   console.log(`READY ${server.url}`);
   if (values.invite) {
     const workspace = listWorkspaces(core.db)[0];
@@ -89,11 +84,8 @@ async function main(): Promise<void> {
   const stop = async (): Promise<void> => {
     dashboard.close();
     await server.close();
-    await sync.stop();
-    await diagnostics.stop();
-    await reports.stop();
+    await app.stop();
     await platform.close();
-    core.close();
     process.exit(0);
   };
   createInterface({ input: process.stdin }).on('line', (line) => {

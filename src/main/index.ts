@@ -4,9 +4,9 @@
 import { app, BrowserWindow, Notification } from 'electron';
 import { join } from 'node:path';
 import { createApiServer, type ApiServer } from '../core/api/server';
+import { createApp } from '../core/app';
 import { consoleLogger, createCore, type Core } from '../core/core';
 import { startDemoPlatform } from '../core/demo-platform';
-import { DiagnosticsService } from '../core/diagnostics/service';
 import {
   configuredApiPort,
   contextForUser,
@@ -18,9 +18,7 @@ import { acquireDataDirLock } from '../core/host/lock';
 import { provisionIfEmpty } from '../core/host/provision';
 import { getWorkspaceOwner } from '../core/identity/users';
 import { listWorkspaces } from '../core/identity/workspaces';
-import { ReportsService } from '../core/reports/service';
 import { demoSeed } from '../core/sync/embedded-demo';
-import { SyncService } from '../core/sync/service';
 import type { BridgeEvent } from '../shared/ipc/types';
 import { registerIpc } from './ipc';
 import { NotificationPolicy } from './notify-policy';
@@ -52,11 +50,8 @@ if (!app.requestSingleInstanceLock()) {
     });
     const platform = await startDemoPlatform({ port: 0, seed: demoSeed(core.db) });
     const demo = { url: platform.url, apiVersion: platform.apiVersion };
-    const sync = new SyncService(core, { demoPlatform: async () => demo });
-    await provisionIfEmpty(core, sync, demo, { seed: demoSeed(core.db) });
-    const diagnostics = new DiagnosticsService(core);
-    const reports = new ReportsService(core);
-    const services = { core, sync, diagnostics, reports };
+    const services = createApp(core, { sync: { demoPlatform: async () => demo } });
+    await provisionIfEmpty(core, services.sync, demo, { seed: demoSeed(core.db) });
 
     let api: ApiServer | null = null;
     const env: HandlerEnv = {
@@ -70,9 +65,8 @@ if (!app.requestSingleInstanceLock()) {
       core.logger.warn('configured API port unavailable, using an ephemeral one', { error: String(error) });
       api = await createApiServer(services, { port: 0 });
     }
-    reports.setBaseUrl(api.url);
-    diagnostics.resume();
-    reports.resume();
+    services.reports.setBaseUrl(api.url);
+    services.start();
 
     const workspace = listWorkspaces(core.db)[0];
     const owner = workspace ? getWorkspaceOwner(core.db, workspace.id) : undefined;
@@ -110,11 +104,8 @@ if (!app.requestSingleInstanceLock()) {
       unregister();
       void (async () => {
         await api?.close();
-        await sync.stop();
-        await diagnostics.stop();
-        await reports.stop();
+        await services.stop();
         await platform.close();
-        core.close();
         lock.release();
         app.exit(0);
       })();

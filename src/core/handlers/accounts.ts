@@ -41,7 +41,9 @@ interface AccountRow {
 }
 
 function syncState(env: HandlerEnv, row: AccountRow): SyncState {
-  const running = row.run_status === 'running' || env.app.sync.isSyncing(row.id);
+  // The run row is finished before sync.completed is announced, so it is the truth when the
+  // renderer refetches on that event; the in-memory flag only covers a run not yet recorded.
+  const running = row.run_status === 'running' || (row.run_status === null && env.app.sync.isSyncing(row.id));
   let lastError: SyncState['lastError'] = null;
   if (row.run_status === 'failed' && row.run_error) {
     try {

@@ -132,7 +132,7 @@ const LEARNING: Record<string, AdSetView['learningPhaseStatus']> = {
 const GENDERS: Record<string, string> = { '1': 'male', '2': 'female' };
 
 function parseTargeting(text: string): AdSetView['targeting'] {
-  let raw: Record<string, unknown> = {};
+  let raw: Record<string, unknown>;
   try {
     raw = JSON.parse(text) as Record<string, unknown>;
   } catch {

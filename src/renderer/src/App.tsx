@@ -7,14 +7,56 @@ import { ErrorState, Loading } from './components/ui';
 import { href, navigate, useRoute } from './router';
 import { AcceptInvite, SignIn, type SessionInfo } from './screens/Auth';
 
-const Accounts = lazy(() => import('./screens/Accounts'));
-const Campaigns = lazy(() => import('./screens/Campaigns'));
-const CampaignDetail = lazy(() => import('./screens/CampaignDetail'));
-const Diagnostics = lazy(() => import('./screens/Diagnostics'));
-const DiagnosticDetail = lazy(() => import('./screens/DiagnosticDetail'));
-const Reports = lazy(() => import('./screens/Reports'));
-const Insights = lazy(() => import('./screens/Insights'));
-const Settings = lazy(() => import('./screens/Settings'));
+type ScreenKey =
+  'accounts' | 'campaigns' | 'campaign' | 'diagnostics' | 'diagnostic' | 'reports' | 'insights' | 'settings';
+
+// Code-split screens. The current route's chunk is requested at start-up, in parallel with the
+// session check, so React never has to show (and then hold for its 300 ms reveal throttle) a fallback.
+const loaders: Record<ScreenKey, () => Promise<unknown>> = {
+  accounts: () => import('./screens/Accounts'),
+  campaigns: () => import('./screens/Campaigns'),
+  campaign: () => import('./screens/CampaignDetail'),
+  diagnostics: () => import('./screens/Diagnostics'),
+  diagnostic: () => import('./screens/DiagnosticDetail'),
+  reports: () => import('./screens/Reports'),
+  insights: () => import('./screens/Insights'),
+  settings: () => import('./screens/Settings'),
+};
+
+function screenKey(hash: string): ScreenKey {
+  const [first, second] = hash.replace(/^#\/?/, '').split('?')[0]?.split('/') ?? [];
+  if (first === 'campaigns') return second ? 'campaign' : 'campaigns';
+  if (first === 'diagnostics') return second ? 'diagnostic' : 'diagnostics';
+  if (first === 'reports' || first === 'insights' || first === 'settings') return first;
+  return 'accounts';
+}
+
+type ScreenModule<P> = { default: (props: P) => React.JSX.Element };
+const loaded = new Map<ScreenKey, unknown>();
+
+/** React.lazy, except that a chunk already loaded renders at once (no fallback, no throttle). */
+function screen<P extends object>(key: ScreenKey): (props: P) => React.JSX.Element {
+  const Lazy = lazy(loaders[key] as () => Promise<ScreenModule<P>>);
+  return function LoadedScreen(props: P) {
+    const module = loaded.get(key) as ScreenModule<P> | undefined;
+    return module ? <module.default {...props} /> : <Lazy {...props} />;
+  };
+}
+
+for (const key of Object.keys(loaders) as ScreenKey[]) {
+  const load = loaders[key];
+  loaders[key] = () => load().then((m) => (loaded.set(key, m), m));
+}
+void loaders[screenKey(window.location.hash)]();
+
+const Accounts = screen<object>('accounts');
+const Campaigns = screen<object>('campaigns');
+const CampaignDetail = screen<{ campaignId: string }>('campaign');
+const Diagnostics = screen<object>('diagnostics');
+const DiagnosticDetail = screen<{ diagnosticId: string }>('diagnostic');
+const Reports = screen<object>('reports');
+const Insights = screen<object>('insights');
+const Settings = screen<object>('settings');
 
 const NAV = [
   { path: '/accounts', label: 'Accounts' },
@@ -105,6 +147,8 @@ function WebApp(): React.JSX.Element {
       if (response.status === 401) return null;
       const body = (await response.json()) as { ok: boolean; value?: SessionInfo };
       if (!body.ok || !body.value) throw new Error('Could not read the session.');
+      // Set before any screen renders: their first calls must already carry the CSRF token.
+      setCsrfToken(body.value.csrfToken);
       return body.value;
     },
     staleTime: Infinity,

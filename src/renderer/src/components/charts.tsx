@@ -70,7 +70,7 @@ export function TimeChart(props: {
             yAxisId="left"
             tick={{ fontSize: 12, fill: '#667085' }}
             width={64}
-            tickFormatter={left?.format}
+            tickFormatter={leftTick}
           />
           {hasRight ? (
             <YAxis
@@ -78,7 +78,7 @@ export function TimeChart(props: {
               orientation="right"
               tick={{ fontSize: 12, fill: '#667085' }}
               width={56}
-              tickFormatter={right?.format}
+              tickFormatter={rightTick}
             />
           ) : null}
           <Tooltip

@@ -127,12 +127,21 @@ function AccountCard(props: { account: AccountView; onReauth: (a: AccountView) =
   return (
     <article className={`account-card${broken ? ' account-broken' : ''}`} aria-label={account.name}>
       {broken ? (
-        <div className="banner banner-bad" role="alert">
-          <strong>
-            {account.connectionStatus === 'token_expired' ? 'Access token expired.' : 'Account disconnected.'}
-          </strong>{' '}
-          Syncing has stopped; past diagnostics and reports stay available.
-          {account.statusReason ? <span className="muted"> ({account.statusReason})</span> : null}
+        <div className="banner banner-bad banner-compact" role="alert">
+          <span>
+            <strong>
+              {account.connectionStatus === 'token_expired'
+                ? 'Access token expired.'
+                : 'Account disconnected.'}
+            </strong>{' '}
+            Syncing has stopped; past diagnostics and reports stay available.
+            {account.statusReason ? (
+              <details className="reason">
+                <summary>Details</summary>
+                {account.statusReason}
+              </details>
+            ) : null}
+          </span>
           <button type="button" className="button" onClick={() => props.onReauth(account)}>
             {account.connectionStatus === 'token_expired' ? 'Re-authenticate' : 'Reconnect'}
           </button>

@@ -204,6 +204,7 @@ function Recommendation(props: {
 }
 
 export default function DiagnosticDetail(props: { diagnosticId: string }): React.JSX.Element {
+  const accounts = useCall('accounts.list', {});
   const detail = useCall(
     'diagnostics.get',
     { id: props.diagnosticId },
@@ -217,7 +218,8 @@ export default function DiagnosticDetail(props: { diagnosticId: string }): React
   if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
   const d = detail.data;
   const currency = d.metrics?.currency ?? 'USD';
-  const title = d.campaignName ?? 'Whole account';
+  const accountName = accounts.data?.find((a) => a.id === d.accountId)?.name;
+  const title = d.campaignName ?? (accountName ? `${accountName} (whole account)` : 'Whole account');
   const crumbs = (
     <nav className="breadcrumb" aria-label="Breadcrumb">
       <a href={href('/diagnostics')}>Diagnostics</a> <span aria-hidden="true">/</span> <span>{title}</span>
@@ -263,7 +265,11 @@ export default function DiagnosticDetail(props: { diagnosticId: string }): React
           <>
             <StatusPill status={d.status} /> {date(d.dateRange.from)} – {date(d.dateRange.to)} · completed{' '}
             {dateTime(d.completedAt)}
-            {d.processingTimeMs !== null ? ` in ${(d.processingTimeMs / 1000).toFixed(1)} s` : ''}
+            {d.processingTimeMs !== null
+              ? d.processingTimeMs < 100
+                ? ' in under 0.1 s'
+                : ` in ${(d.processingTimeMs / 1000).toFixed(1)} s`
+              : ''}
             {d.campaignId ? (
               <>
                 {' · '}

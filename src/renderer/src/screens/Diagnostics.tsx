@@ -203,7 +203,11 @@ export default function Diagnostics(): React.JSX.Element {
                     <td>
                       <StatusPill status={d.status} />
                     </td>
-                    <td className="summary-cell">{d.summary ?? <span className="muted">Analysing…</span>}</td>
+                    <td className="summary-cell">
+                      <div className="clamp-2" title={d.summary ?? undefined}>
+                        {d.summary ?? <span className="muted">Analysing…</span>}
+                      </div>
+                    </td>
                     <td className="num">{d.issuesDetected}</td>
                     <td>{dateTime(d.createdAt)}</td>
                   </tr>

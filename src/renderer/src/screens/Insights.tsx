@@ -109,6 +109,7 @@ export default function Insights(): React.JSX.Element {
                   color: COLORS.primary,
                   kind: 'bar',
                   format: (v) => money(v, c, 0),
+                  tick: (v) => compactMoney(v, c),
                 },
                 {
                   key: 'conversions',
