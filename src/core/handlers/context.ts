@@ -53,6 +53,23 @@ export interface DiagnosticsLike {
       pageSize: number;
     },
   ): MaybePromise<{ items: unknown[]; total: number }>;
+  /** Andromeda: the caller's profile and feedback, kept by the diagnostics service that reads them. */
+  getProfile(ctx: HandlerContext): {
+    riskAppetite: 'LOW' | 'MEDIUM' | 'HIGH';
+    focusMetric: 'ROAS' | 'CPA' | 'CTR' | 'CONVERSIONS';
+    updatedAt: string | null;
+  };
+  setProfile(
+    ctx: HandlerContext,
+    change: {
+      riskAppetite?: 'LOW' | 'MEDIUM' | 'HIGH';
+      focusMetric?: 'ROAS' | 'CPA' | 'CTR' | 'CONVERSIONS';
+    },
+  ): unknown;
+  feedback(
+    ctx: HandlerContext,
+    input: { diagnosticId: string; recommendationId: string; feedback: 'applied' | 'dismissed' },
+  ): unknown;
 }
 
 export interface ReportsLike {

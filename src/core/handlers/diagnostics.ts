@@ -2,7 +2,6 @@
 import { addDays, dateInZone } from '../clock';
 import { AppError } from '../errors';
 import { resolveAccount, resolveCampaign, visibleAccounts } from '../identity/access';
-import { newId } from '../ids';
 import type { DiagnosticDetail, DiagnosticListItem, Page } from '../../shared/ipc/types';
 import type {
   DiagnosticCreated,
@@ -90,26 +89,8 @@ export function diagnosticHandlers(
       })) as DiagnosticCreated;
     },
     'diagnostics.feedback': async (ctx, args) => {
-      const detail = await requireDiagnostic(env, ctx, args.diagnosticId);
-      const recommendation = detail.recommendations.find((r) => r.id === args.recommendationId);
-      if (!recommendation)
-        throw new AppError('not_found', `Recommendation ${args.recommendationId} was not found.`);
-      // The kind of action is the category of its first issue: what Andromeda re-weights by.
-      const issue = detail.issues.find((i) => recommendation.relatedIssues.includes(i.id));
-      db.prepare(
-        `INSERT INTO recommendation_feedback (id, user_id, diagnostic_id, recommendation_id, action_kind, feedback, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (diagnostic_id, recommendation_id, user_id)
-         DO UPDATE SET feedback = excluded.feedback, created_at = excluded.created_at`,
-      ).run(
-        newId('fb'),
-        ctx.userId,
-        args.diagnosticId,
-        args.recommendationId,
-        issue?.type ?? 'GENERAL',
-        args.feedback,
-        clock.now().toISOString(),
-      );
+      await requireDiagnostic(env, ctx, args.diagnosticId);
+      env.app.diagnostics.feedback(ctx, args);
       return { recommendationId: args.recommendationId, feedback: args.feedback };
     },
   };

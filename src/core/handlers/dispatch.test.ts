@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, silentLogger, type Core, type Logger } from '../core';
+import { DiagnosticsService } from '../diagnostics/service';
 import { AppError } from '../errors';
 import { createUser } from '../identity/users';
 import { createWorkspace } from '../identity/workspaces';
@@ -19,9 +20,13 @@ const unreachable = (): never => {
 };
 const services = {
   sync: { connectAccount: unreachable, startSync: unreachable, isSyncing: unreachable },
-  diagnostics: { create: unreachable, get: unreachable, list: unreachable },
   reports: { create: unreachable, list: unreachable, get: unreachable, download: unreachable },
 };
+
+/** The real diagnostics service: it keeps Andromeda profiles and feedback, which store-only handlers use. */
+function appFor(): HandlerApp {
+  return { core, ...services, diagnostics: new DiagnosticsService(core) };
+}
 
 let dir: string;
 let core: Core;
@@ -41,7 +46,7 @@ afterEach(() => {
 });
 
 function dispatch() {
-  const app: HandlerApp = { core, ...services };
+  const app = appFor();
   return createHandlerDispatch({
     app,
     host: { kind: 'desktop', apiBaseUrl: () => 'http://127.0.0.1:4477', demoPlatform: () => null },
@@ -50,7 +55,7 @@ function dispatch() {
 
 describe('handler map', () => {
   it('has one argument schema and one implementation per name', () => {
-    const app: HandlerApp = { core, ...services };
+    const app = appFor();
     const impls = createHandlers({
       app,
       host: { kind: 'web', apiBaseUrl: () => null, demoPlatform: () => null },
@@ -111,7 +116,7 @@ describe('dispatcher validation', () => {
   it('passes validated arguments with defaults filled', async () => {
     let seen: unknown;
     const impls = createHandlers({
-      app: { core, ...services },
+      app: appFor(),
       host: { kind: 'web', apiBaseUrl: () => null, demoPlatform: () => null },
     });
     const probe: HandlerImpls = {
@@ -133,7 +138,7 @@ describe('dispatcher validation', () => {
       error: (message, fields) => logged.push(`${message} ${JSON.stringify(fields)}`),
     };
     const impls = createHandlers({
-      app: { core, ...services },
+      app: appFor(),
       host: { kind: 'web', apiBaseUrl: () => null, demoPlatform: () => null },
     });
     const failing = createDispatcher(

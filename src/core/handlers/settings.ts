@@ -75,19 +75,9 @@ const keyView = (k: ApiKeyInfo): ApiKeyView => ({
   lastUsedAt: k.lastUsedAt,
 });
 
-interface ProfileRow {
-  risk_appetite: AndromedaProfile['riskAppetite'];
-  focus_metric: AndromedaProfile['focusMetric'];
-  updated_at: string;
-}
-
 function profileOf(env: HandlerEnv, ctx: HandlerContext): AndromedaProfile {
-  const row = env.app.core.db
-    .prepare(`SELECT risk_appetite, focus_metric, updated_at FROM andromeda_profiles WHERE user_id = ?`)
-    .get(ctx.userId) as ProfileRow | undefined;
-  return row
-    ? { riskAppetite: row.risk_appetite, focusMetric: row.focus_metric, updatedAt: row.updated_at }
-    : { riskAppetite: 'MEDIUM', focusMetric: 'CPA', updatedAt: null };
+  const { riskAppetite, focusMetric, updatedAt } = env.app.diagnostics.getProfile(ctx);
+  return { riskAppetite, focusMetric, updatedAt };
 }
 
 export function settingsHandlers(
@@ -126,11 +116,7 @@ export function settingsHandlers(
     },
     'profile.get': (ctx) => profileOf(env, ctx),
     'profile.update': (ctx, args) => {
-      db.prepare(
-        `INSERT INTO andromeda_profiles (user_id, risk_appetite, focus_metric, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (user_id) DO UPDATE SET risk_appetite = excluded.risk_appetite,
-           focus_metric = excluded.focus_metric, updated_at = excluded.updated_at`,
-      ).run(ctx.userId, args.riskAppetite, args.focusMetric, clock.now().toISOString());
+      env.app.diagnostics.setProfile(ctx, { riskAppetite: args.riskAppetite, focusMetric: args.focusMetric });
       return profileOf(env, ctx);
     },
     'settings.get': (ctx) => settingsView(env, ctx),
