@@ -4,7 +4,15 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   main: {
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } } },
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          // PDF rendering runs on this worker thread, off the main process's event loop.
+          'render-worker': resolve(__dirname, 'src/core/reports/render-worker.ts'),
+        },
+      },
+    },
   },
   preload: {
     build: { rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } } },

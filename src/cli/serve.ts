@@ -1,5 +1,7 @@
 // `npm run serve -- --data-dir DIR --port N [--seed S]`: the headless server. Prints a line with
 // http://127.0.0.1:N once it accepts requests; SIGINT/SIGTERM shut it down cleanly (exit 0).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { consoleLogger } from '../core/core';
@@ -37,9 +39,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const dataDir = args.data['data-dir'];
+  const rendererDir = join(import.meta.dirname, '..', '..', 'out', 'renderer');
+  const withDashboard = existsSync(join(rendererDir, 'index.html'));
+  if (!withDashboard) console.error('note: no built renderer (run `npm run build`): serving /v1 only');
   const host = await startHeadless({
     dataDir,
     port: args.data.port,
+    ...(withDashboard ? { dashboard: { rendererDir } } : {}),
     ...(args.data.seed === undefined ? {} : { seed: args.data.seed }),
     logger: { ...consoleLogger, info: () => {} },
   });
@@ -56,6 +62,8 @@ async function main(): Promise<number> {
     console.error('stopped cleanly');
   });
   console.log(`AdLens API listening on ${host.url} (data ${dataDir}; demo platform ${host.demo.url})`);
+  if (withDashboard)
+    console.log(`Web dashboard: ${host.url}/ (sign in with an invitation: npm run cli -- user invite)`);
   void host.initialSync.then(() => console.error('start-up sync finished'));
   return -1; // keep running until a signal
 }

@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApiServer, type ApiServer } from '../api/server';
 import { createApp, type App } from '../app';
 import { createCore, type Core, type Logger } from '../core';
+import { createDashboard, type DashboardHandler } from '../dashboard/index';
 import { AppError } from '../errors';
 import { listWorkspaces } from '../identity/workspaces';
 import { listAdAccounts } from '../sync/accounts';
@@ -17,8 +17,8 @@ export interface HeadlessOptions {
   /** Seed of the embedded demo platform for a new data directory (a provisioned one keeps its own). */
   seed?: number;
   logger?: Logger;
-  /** Requests outside /v1 (the web dashboard); 404 when absent or when it returns false. */
-  fallback?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /** Serve the web dashboard (the built renderer in this folder) at `/` beside /v1. */
+  dashboard?: { rendererDir: string };
 }
 
 export interface HeadlessHost {
@@ -36,7 +36,7 @@ export interface HeadlessHost {
 /**
  * Starts a headless server on a data directory: takes the lock (one server per directory), opens the
  * core, starts the embedded demo platform on an ephemeral loopback port, provisions an empty directory
- * demo-first, serves /v1, and syncs demo accounts in the background.
+ * demo-first, serves /v1 (and the web dashboard when asked), and syncs demo accounts in the background.
  */
 export async function startHeadless(options: HeadlessOptions): Promise<HeadlessHost> {
   const lock: DataDirLock = acquireDataDirLock(options.dataDir, 'headless');
@@ -44,6 +44,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessH
   let app: App | undefined;
   let demoClose: (() => Promise<void>) | undefined;
   let api: ApiServer | undefined;
+  let dashboard: DashboardHandler | undefined;
   try {
     core = createCore({ dataDir: options.dataDir, ...(options.logger ? { logger: options.logger } : {}) });
     const fresh = listWorkspaces(core.db).length === 0;
@@ -58,13 +59,20 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessH
     app = createApp(core, { sync: { demoPlatform: async () => demo } });
     await provisionIfEmpty(core, app.sync, demo, { seed });
     app.start();
+    if (options.dashboard) {
+      dashboard = createDashboard(app, {
+        rendererDir: options.dashboard.rendererDir,
+        apiBaseUrl: () => api?.url ?? null,
+        demoPlatform: () => demo,
+      });
+    }
     api = await createApiServer(app, {
       port: options.port,
-      ...(options.fallback ? { fallback: options.fallback } : {}),
+      ...(dashboard ? { fallback: dashboard } : {}),
     });
     app.reports.setBaseUrl(api.url);
     lock.setUrl(api.url);
-    const running = { app, api, closeDemo: demoClose };
+    const running = { app, api, dashboard, closeDemo: demoClose };
     const initialSync = syncDemoAccounts(core, app.sync);
     let stopping: Promise<void> | undefined;
     return {
@@ -77,6 +85,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessH
       stop: () =>
         (stopping ??= (async () => {
           // Stop accepting, let running syncs end at a page boundary, finish jobs, close the database.
+          running.dashboard?.close();
           await running.api.close();
           await running.app.sync.stop();
           await initialSync;
@@ -86,6 +95,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessH
         })()),
     };
   } catch (error) {
+    dashboard?.close();
     await api?.close();
     if (app) await app.stop();
     else core?.close();
