@@ -1,0 +1,162 @@
+// Every statement the API prepares while serving each endpoint is run through EXPLAIN QUERY PLAN:
+// none may scan a whole table that grows with the data (campaigns, insights, jobs…). This keeps
+// every index the API needs honest, including ones added later for queries not written yet.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../store/open';
+import {
+  seedAccount,
+  seedAd,
+  seedAdSet,
+  seedCampaign,
+  seedDailyInsights,
+  seedKey,
+  seedWorkspace,
+} from './test-fixtures';
+import { call, startTestApi, type TestApi } from './test-server';
+
+const GROWING_TABLES = [
+  'ad_accounts',
+  'campaigns',
+  'ad_sets',
+  'ads',
+  'insights_campaign_daily',
+  'insights_ad_set_daily',
+  'insights_ad_daily',
+  'insights_account_daily',
+  'learning_stage_snapshots',
+  'sync_runs',
+  'diagnostics',
+  'reports',
+  'api_keys',
+  'recommendation_feedback',
+];
+
+let t: TestApi;
+const statements = new Set<string>();
+
+function capture(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    statements.add(sql);
+    return prepare(sql);
+  }) as Db['prepare'];
+}
+
+function fullScans(db: Db, sql: string): string[] {
+  if (!/^\s*(SELECT|WITH|UPDATE|DELETE|INSERT)/i.test(sql)) return [];
+  const plan = explain(db, sql);
+  return plan
+    .map((row) => row.detail)
+    .filter((detail) => {
+      // SCAN is a pass over a whole table or a whole index; SEARCH is a keyed lookup.
+      const match = /^SCAN (\w+)/.exec(detail);
+      return match !== null && GROWING_TABLES.includes(match[1] ?? '');
+    });
+}
+
+/** EXPLAIN QUERY PLAN with every parameter bound to null (the plan does not depend on the values). */
+function explain(db: Db, sql: string): Array<{ detail: string }> {
+  const statement = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+  const named = [...new Set([...sql.matchAll(/[@:$]([A-Za-z_]\w*)/g)].map((m) => m[1] ?? ''))];
+  const bag = named.length > 0 ? [Object.fromEntries(named.map((name) => [name, null]))] : [];
+  for (let positional = 0; positional <= 64; positional++) {
+    try {
+      return statement.all(...Array<null>(positional).fill(null), ...bag) as Array<{ detail: string }>;
+    } catch (error) {
+      if (!/Too few parameter/.test((error as Error).message)) throw error;
+    }
+  }
+  throw new Error(`could not bind the parameters of: ${sql}`);
+}
+
+beforeAll(async () => {
+  t = await startTestApi({ now: '2026-03-10T12:00:00.000Z' });
+  const db = t.core.db;
+  capture(db);
+  const { workspaceId } = seedWorkspace(db, { plan: 'agency' });
+  const account = seedAccount(db, { workspaceId, mode: 'test' });
+  for (let c = 0; c < 3; c++) {
+    const campaignId = seedCampaign(db, { accountId: account.id, name: `Campaign ${c}` });
+    const adSetId = seedAdSet(db, { accountId: account.id, campaignId });
+    seedAd(db, { accountId: account.id, campaignId, adSetId });
+    seedDailyInsights(db, {
+      accountId: account.id,
+      campaignId,
+      from: '2026-01-01',
+      days: 69,
+      row: (i) => ({
+        spendMicros: 10_000_000 + i,
+        impressions: 1000,
+        clicks: 20,
+        conversions: 2,
+        revenueMicros: 30_000_000,
+        reach: 800,
+      }),
+    });
+  }
+  const { key } = seedKey(db, t.core.clock, { workspaceId, mode: 'test' });
+  const get = async (path: string) => {
+    const res = await call(t.url, path, { key });
+    expect(res.status, path).toBeLessThan(300);
+    return res.body as { data: unknown };
+  };
+  const campaigns = (await get('/v1/campaigns?page_size=100')).data as Array<{ id: string }>;
+  const campaignId = campaigns[0]!.id;
+  await get('/v1/accounts');
+  await get(`/v1/accounts/${account.id}`);
+  await get(`/v1/accounts/${account.platformAccountId}`);
+  await get(`/v1/campaigns?account_id=${account.id}&sort=-spend`);
+  await get(`/v1/campaigns/${campaignId}?include=adSets,ads,diagnostics,insights&insightsDateRange=last_30d`);
+  await get(`/v1/insights/summary?account_id=${account.id}&date_start=2026-02-01&date_end=2026-03-01`);
+  await get(`/v1/insights/summary?campaign_ids=${campaignId}`);
+  const diagnostic = await call(t.url, '/v1/diagnostics', {
+    key,
+    body: {
+      account_id: account.id,
+      campaign_id: campaignId,
+      date_start: '2026-02-10',
+      date_end: '2026-03-08',
+    },
+  });
+  expect(diagnostic.status).toBeLessThan(300);
+  await t.app.diagnostics.whenIdle();
+  const diagnosticId = (diagnostic.body as { data: { id: string } }).data.id;
+  await get(`/v1/diagnostics/${diagnosticId}`);
+  await get(
+    `/v1/diagnostics?account_id=${account.id}&risk_level=LOW&date_start=2026-02-01&date_end=2026-03-09`,
+  );
+  await get('/v1/campaigns');
+  const report = await call(t.url, '/v1/reports', {
+    key,
+    body: {
+      account_id: account.id,
+      title: 'Plan check',
+      date_start: '2026-02-01',
+      date_end: '2026-02-28',
+      format: 'markdown',
+    },
+  });
+  expect(report.status).toBeLessThan(300);
+  await t.app.reports.whenIdle();
+  await get(`/v1/reports?accountId=${account.id}&status=completed&format=markdown`);
+  await get(`/v1/reports?campaignId=${campaignId}`);
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('query plans of every statement the API ran', () => {
+  it('captured the statements of every endpoint', () => {
+    expect(statements.size).toBeGreaterThan(20);
+  });
+
+  it('never scans a growing table whole', () => {
+    const offenders = [...statements].flatMap((sql) =>
+      fullScans(t.core.db, sql).map(
+        (detail) => `${detail}\n    in: ${sql.replace(/\s+/g, ' ').slice(0, 240)}`,
+      ),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
