@@ -1,7 +1,7 @@
 // The Electron host: a thin shell around the service core. One instance per user; the data
 // directory under the app's user-data folder; the core, the /v1 server on 127.0.0.1 (port from
 // settings), the window, IPC from the handler map, and calm desktop notifications.
-import { app, BrowserWindow, Notification } from 'electron';
+import { app, BrowserWindow, dialog, Notification } from 'electron';
 import { join } from 'node:path';
 import { createApiServer, type ApiServer } from '../core/api/server';
 import { createApp } from '../core/app';
@@ -15,7 +15,7 @@ import {
   type HandlerEnv,
 } from '../core/handlers';
 import { acquireDataDirLock } from '../core/host/lock';
-import { provisionIfEmpty } from '../core/host/provision';
+import { provisionIfEmpty, syncDemoAccounts } from '../core/host/provision';
 import { getWorkspaceOwner } from '../core/identity/users';
 import { listWorkspaces } from '../core/identity/workspaces';
 import { demoSeed } from '../core/sync/embedded-demo';
@@ -40,7 +40,16 @@ if (!app.requestSingleInstanceLock()) {
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
 
-  app.whenReady().then(async () => {
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      // A data directory held by a server, a database from a newer version, a corrupt file: say so and quit.
+      dialog.showErrorBox('AdLens cannot start', error instanceof Error ? error.message : String(error));
+      app.exit(1);
+    });
+
+  async function start(): Promise<void> {
     const dataDir = process.env.ADLENS_DATA_DIR ?? join(app.getPath('userData'), 'data');
     const lock = acquireDataDirLock(dataDir, 'desktop');
     const core: Core = createCore({
@@ -67,6 +76,8 @@ if (!app.requestSingleInstanceLock()) {
     }
     services.reports.setBaseUrl(api.url);
     services.start();
+    // Demo-first: the demo accounts are synced in the background while the window opens.
+    const initialSync = syncDemoAccounts(core, services.sync);
 
     const workspace = listWorkspaces(core.db)[0];
     const owner = workspace ? getWorkspaceOwner(core.db, workspace.id) : undefined;
@@ -104,13 +115,15 @@ if (!app.requestSingleInstanceLock()) {
       unregister();
       void (async () => {
         await api?.close();
+        await services.sync.stop();
+        await initialSync;
         await services.stop();
         await platform.close();
         lock.release();
         app.exit(0);
       })();
     });
-  });
+  }
 
   app.on('window-all-closed', () => app.quit());
 }

@@ -1,8 +1,11 @@
-// Date-range rules shared by the routes: start after end, or a window longer than 90 days, is
-// invalid_date_range; defaults are computed in the account's timezone.
+// Date-range rules shared by the routes: start after end, or a range longer than 90 days, is
+// invalid_date_range (spec: errors table and limits); defaults are computed in the account's timezone.
 import { MAX_RANGE_DAYS } from '../../shared/api/common';
 import { daysBetween } from '../clock';
 import { AppError } from '../errors';
+import { boundary } from '../reports/store';
+
+const DAY_MS = 86_400_000;
 
 /** An analysis window: start ≤ end and at most 90 days, both inclusive. */
 export function checkWindow(from: string, to: string): { from: string; to: string } {
@@ -17,11 +20,25 @@ export function checkWindow(from: string, to: string): { from: string; to: strin
   return { from, to };
 }
 
-/** A list filter's period: only its order is checked (it selects records, it is not an analysis window). */
-export function checkOrder(from: string | undefined, to: string | undefined, names: [string, string]): void {
-  if (from !== undefined && to !== undefined && Date.parse(normalize(from)) > Date.parse(normalize(to))) {
+/**
+ * A list filter's period (diagnostics `date_start`/`date_end`, reports `from`/`to`): when both ends are
+ * given, the same rule as any date range: start ≤ end and at most 90 days. Ends may be dates (a `to` date
+ * covers its whole day, as the reports store reads it) or ISO 8601 timestamps.
+ */
+export function checkFilterRange(
+  from: string | undefined,
+  to: string | undefined,
+  names: [string, string],
+): void {
+  if (from === undefined || to === undefined) return;
+  const start = Date.parse(boundary(from, false));
+  const end = Date.parse(boundary(to, true));
+  if (start > end)
     throw new AppError('invalid_date_range', `${names[0]} ${from} is after ${names[1]} ${to}.`);
+  if (end - start > MAX_RANGE_DAYS * DAY_MS) {
+    throw new AppError(
+      'invalid_date_range',
+      `The range ${from} to ${to} is longer than ${MAX_RANGE_DAYS} days (the maximum).`,
+    );
   }
 }
-
-const normalize = (value: string) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);

@@ -137,4 +137,13 @@ describe('GET /v1/diagnostics', () => {
     expect((await req(`/v1/diagnostics?account_id=${s.b1.id}`, writerKey)).status).toBe(403);
     expect((await req(`/v1/diagnostics?campaign_id=${s.cb}`, writerKey)).status).toBe(404);
   });
+  it('refuses a filter range longer than 90 days, and accepts 90 days', async () => {
+    // 2025-12-01..2026-03-01 is 91 calendar days; 2025-12-02..2026-03-01 is 90.
+    const long = await req('/v1/diagnostics?date_start=2025-12-01&date_end=2026-03-01', writerKey);
+    expect([long.status, long.body.error?.type]).toEqual([400, 'invalid_date_range']);
+    const ninety = await req('/v1/diagnostics?date_start=2025-12-02&date_end=2026-03-01', writerKey);
+    expect(ninety.status).toBe(200);
+    // One open end is not a range to measure: everything since (or until) that day.
+    expect((await req('/v1/diagnostics?date_start=2025-01-01', writerKey)).status).toBe(200);
+  });
 });

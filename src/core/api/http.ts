@@ -111,7 +111,10 @@ export function describeZodError(error: z.ZodError, where: 'query' | 'body' | 'p
       return `unknown ${noun}${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     }
     const path = issue.path.map(String).join('.');
-    if (issue.code === 'invalid_type' && issue.input === undefined) return `"${path}" is required`;
+    // zod 4 issues carry no input unless asked, so "missing" is read from the type it received.
+    if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) {
+      return `"${path}" is required`;
+    }
     return path ? `"${path}": ${issue.message}` : issue.message;
   });
   const label =

@@ -119,6 +119,18 @@ describe('reports', () => {
     expect(trial.body.error.type).toBe('white_label_not_available');
   });
 
+  it('refuses an empty campaign_ids list instead of generating a report of nothing', async () => {
+    const res = await req('/v1/reports', key, {
+      account_id: s.a1.id,
+      title: 'Empty',
+      date_start: '2026-03-01',
+      date_end: '2026-03-02',
+      campaign_ids: [],
+    });
+    expect([res.status, res.body.error?.type]).toEqual([400, 'invalid_request']);
+    expect(res.body.error.message).toMatch(/campaign_ids/);
+  });
+
   it('validates the body, IDs and dates', async () => {
     const base = { account_id: s.a1.id, title: 'T', date_start: '2026-03-01', date_end: '2026-03-02' };
     const cases: Array<[unknown, number, string]> = [
@@ -149,5 +161,22 @@ describe('reports', () => {
     expect((await req('/v1/reports?campaign_id=x', key)).status).toBe(400);
     expect((await req(`/v1/reports?accountId=${s.b1.id}`, key)).status).toBe(403);
     expect((await req('/v1/reports/rpt_AAAAAAAAAAAAAAAA', key)).status).toBe(404);
+  });
+
+  it('checks the from/to filter as a date range: a date `to` covers its day, at most 90 days', async () => {
+    const cases: [string, number][] = [
+      // Same day: 10:00 until the end of 2026-03-10 (the store reads a date `to` that way).
+      ['from=2026-03-10T10:00:00Z&to=2026-03-10', 200],
+      ['from=2025-12-02&to=2026-03-01', 200],
+      ['from=2025-12-01T00:00:00Z&to=2026-03-01T00:00:00Z', 200],
+      ['from=2025-12-01&to=2026-03-01', 400],
+      ['from=2025-12-01T00:00:00Z&to=2026-03-01T00:00:01Z', 400],
+      ['from=2026-03-10T10:00:01Z&to=2026-03-10T10:00:00Z', 400],
+    ];
+    for (const [q, status] of cases) {
+      const res = await req(`/v1/reports?${q}`, key);
+      expect(res.status, q).toBe(status);
+      if (status === 400) expect(res.body.error.type, q).toBe('invalid_date_range');
+    }
   });
 });

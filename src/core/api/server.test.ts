@@ -125,6 +125,20 @@ describe('version header, request IDs and errors', () => {
     }
     expect((await get('/v1/accounts?page_size=100', s.keys.liveA.key)).status).toBe(200);
   });
+  it('parses page and page_size the same way on every list (digits only, defaults 1 and 20)', async () => {
+    const key = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId }).key;
+    for (const list of ['/v1/accounts', '/v1/campaigns', '/v1/diagnostics', '/v1/reports']) {
+      for (const q of ['page=0x2', 'page=1e1', 'page=1.5', 'page=%202', 'page_size=2.0', 'page_size=']) {
+        const res = await get(`${list}?${q}`, key);
+        expect([res.status, res.body.error?.type], `${list}?${q}`).toEqual([400, 'invalid_request']);
+        expect(res.body.error.message, `${list}?${q}`).not.toMatch(/is required/);
+      }
+      const defaults = await get(list, key);
+      expect(defaults.body.pagination, list).toMatchObject({ page: 1, page_size: 20 });
+      const paged = await get(`${list}?page=2&page_size=1`, key);
+      expect(paged.body.pagination, list).toMatchObject({ page: 2, page_size: 1 });
+    }
+  });
   it('refuses bad ID formats with 400 and unknown well-formed IDs with 404', async () => {
     expect((await get('/v1/campaigns/12345', s.keys.liveA.key)).body.error.type).toBe('invalid_request');
     expect((await get('/v1/accounts/act_x!', s.keys.liveA.key)).body.error.type).toBe('invalid_request');
@@ -351,6 +365,17 @@ describe('insights summary', () => {
     );
     expect(bad.body.error.type).toBe('invalid_request');
   });
+  it('reports invalid_date_range before the currency refusal', async () => {
+    // Agency A's live accounts use USD and EUR: without a filter the summary is refused for its
+    // currencies, but a bad explicit range must still be named as such.
+    const key = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId }).key;
+    const after = await get('/v1/insights/summary?date_start=2026-03-10&date_end=2026-03-01', key);
+    expect([after.status, after.body.error.type]).toEqual([400, 'invalid_date_range']);
+    const long = await get('/v1/insights/summary?date_start=2025-12-01&date_end=2026-03-01', key);
+    expect([long.status, long.body.error.type]).toEqual([400, 'invalid_date_range']);
+    const mixed = await get('/v1/insights/summary?date_start=2026-03-01&date_end=2026-03-07', key);
+    expect([mixed.status, mixed.body.error.type]).toEqual([400, 'invalid_request']);
+  });
   it('isolates workspaces: the other workspace account is 403', async () => {
     const res = await get(`/v1/insights/summary?account_id=${s.a1.id}`, s.keys.liveB.key);
     expect(res.status).toBe(403);
@@ -378,6 +403,18 @@ describe('bodies', () => {
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.type).toBe('invalid_request');
+  });
+});
+
+describe('body field types', () => {
+  it('says which field has the wrong type instead of calling it missing', async () => {
+    const key = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId }).key;
+    const wrong = await get('/v1/diagnostics', key, { body: { account_id: 123 } });
+    expect([wrong.status, wrong.body.error.type]).toEqual([400, 'invalid_request']);
+    expect(wrong.body.error.message).toMatch(/"account_id".*expected string/);
+    expect(wrong.body.error.message).not.toMatch(/required/);
+    const missing = await get('/v1/diagnostics', key, { body: {} });
+    expect(missing.body.error.message).toMatch(/"account_id" is required/);
   });
 });
 

@@ -4,11 +4,10 @@ import { createCore, type Core, type Logger } from '../core';
 import { createDashboard, type DashboardHandler } from '../dashboard/index';
 import { AppError } from '../errors';
 import { listWorkspaces } from '../identity/workspaces';
-import { listAdAccounts } from '../sync/accounts';
 import { demoSeed, type DemoPlatformEndpoint } from '../sync/embedded-demo';
 import type { SyncService } from '../sync/service';
 import { acquireDataDirLock, type DataDirLock } from './lock';
-import { provisionIfEmpty } from './provision';
+import { provisionIfEmpty, syncDemoAccounts } from './provision';
 
 export interface HeadlessOptions {
   dataDir: string;
@@ -104,24 +103,5 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessH
     throw error instanceof AppError || !(error instanceof Error)
       ? error
       : new AppError('api_error', error.message);
-  }
-}
-
-/** Syncs every active demo (test-mode) account, one after another; failures are logged, not thrown. */
-async function syncDemoAccounts(core: Core, sync: SyncService): Promise<void> {
-  for (const workspace of listWorkspaces(core.db)) {
-    for (const account of listAdAccounts(core.db, workspace.id)) {
-      if (account.mode !== 'test' || account.connectionStatus !== 'active') continue;
-      try {
-        const outcome = await sync.syncAccount(account.id);
-        if (outcome.status === 'interrupted') return;
-      } catch (error) {
-        if (error instanceof AppError && error.type === 'conflict') return; // shutting down
-        // A CLI sync of the same account is running, or its token expired: leave it.
-        core.logger.warn(
-          `start-up sync of ${account.platformAccountId} skipped: ${(error as Error).message}`,
-        );
-      }
-    }
   }
 }

@@ -1,9 +1,10 @@
 import type { Core } from '../core';
+import { AppError } from '../errors';
 import { createUser, getWorkspaceOwner } from '../identity/users';
 import { createWorkspace, getWorkspace, listWorkspaces, type Workspace } from '../identity/workspaces';
 import { GraphClient } from '../platform/graph-client';
 import { canConnect } from '../platform/parse';
-import type { AdAccount } from '../sync/accounts';
+import { listAdAccounts, type AdAccount } from '../sync/accounts';
 import { DEMO_BASE_URL, setDemoSeed, type DemoPlatformEndpoint } from '../sync/embedded-demo';
 import type { SyncService } from '../sync/service';
 
@@ -83,4 +84,23 @@ export async function provisionIfEmpty(
   }
   setSetting(core, PROVISIONED, core.clock.now().toISOString());
   return { workspace, accounts };
+}
+
+/** Syncs every active demo (test-mode) account, one after another; failures are logged, not thrown. */
+export async function syncDemoAccounts(core: Core, sync: SyncService): Promise<void> {
+  for (const workspace of listWorkspaces(core.db)) {
+    for (const account of listAdAccounts(core.db, workspace.id)) {
+      if (account.mode !== 'test' || account.connectionStatus !== 'active') continue;
+      try {
+        const outcome = await sync.syncAccount(account.id);
+        if (outcome.status === 'interrupted') return;
+      } catch (error) {
+        if (error instanceof AppError && error.type === 'conflict') return; // shutting down
+        // A CLI sync of the same account is running, or its token expired: leave it.
+        core.logger.warn(
+          `start-up sync of ${account.platformAccountId} skipped: ${(error as Error).message}`,
+        );
+      }
+    }
+  }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open';
-import { campaignDaily, campaignInsights, insightsSummary, previousPeriod } from './index';
+import { campaignDaily, campaignInsights, deriveMetrics, insightsSummary, previousPeriod } from './index';
 
 let store: Store;
 
@@ -158,5 +158,41 @@ describe('campaignInsights and campaignDaily', () => {
   it('previous period has the same length and ends the day before', () => {
     expect(previousPeriod('2026-03-08', '2026-03-14')).toEqual({ from: '2026-03-01', to: '2026-03-07' });
     expect(previousPeriod('2026-03-01', '2026-03-01')).toEqual({ from: '2026-02-28', to: '2026-02-28' });
+  });
+});
+
+describe('rounding', () => {
+  it('rounds money ratios once, straight to cents', () => {
+    // 8.06496 per thousand: rounding to 4 decimals first (8.065) and then to 2 would give 8.07.
+    expect(
+      deriveMetrics({
+        spendMicros: 806_496_000,
+        impressions: 100_000,
+        clicks: 0,
+        conversions: 0,
+        revenueMicros: 0,
+        reach: 0,
+      }).cpm,
+    ).toBe(8.06);
+    expect(
+      deriveMetrics({
+        spendMicros: 10_049_600,
+        impressions: 0,
+        clicks: 0,
+        conversions: 1,
+        revenueMicros: 0,
+        reach: 0,
+      }).cpa,
+    ).toBe(10.05);
+    expect(
+      deriveMetrics({
+        spendMicros: 100_049_600,
+        impressions: 0,
+        clicks: 0,
+        conversions: 10,
+        revenueMicros: 0,
+        reach: 0,
+      }).cpa,
+    ).toBe(10);
   });
 });

@@ -34,18 +34,19 @@ export interface DerivedMetrics {
 
 /** Money (spend, revenue, cpa, cpm) to 2 decimals; ratios (roas, ctr) to 4. */
 export function deriveMetrics(t: RawTotals): DerivedMetrics {
-  const cpa = ratio(t.spendMicros, t.conversions * 1_000_000);
-  const cpm = ratio(t.spendMicros, t.impressions * 1_000_000, 1000);
+  // Money ratios are rounded once, straight to cents (rounding to 4 decimals first can move a cent).
+  const cpa = t.conversions ? round2(t.spendMicros / 1_000_000 / t.conversions) : null;
+  const cpm = t.impressions ? round2((t.spendMicros / 1_000_000 / t.impressions) * 1000) : null;
   return {
     spend: microsToAmount(t.spendMicros),
     impressions: t.impressions,
     clicks: t.clicks,
     conversions: t.conversions,
     revenue: microsToAmount(t.revenueMicros),
-    cpa: cpa === null ? null : round2(cpa),
+    cpa,
     roas: ratio(t.revenueMicros, t.spendMicros),
     ctr: ratio(t.clicks, t.impressions, 100),
-    cpm: cpm === null ? null : round2(cpm),
+    cpm,
   };
 }
 

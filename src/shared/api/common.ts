@@ -75,6 +75,12 @@ export const PageQuery = {
   page_size: positiveInt(MAX_PAGE_SIZE, 'page_size').optional(),
 };
 
+/** The same parsing with the spec's defaults filled in (page 1, page_size 20). */
+export const PageQueryWithDefaults = {
+  page: positiveInt(1_000_000, 'page').default(1),
+  page_size: positiveInt(MAX_PAGE_SIZE, 'page_size').default(DEFAULT_PAGE_SIZE),
+};
+
 /** An ad account as a request names it: service ID (act_ + 16 base62) or platform ID (act_<digits>). */
 export const AccountIdParam = z
   .string()

@@ -1,6 +1,7 @@
 // The diagnostic resource as the spec defines it (camelCase on the wire), plus the POST body (snake_case).
 // One schema per shape gives the TypeScript type, request validation and the OpenAPI document.
 import { z } from 'zod';
+import { PageQueryWithDefaults } from './common';
 
 export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
 export const RiskLevelSchema = z.enum(RISK_LEVELS);
@@ -212,8 +213,7 @@ export const ListDiagnosticsQuerySchema = z
     date_end: CalendarDateSchema.optional(),
     status: DiagnosticStatusSchema.optional(),
     campaign_id: z.string().min(1).optional(),
-    page: z.coerce.number().int().min(1).default(1),
-    page_size: z.coerce.number().int().min(1).max(100).default(20),
+    ...PageQueryWithDefaults,
   })
   .strict();
 export type ListDiagnosticsQuery = z.infer<typeof ListDiagnosticsQuerySchema>;

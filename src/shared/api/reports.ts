@@ -3,7 +3,7 @@
 // the JSON format is exactly a ReportContent, validated by ReportContentSchema.
 // Shared with the renderer, so no Node APIs here (atob, not Buffer).
 import { z } from 'zod';
-import { MAX_REPORT_CAMPAIGNS, DateParam } from './common';
+import { MAX_REPORT_CAMPAIGNS, DateParam, PageQueryWithDefaults } from './common';
 import { RiskLevelSchema, RiskAppetiteSchema, FocusMetricSchema } from './diagnostics';
 
 export const REPORT_FORMATS = ['json', 'pdf', 'markdown'] as const;
@@ -81,8 +81,12 @@ export const CreateReportBodySchema = z
     title: z.string().trim().min(1, 'title must not be empty').max(200),
     date_start: DateParam,
     date_end: DateParam,
-    // The count limit is its own error type (too_many_campaigns), so it is not enforced here.
-    campaign_ids: z.array(z.string().min(1)).optional(),
+    // The count limit is its own error type (too_many_campaigns), so it is not enforced here. An empty
+    // list is refused: a report covers campaigns (leave the field out for the default selection).
+    campaign_ids: z
+      .array(z.string().min(1))
+      .min(1, 'campaign_ids must name at least one campaign (omit it for the default selection)')
+      .optional(),
     format: ReportFormatSchema.optional(),
     whiteLabel: WhiteLabelSchema.optional(),
   })
@@ -98,8 +102,7 @@ export const ListReportsQuerySchema = z
     format: ReportFormatSchema.optional(),
     from: z.iso.datetime({ offset: true }).or(DateParam).optional(),
     to: z.iso.datetime({ offset: true }).or(DateParam).optional(),
-    page: z.coerce.number().int().min(1).default(1),
-    page_size: z.coerce.number().int().min(1).max(100).default(20),
+    ...PageQueryWithDefaults,
   })
   .strict();
 export type ListReportsQuery = z.infer<typeof ListReportsQuerySchema>;

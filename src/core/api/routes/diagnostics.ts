@@ -16,7 +16,7 @@ import {
 import { addDays, dateInZone } from '../../clock';
 import { AppError } from '../../errors';
 import { canSeeDiagnostic, resolveAccount, resolveCampaign, visibleAccounts } from '../../identity/access';
-import { checkOrder, checkWindow } from '../dates';
+import { checkFilterRange, checkWindow } from '../dates';
 import { defineRoute, json } from '../route';
 
 const AUTH_ERRORS = ['authentication_error', 'key_revoked', 'plan_insufficient'] as const;
@@ -40,7 +40,7 @@ export const diagnosticRoutes = [
     operationId: 'listDiagnostics',
     summary: 'List diagnostics of the workspace, newest first',
     description:
-      'Filters: account_id, risk_level, date_start/date_end (the period in which diagnostics were created), and the extra filters status and campaign_id.',
+      'Filters: account_id, risk_level, date_start/date_end (the period in which diagnostics were created, UTC dates; with both, start ≤ end and at most 90 days, else 400 invalid_date_range), and the extra filters status and campaign_id.',
     tag: 'Diagnostics',
     counters: ['reads'],
     query: ListDiagnosticsQuerySchema,
@@ -58,7 +58,7 @@ export const diagnosticRoutes = [
       const db = app.core.db;
       checkIdFormat(query.account_id, AccountIdParam, 'account_id');
       checkIdFormat(query.campaign_id, CampaignIdParam, 'campaign_id');
-      checkOrder(query.date_start, query.date_end, ['date_start', 'date_end']);
+      checkFilterRange(query.date_start, query.date_end, ['date_start', 'date_end']);
       const accountIds = query.account_id
         ? [resolveAccount(db, ctx, query.account_id).id]
         : visibleAccounts(db, ctx).map((a) => a.id);

@@ -35,6 +35,11 @@ export const insightsRoutes = [
     ],
     handle({ app, ctx, query }) {
       const db = app.core.db;
+      // An explicit range is checked first: its error type (invalid_date_range) must not be hidden by
+      // the currency refusal below, which depends on the selection rather than on the dates.
+      if (query.date_start !== undefined && query.date_end !== undefined) {
+        checkWindow(query.date_start, query.date_end);
+      }
       let accounts: VisibleAccount[] = query.account_id
         ? [resolveAccount(db, ctx, query.account_id)]
         : visibleAccounts(db, ctx);

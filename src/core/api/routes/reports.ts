@@ -22,7 +22,7 @@ import {
   visibleAccounts,
   WHITE_LABEL_PLANS,
 } from '../../identity/access';
-import { checkOrder, checkWindow } from '../dates';
+import { checkFilterRange, checkWindow } from '../dates';
 import { defineRoute, json } from '../route';
 import { checkIdFormat } from './diagnostics';
 
@@ -35,7 +35,7 @@ export const reportRoutes = [
     operationId: 'listReports',
     summary: 'List reports, newest first (poll this list, or GET /v1/reports/{id}, for completion)',
     description:
-      'Filters (camelCase, as the spec says): campaignId, accountId, status, format, and from/to bounding the creation time (ISO 8601 timestamp or date).',
+      'Filters (camelCase, as the spec says): campaignId, accountId, status, format, and from/to bounding the creation time (ISO 8601 timestamp or date; a date `to` covers its whole day). With both from and to, the period must not end before it starts nor be longer than 90 days (400 invalid_date_range).',
     tag: 'Reports',
     counters: ['reads'],
     query: ListReportsQuerySchema,
@@ -53,7 +53,7 @@ export const reportRoutes = [
       const db = app.core.db;
       checkIdFormat(query.accountId, AccountIdParam, 'accountId');
       checkIdFormat(query.campaignId, CampaignIdParam, 'campaignId');
-      checkOrder(query.from, query.to, ['from', 'to']);
+      checkFilterRange(query.from, query.to, ['from', 'to']);
       const account = query.accountId ? resolveAccount(db, ctx, query.accountId) : undefined;
       const accountIds = account ? [account.id] : visibleAccounts(db, ctx).map((a) => a.id);
       const campaignId = query.campaignId ? resolveCampaign(db, ctx, query.campaignId).id : undefined;
