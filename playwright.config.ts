@@ -1,3 +1,4 @@
+import { CHROMIUM_LAUNCH } from './e2e/chromium';
 import { defineConfig } from '@playwright/test';
 
 // Browser tests of the served dashboard in Debian's Chromium (the Playwright download is not
@@ -18,18 +19,6 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'off',
     actionTimeout: 15_000,
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
 });

@@ -14,6 +14,7 @@ import { createCore } from '../src/core/core';
 import { seedAccount, seedCampaign, seedDailyInsights, seedWorkspace } from '../src/core/api/test-fixtures';
 import { createInvitation } from '../src/core/identity/invitations';
 import { figure, percentile, type BenchFigure, type BenchSuite } from './harness';
+import { CHROMIUM_LAUNCH } from '../e2e/chromium';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CAMPAIGNS = 1000;
@@ -171,19 +172,7 @@ const suite: BenchSuite = {
     const dataDir = mkdtempSync(join(tmpdir(), 'adlens-ui-bench-'));
     const token = seed(dataDir);
     const server = await startServer(dataDir);
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await chromium.launch(CHROMIUM_LAUNCH);
     try {
       const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
       const page = await context.newPage();

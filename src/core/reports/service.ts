@@ -34,7 +34,7 @@ import {
 } from './rows';
 import { nextRun, runOn } from './schedule';
 import { downloadFileName, signDownload, signingSecret, verifyDownload } from './signing';
-import { ReportStore } from './store';
+import { ReportStore, type ListFilter as ReportListFilter } from './store';
 
 export const DOWNLOAD_VALIDITY_DAYS = 7;
 const SCHEDULE_CHECK_MS = 60_000;
@@ -65,17 +65,7 @@ export interface ScheduleReportInput {
   whiteLabel?: WhiteLabel;
 }
 
-export interface ReportListFilter {
-  accountIds: string[];
-  campaignId?: string | undefined;
-  accountId?: string | undefined;
-  status?: string | undefined;
-  format?: string | undefined;
-  from?: string | undefined;
-  to?: string | undefined;
-  page: number;
-  pageSize: number;
-}
+export type { ReportListFilter };
 
 export interface ReportFile {
   contentType: string;
