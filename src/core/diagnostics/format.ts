@@ -6,7 +6,8 @@ export function money(micros: number, currency: string): string {
   let format = moneyFormats.get(currency);
   if (!format) {
     try {
-      format = new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 2 });
+      // The currency's own minor digits: two for USD, none for JPY.
+      format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
     } catch {
       format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
     }

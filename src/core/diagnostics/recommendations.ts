@@ -28,7 +28,7 @@ export interface CampaignScope {
   rangeSpend: number;
 }
 
-interface Candidate {
+export interface Candidate {
   kind: ActionKind;
   key: string;
   action: string;
@@ -272,6 +272,23 @@ function rank(candidates: Candidate[], learned: Learned): Candidate[] {
   return [...candidates].sort((a, b) => score(b, learned) - score(a, learned) || a.key.localeCompare(b.key));
 }
 
+/**
+ * The top `limit` of a ranking, giving each kind of action a place before any kind gets a second:
+ * three budget cuts on sibling ad sets would otherwise crowd out a creative refresh. Rank order kept.
+ */
+export function topDistinct(ranked: readonly Candidate[], limit = 3): Candidate[] {
+  const picked = new Set<Candidate>();
+  const kinds = new Set<ActionKind>();
+  for (const c of ranked) {
+    if (picked.size < limit && !kinds.has(c.kind)) {
+      picked.add(c);
+      kinds.add(c.kind);
+    }
+  }
+  for (const c of ranked) if (picked.size < limit) picked.add(c);
+  return ranked.filter((c) => picked.has(c));
+}
+
 /** Actions for a healthy campaign or one with too little data: still one concrete next step. */
 function quietCandidates(scopes: readonly CampaignScope[], thin: boolean): Candidate[] {
   const scope = scopes[0];
@@ -362,10 +379,8 @@ export function buildRecommendations(
   }
   let candidates = [...byKey.values()];
   if (candidates.length === 0) candidates = quietCandidates([...scopes.values()], thin);
-  const ranked = rank(candidates, learned).slice(0, 3);
-  const defaultOrder = rank(candidates, DEFAULT_LEARNED)
-    .slice(0, 3)
-    .map((c) => c.kind);
+  const ranked = topDistinct(rank(candidates, learned));
+  const defaultOrder = topDistinct(rank(candidates, DEFAULT_LEARNED)).map((c) => c.kind);
   const actionKinds: Record<string, ActionKind> = {};
   const recommendations = ranked.map((c, i) => {
     const id = `rec_${i + 1}`;
