@@ -23,12 +23,14 @@ test.describe('a workspace with nothing connected', () => {
   });
 });
 
-test('a token_expired account shows a banner and a re-authentication path', async ({
+test('a token_expired account shows a banner and re-authenticates; disconnect asks first and reconnects', async ({
   signedIn: page,
   server,
 }) => {
   await server.control('expire-token');
-  const card = page.getByRole('article').first();
+  // Pinned by name: broken accounts sort first, so positions change as states do.
+  const name = (await page.getByRole('article').first().getAttribute('aria-label')) ?? '';
+  const card = page.getByRole('article', { name, exact: true });
   await card.getByRole('button', { name: /Sync .* now/ }).click();
   const banner = card.getByRole('alert').filter({ hasText: 'Access token expired' });
   await expect(banner).toBeVisible({ timeout: 30_000 });
@@ -37,4 +39,32 @@ test('a token_expired account shows a banner and a re-authentication path', asyn
   await banner.getByRole('button', { name: 'Re-authenticate' }).click();
   await expect(page.getByRole('heading', { name: /Re-authenticate/ })).toBeVisible();
   await expect(page.getByLabel('Access token')).toBeVisible();
+
+  // The platform accepts the demo token again: re-authenticating brings the account back and syncs it.
+  await screenshot(page, '19-account-reauth');
+  await server.control('restore-token');
+  await page.getByRole('button', { name: 'Reconnect with the demo token' }).click();
+  await expect(card.getByRole('alert')).toHaveCount(0);
+  await expect(card).toContainText('Connection: active');
+  await expect(card.getByRole('button', { name: /Sync .* now/ })).toBeEnabled({ timeout: 30_000 });
+
+  // Disconnect asks first; keeping the account changes nothing.
+  await card.getByRole('button', { name: /^Disconnect / }).click();
+  const confirm = card.getByRole('alertdialog');
+  await expect(confirm).toContainText('Syncing stops');
+  await screenshot(page, '17-account-disconnect-confirm');
+  await confirm.getByRole('button', { name: 'Keep connected' }).click();
+  await expect(card).toContainText('Connection: active');
+  await card.getByRole('button', { name: /^Disconnect / }).click();
+  await card.getByRole('alertdialog').getByRole('button', { name: 'Yes, disconnect' }).click();
+  const disconnected = card.getByRole('alert').filter({ hasText: 'Account disconnected' });
+  await expect(disconnected).toBeVisible();
+  await expect(card.getByRole('button', { name: /Sync .* now/ })).toBeDisabled();
+  await expect(card).toContainText(/Campaigns\s*[1-9]/); // history stays
+  await screenshot(page, '18-account-disconnected');
+  await disconnected.getByRole('button', { name: 'Reconnect' }).click();
+  await expect(page.getByRole('heading', { name: /^Reconnect / })).toBeVisible();
+  await page.getByRole('button', { name: 'Reconnect with the demo token' }).click();
+  await expect(card).toContainText('Connection: active');
+  await expect(card.getByRole('button', { name: /Sync .* now/ })).toBeEnabled({ timeout: 30_000 });
 });

@@ -29,4 +29,17 @@ test('browses, sorts and filters campaigns, then reads one campaign’s charts',
   await page.getByLabel('Date range').selectOption('14');
   await expect(page).toHaveURL(/days=14/);
   await screenshot(page, '06-campaign-detail');
+
+  // The analyst's target CPA: saved, shown, drawn on the CPA chart, then cleared.
+  const target = page.getByRole('form', { name: 'Target CPA' });
+  await expect(target).toContainText('Current target: none');
+  await target.getByLabel('Target CPA (account currency)').fill('42.5');
+  await target.getByRole('button', { name: 'Save target' }).click();
+  await expect(target.getByRole('status')).toContainText('Saved');
+  await expect(target).toContainText(/Current target: \D*42\.50/);
+  await expect(page.getByRole('figure', { name: 'Cost per acquisition' })).toContainText('Target CPA');
+  await screenshot(page, '16-campaign-target-cpa');
+  await target.getByRole('button', { name: 'Clear' }).click();
+  await expect(target).toContainText('Current target: none');
+  await expect(target.getByLabel('Target CPA (account currency)')).toHaveValue('');
 });

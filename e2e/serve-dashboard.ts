@@ -1,6 +1,7 @@
 // The e2e server: the headless core with the dashboard mounted, on an ephemeral port, for one test's
 // fresh data directory. Prints `READY <url>` once it accepts requests (the readiness signal), then
-// `INVITE <url>` for --invite. Reads test controls on stdin ("expire-token" → "OK expire-token").
+// `INVITE <url>` for --invite. Reads test controls on stdin ("expire-token" → "OK expire-token",
+// "restore-token" → "OK restore-token").
 //   node --import tsx e2e/serve-dashboard.ts --data-dir DIR [--bare] [--invite EMAIL] [--campaigns N]
 // --bare: a trial workspace and its owner, no account connected (the connect tests start there).
 import { resolve } from 'node:path';
@@ -93,6 +94,10 @@ async function main(): Promise<void> {
     if (command === 'expire-token') {
       platform.controls.expireToken('all');
       console.log('OK expire-token');
+    } else if (command === 'restore-token') {
+      // The platform accepts its tokens again (as after the user signs in anew): re-authentication works.
+      platform.controls.reset();
+      console.log('OK restore-token');
     } else if (command === 'stop') void stop();
   });
   process.on('SIGTERM', () => void stop());

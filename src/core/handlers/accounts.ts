@@ -1,11 +1,12 @@
 // Accounts screen: connection and account status, sync progress, sync now, connect a demo account or
-// a pasted token, re-authentication (connecting again with a new token revives the connection).
+// a pasted token, disconnect, and reconnect / re-authenticate (the connection's token is replaced).
 import { addDays, dateInZone } from '../clock';
 import { AppError } from '../errors';
 import { resolveAccount } from '../identity/access';
 import { microsToAmount } from '../money';
 import { GraphClient } from '../platform/graph-client';
 import { canConnect } from '../platform/parse';
+import { disconnectAccount, reconnectAccount } from '../sync/reconnect';
 import type { AccountView, DemoCandidate, SyncState } from '../../shared/ipc/types';
 import type { HandlerImpls } from './dispatch';
 import type { HandlerContext, HandlerEnv } from './context';
@@ -128,9 +129,47 @@ async function connectAndSync(
       if (!(error instanceof AppError && error.type === 'sync_in_progress')) throw error;
     }
   }
-  const view = listAccountViews(env, ctx, account.id)[0];
-  if (!view) throw new AppError('not_found', `account ${account.id} is not in this workspace`);
+  return viewOf(env, ctx, account.id);
+}
+
+function viewOf(env: HandlerEnv, ctx: HandlerContext, accountId: string): AccountView {
+  const view = listAccountViews(env, ctx, accountId)[0];
+  if (!view) throw new AppError('not_found', `account ${accountId} is not in this workspace`);
   return view;
+}
+
+/**
+ * Reconnects an account already in the workspace (with it, the accounts that expired on the same
+ * connection), then syncs each of them for what it missed meanwhile.
+ */
+async function reconnectAndSync(
+  env: HandlerEnv,
+  ctx: HandlerContext,
+  accountId: string,
+  token?: string,
+): Promise<AccountView> {
+  const changed = await reconnectAccount(env.app.core, env.app.sync, {
+    workspaceId: ctx.workspaceId,
+    accountId,
+    userId: ctx.userId,
+    ...(token ? { token } : {}),
+  });
+  for (const account of changed) {
+    if (env.app.sync.isSyncing(account.id)) continue;
+    try {
+      env.app.sync.startSync(account.id);
+    } catch (error) {
+      if (!(error instanceof AppError && error.type === 'sync_in_progress')) throw error;
+    }
+  }
+  return viewOf(env, ctx, accountId);
+}
+
+function existingAccountId(env: HandlerEnv, ctx: HandlerContext, platformAccountId: string): string | null {
+  const row = env.app.core.db
+    .prepare(`SELECT id FROM ad_accounts WHERE workspace_id = ? AND platform_account_id = ?`)
+    .get(ctx.workspaceId, platformAccountId) as { id: string } | undefined;
+  return row?.id ?? null;
 }
 
 export function accountHandlers(
@@ -142,6 +181,8 @@ export function accountHandlers(
   | 'accounts.demoCandidates'
   | 'accounts.connectDemo'
   | 'accounts.connectToken'
+  | 'accounts.disconnect'
+  | 'accounts.reconnect'
 > {
   return {
     'accounts.list': (ctx) => listAccountViews(env, ctx),
@@ -193,6 +234,8 @@ export function accountHandlers(
     'accounts.connectDemo': (ctx, args) => {
       const demo = demoPlatformOf(env, ctx);
       void demo;
+      const existing = existingAccountId(env, ctx, args.platformAccountId);
+      if (existing) return reconnectAndSync(env, ctx, existing);
       return connectAndSync(env, ctx, {
         platformAccountId: args.platformAccountId,
         baseUrl: DEMO_BASE_URL,
@@ -202,19 +245,22 @@ export function accountHandlers(
     'accounts.connectToken': (ctx, args) => {
       // A token pasted for an account already connected re-authenticates it on its own platform
       // (the embedded demo platform included); anything else connects through Meta's Graph API.
-      const existing = env.app.core.db
-        .prepare(
-          `SELECT c.base_url AS url, c.api_version AS apiVersion FROM ad_accounts a
-           JOIN platform_connections c ON c.id = a.connection_id
-           WHERE a.workspace_id = ? AND a.platform_account_id = ?`,
-        )
-        .get(ctx.workspaceId, args.platformAccountId) as { url: string; apiVersion: string } | undefined;
+      const existing = existingAccountId(env, ctx, args.platformAccountId);
+      if (existing) return reconnectAndSync(env, ctx, existing, args.token);
       return connectAndSync(env, ctx, {
         platformAccountId: args.platformAccountId,
-        baseUrl: args.baseUrl ?? existing?.url ?? GRAPH_URL,
-        ...(existing ? { apiVersion: existing.apiVersion } : {}),
+        baseUrl: args.baseUrl ?? GRAPH_URL,
         token: args.token,
       });
+    },
+    'accounts.disconnect': async (ctx, args) => {
+      const account = resolveAccount(env.app.core.db, ctx, args.accountId);
+      await disconnectAccount(env.app.core, env.app.sync, ctx.workspaceId, account.id);
+      return viewOf(env, ctx, account.id);
+    },
+    'accounts.reconnect': (ctx, args) => {
+      const account = resolveAccount(env.app.core.db, ctx, args.accountId);
+      return reconnectAndSync(env, ctx, account.id, args.token);
     },
   };
 }

@@ -148,9 +148,23 @@ function parseTargeting(text: string): AdSetView['targeting'] {
   };
 }
 
-export function campaignHandlers(env: HandlerEnv): Pick<HandlerImpls, 'campaigns.list' | 'campaigns.get'> {
+export function campaignHandlers(
+  env: HandlerEnv,
+): Pick<HandlerImpls, 'campaigns.list' | 'campaigns.get' | 'campaigns.setTargetCpa'> {
   const { db, clock } = env.app.core;
   return {
+    // The diagnostics' CPA target when the campaign has no cost cap (decision order: cost cap,
+    // this target, the campaign's own baseline).
+    'campaigns.setTargetCpa': (ctx, args) => {
+      const campaign = resolveCampaign(db, ctx, args.campaignId);
+      env.app.diagnostics.setTargetCpa(ctx, campaign.id, args.targetCpa);
+      const row = db
+        .prepare(`SELECT target_cpa_micros AS t FROM campaigns WHERE id = ?`)
+        .get(campaign.id) as {
+        t: number | null;
+      };
+      return { campaignId: campaign.id, targetCpa: row.t === null ? null : microsToAmount(row.t) };
+    },
     'campaigns.list': (ctx, args) => {
       let timezone = 'UTC';
       let where = '';

@@ -3,6 +3,7 @@
 // this folder depends on behaviour, not on construction.
 import type { Core } from '../core';
 import type { RequestContext } from '../identity/access';
+import type { ReportSchedule } from '../../shared/api/reports';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -34,6 +35,8 @@ export interface SyncLike {
     opts?: { kind?: 'full' | 'incremental' },
   ): { syncRunId: string; startedAt: string };
   isSyncing(accountId: string): boolean;
+  /** Stops the account's running sync, if any (committed pages stay); resolves once it has ended. */
+  stopSync(accountId: string): Promise<void>;
 }
 
 export interface DiagnosticsLike {
@@ -70,6 +73,8 @@ export interface DiagnosticsLike {
     ctx: HandlerContext,
     input: { diagnosticId: string; recommendationId: string; feedback: 'applied' | 'dismissed' },
   ): unknown;
+  /** The analyst's target CPA of a campaign, in account currency; null clears it. */
+  setTargetCpa(ctx: HandlerContext, campaignId: string, amount: number | null): void;
 }
 
 export interface ReportsLike {
@@ -95,6 +100,19 @@ export interface ReportsLike {
     id: string,
     q: { expires: string; signature: string },
   ): MaybePromise<ReportFileLike>;
+  schedule(
+    ctx: HandlerContext,
+    input: {
+      accountId: string;
+      title: string;
+      cadence: 'weekly' | 'monthly';
+      campaignIds?: string[];
+      format?: 'json' | 'pdf' | 'markdown';
+      whiteLabel?: Record<string, string | undefined>;
+    },
+  ): MaybePromise<ReportSchedule>;
+  listSchedules(ctx: HandlerContext): MaybePromise<ReportSchedule[]>;
+  cancelSchedule(ctx: HandlerContext, id: string): MaybePromise<ReportSchedule>;
   /** The file without a signed link (the desktop and the signed-in dashboard have no URL to sign). */
   openFile?(ctx: HandlerContext, id: string): MaybePromise<ReportFileLike>;
 }

@@ -19,8 +19,21 @@ const unreachable = (): never => {
   throw new Error('service not expected in this test');
 };
 const services = {
-  sync: { connectAccount: unreachable, startSync: unreachable, isSyncing: unreachable },
-  reports: { create: unreachable, list: unreachable, get: unreachable, download: unreachable },
+  sync: {
+    connectAccount: unreachable,
+    startSync: unreachable,
+    isSyncing: unreachable,
+    stopSync: unreachable,
+  },
+  reports: {
+    create: unreachable,
+    list: unreachable,
+    get: unreachable,
+    download: unreachable,
+    schedule: unreachable,
+    listSchedules: unreachable,
+    cancelSchedule: unreachable,
+  },
 };
 
 /** The real diagnostics service: it keeps Andromeda profiles and feedback, which store-only handlers use. */
@@ -91,6 +104,11 @@ describe('dispatcher validation', () => {
     ['settings.update', { apiPort: 80 }, 'apiPort'],
     ['settings.update', { whiteLabelDefaults: { companyName: 'A', primaryColor: 'red' } }, 'primaryColor'],
     ['accounts.connectToken', { platformAccountId: 'act_1', token: 'short' }, 'token'],
+    ['accounts.reconnect', { accountId: 'act_AAAAAAAAAAAAAAAA', token: 'short' }, 'token'],
+    ['accounts.disconnect', {}, 'accountId'],
+    ['campaigns.setTargetCpa', { campaignId: 'camp_AAAAAAAAAAAAAAAA', targetCpa: -1 }, 'targetCpa'],
+    ['reports.schedule', { accountId: 'act_AAAAAAAAAAAAAAAA', title: 'W', cadence: 'daily' }, 'cadence'],
+    ['reports.unschedule', { id: 'rep_AAAAAAAAAAAAAAAA' }, 'id'],
   ])('%s refuses %j before any handler runs', async (name, args, mention) => {
     const result = await dispatch()(ctx, name, args);
     expect(result.ok).toBe(false);

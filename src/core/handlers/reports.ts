@@ -1,13 +1,22 @@
-// Reports screen: create (campaign picker, format, white-label), list with status, and the file itself
-// for the web bridge's download route and the desktop's save dialog.
+// Reports screen: create once or on a weekly/monthly schedule (campaign picker, format, white-label),
+// list with status, schedules with cancel, and the file itself for the web bridge's download route
+// and the desktop's save dialog.
 import { AppError } from '../errors';
 import { resolveAccount, visibleAccounts } from '../identity/access';
-import type { Page, ReportView } from '../../shared/ipc/types';
+import type { ReportSchedule } from '../../shared/api/reports';
+import type { Page, ReportScheduleView, ReportView } from '../../shared/ipc/types';
 import type { HandlerContext, HandlerEnv } from './context';
 import type { HandlerImpls } from './dispatch';
 
-export function reportHandlers(env: HandlerEnv): Pick<HandlerImpls, 'reports.list' | 'reports.create'> {
+type ReportHandlerName =
+  'reports.list' | 'reports.create' | 'reports.schedule' | 'reports.schedules' | 'reports.unschedule';
+
+export function reportHandlers(env: HandlerEnv): Pick<HandlerImpls, ReportHandlerName> {
   const { db } = env.app.core;
+  const withAccountName = (ctx: HandlerContext, schedules: ReportSchedule[]): ReportScheduleView[] => {
+    const names = new Map(visibleAccounts(db, ctx).map((a) => [a.id, a.name]));
+    return schedules.map((s) => ({ ...s, accountName: names.get(s.accountId) ?? s.accountId }));
+  };
   return {
     'reports.list': async (ctx, args): Promise<Page<ReportView>> => {
       const result = await env.app.reports.list(ctx, {
@@ -38,6 +47,27 @@ export function reportHandlers(env: HandlerEnv): Pick<HandlerImpls, 'reports.lis
       if (!report) throw new AppError('not_found', `Report ${created.id} was not found.`);
       return report;
     },
+    'reports.schedule': async (ctx, args) => {
+      const account = resolveAccount(db, ctx, args.accountId);
+      const schedule = await env.app.reports.schedule(ctx, {
+        accountId: account.id,
+        title: args.title,
+        cadence: args.cadence,
+        format: args.format,
+        ...(args.campaignIds && args.campaignIds.length > 0 ? { campaignIds: args.campaignIds } : {}),
+        ...(args.whiteLabel ? { whiteLabel: args.whiteLabel } : {}),
+      });
+      return withAccountName(ctx, [schedule])[0] as ReportScheduleView;
+    },
+    'reports.schedules': async (ctx, args) => {
+      const all = await env.app.reports.listSchedules(ctx);
+      return withAccountName(
+        ctx,
+        all.filter((s) => args.includeCancelled || s.cancelledAt === null),
+      );
+    },
+    'reports.unschedule': async (ctx, args) =>
+      withAccountName(ctx, [await env.app.reports.cancelSchedule(ctx, args.id)])[0] as ReportScheduleView,
   };
 }
 

@@ -114,8 +114,9 @@ export function expireConnection(db: Db, connectionId: string, reason: string, n
     ).run(reason, now, connectionId);
     const changed = db
       .prepare(
+        // An account the user disconnected stays disconnected: only active ones expire.
         `UPDATE ad_accounts SET connection_status = 'token_expired'
-         WHERE connection_id = ? AND connection_status != 'token_expired' RETURNING *`,
+         WHERE connection_id = ? AND connection_status = 'active' RETURNING *`,
       )
       .all(connectionId) as AdAccountRow[];
     return changed.map(toAdAccount);

@@ -200,6 +200,14 @@ export class SyncService {
     return this.running.has(accountId);
   }
 
+  /** Stops one account's running sync at its next page boundary (committed pages stay); resolves when it has ended. */
+  async stopSync(accountId: string): Promise<void> {
+    const run = this.running.get(accountId);
+    if (!run) return;
+    run.abort.abort();
+    await run.done;
+  }
+
   /** Graceful: no new syncs; running ones stop at their next page boundary (committed pages stay). */
   async stop(): Promise<void> {
     this.stopping = true;

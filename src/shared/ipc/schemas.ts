@@ -16,6 +16,7 @@ import type {
   DiagnosticListItem,
   InsightsSummaryView,
   Page,
+  ReportScheduleView,
   ReportView,
   SettingsView,
 } from './types';
@@ -28,8 +29,11 @@ const date = z.iso.date();
 const platformAccountId = z.string().regex(/^act_\d{1,20}$/, 'expected act_<digits>');
 const riskLevel = z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']);
 const empty = z.object({}).strict();
+const token = z.string().trim().min(8, 'paste the whole access token').max(4096);
 const page = z.number().int().min(1).default(1);
 const pageSize = z.number().int().min(1).max(100).default(25);
+const reportTitle = z.string().trim().min(1, 'a report needs a title').max(200);
+const reportFormat = z.enum(['pdf', 'markdown', 'json']).default('pdf');
 
 /** A date range: explicit dates, or the last N days ending today in the account's timezone. */
 const range = z
@@ -50,12 +54,22 @@ export const argSchemas = {
   'accounts.connectToken': z
     .object({
       platformAccountId,
-      token: z.string().trim().min(8, 'paste the whole access token').max(4096),
+      token,
       baseUrl: z.url({ protocol: /^https?$/ }).optional(),
     })
     .strict(),
+  'accounts.disconnect': z.object({ accountId }).strict(),
+  // A demo account reconnects with the demo platform's token; any other account needs a new token.
+  'accounts.reconnect': z.object({ accountId, token: token.optional() }).strict(),
   'campaigns.list': z.object({ accountId: accountId.optional(), range: range.optional() }).strict(),
   'campaigns.get': z.object({ campaignId, range: range.optional() }).strict(),
+  'campaigns.setTargetCpa': z
+    .object({
+      campaignId,
+      /** In the account's currency; null clears it (the cost cap or the baseline is used again). */
+      targetCpa: z.number().positive('a target CPA is above zero').max(1_000_000).nullable(),
+    })
+    .strict(),
   'diagnostics.list': z
     .object({
       accountId: accountId.optional(),
@@ -92,15 +106,27 @@ export const argSchemas = {
   'reports.create': z
     .object({
       accountId,
-      title: z.string().trim().min(1, 'a report needs a title').max(200),
+      title: reportTitle,
       dateFrom: date,
       dateTo: date,
       campaignIds: z.array(campaignId).max(20, 'at most 20 campaigns per report').optional(),
-      format: z.enum(['pdf', 'markdown', 'json']).default('pdf'),
+      format: reportFormat,
       whiteLabel: WhiteLabelSchema.optional(),
     })
     .strict()
     .refine((r) => r.dateFrom <= r.dateTo, 'the start date is after the end date'),
+  'reports.schedule': z
+    .object({
+      accountId,
+      title: reportTitle,
+      cadence: z.enum(['weekly', 'monthly']),
+      campaignIds: z.array(campaignId).max(20, 'at most 20 campaigns per report').optional(),
+      format: reportFormat,
+      whiteLabel: WhiteLabelSchema.optional(),
+    })
+    .strict(),
+  'reports.schedules': z.object({ includeCancelled: z.boolean().default(false) }).strict(),
+  'reports.unschedule': z.object({ id: id('sched') }).strict(),
   'insights.summary': z.object({ accountId: accountId.optional(), range: range.optional() }).strict(),
   'keys.list': empty,
   'keys.create': z
@@ -130,14 +156,20 @@ export interface HandlerResults {
   'accounts.demoCandidates': DemoCandidate[];
   'accounts.connectDemo': AccountView;
   'accounts.connectToken': AccountView;
+  'accounts.disconnect': AccountView;
+  'accounts.reconnect': AccountView;
   'campaigns.list': CampaignList;
   'campaigns.get': CampaignDetail;
+  'campaigns.setTargetCpa': { campaignId: string; targetCpa: number | null };
   'diagnostics.list': Page<DiagnosticListItem>;
   'diagnostics.get': DiagnosticDetail;
   'diagnostics.run': DiagnosticCreated;
   'diagnostics.feedback': { recommendationId: string; feedback: 'applied' | 'dismissed' };
   'reports.list': Page<ReportView>;
   'reports.create': ReportView;
+  'reports.schedule': ReportScheduleView;
+  'reports.schedules': ReportScheduleView[];
+  'reports.unschedule': ReportScheduleView;
   'insights.summary': InsightsSummaryView;
   'keys.list': ApiKeyView[];
   'keys.create': ApiKeyCreated;

@@ -8,7 +8,7 @@ import type {
   Recommendation,
 } from '../api/diagnostics';
 import type { InsightsSummary } from '../api/insights';
-import type { Report, WhiteLabel as ApiWhiteLabel } from '../api/reports';
+import type { Report, ReportSchedule, WhiteLabel as ApiWhiteLabel } from '../api/reports';
 
 export type { Issue, Recommendation, Report, InsightsSummary };
 export type RiskLevel = 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
@@ -161,6 +161,10 @@ export interface Page<T> {
 
 export type WhiteLabel = ApiWhiteLabel;
 export type ReportView = Report;
+/** A recurring report; its next run waits in the reports list as `pending` until `nextRunAt`. */
+export interface ReportScheduleView extends ReportSchedule {
+  accountName: string;
+}
 export type InsightsSummaryView = InsightsSummary;
 
 export interface ApiKeyView {

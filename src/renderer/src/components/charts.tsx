@@ -93,6 +93,8 @@ export function TimeChart(props: {
             <ReferenceLine
               yAxisId="left"
               y={props.reference.value}
+              // A target above or below every value still shows: the axis stretches to it.
+              ifOverflow="extendDomain"
               stroke={COLORS.bad}
               strokeDasharray="4 4"
               label={{

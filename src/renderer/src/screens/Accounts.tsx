@@ -1,28 +1,39 @@
-// Accounts: connection and account status, sync progress, sync now, connect (demo or token), and a
-// clear path back when a token expired or an account was disconnected.
+// Accounts: connection and account status, sync progress, sync now, connect (demo or token),
+// disconnect (confirmed first), and a clear path back when a token expired or an account was
+// disconnected (a demo account reconnects with the demo token; any other one with a pasted token).
 import { useState, type FormEvent } from 'react';
 import type { AccountView } from '../../../shared/ipc';
 import { useSyncProgress } from '../api/events';
 import { useCall, useCallMutation } from '../api/hooks';
 import { Empty, ErrorState, Loading, PageHeader, ProgressBar, StatusPill } from '../components/ui';
 import { date, money, relative } from '../format';
+import { DisconnectButton } from './accounts/DisconnectButton';
 
 function ConnectPanel(props: { onClose: () => void; reauth?: AccountView }): React.JSX.Element {
   const [tab, setTab] = useState<'demo' | 'token'>(props.reauth ? 'token' : 'demo');
   const candidates = useCall('accounts.demoCandidates', {}, { enabled: tab === 'demo' && !props.reauth });
   const connectDemo = useCallMutation('accounts.connectDemo', ['accounts', 'campaigns']);
   const connectToken = useCallMutation('accounts.connectToken', ['accounts', 'campaigns']);
+  const reconnect = useCallMutation('accounts.reconnect', ['accounts', 'campaigns']);
+  const reauth = props.reauth;
   const [platformAccountId, setPlatformAccountId] = useState(props.reauth?.platformAccountId ?? '');
   const [token, setToken] = useState('');
   const submitToken = (e: FormEvent): void => {
     e.preventDefault();
-    connectToken.mutate({ platformAccountId: platformAccountId.trim(), token }, { onSuccess: props.onClose });
+    if (reauth) reconnect.mutate({ accountId: reauth.id, token }, { onSuccess: props.onClose });
+    else
+      connectToken.mutate(
+        { platformAccountId: platformAccountId.trim(), token },
+        { onSuccess: props.onClose },
+      );
   };
   return (
     <section className="panel" aria-labelledby="connect-title">
       <div className="panel-head">
         <h2 id="connect-title">
-          {props.reauth ? `Re-authenticate ${props.reauth.name}` : 'Connect an ad account'}
+          {reauth
+            ? `${reauth.connectionStatus === 'token_expired' ? 'Re-authenticate' : 'Reconnect'} ${reauth.name}`
+            : 'Connect an ad account'}
         </h2>
         <button type="button" className="link-button" onClick={props.onClose}>
           Close
@@ -80,6 +91,19 @@ function ConnectPanel(props: { onClose: () => void; reauth?: AccountView }): Rea
         )
       ) : (
         <form className="form form-narrow" onSubmit={submitToken}>
+          {reauth?.mode === 'test' ? (
+            <div className="demo-reconnect">
+              <button
+                type="button"
+                className="button primary"
+                disabled={reconnect.isPending}
+                onClick={() => reconnect.mutate({ accountId: reauth.id }, { onSuccess: props.onClose })}
+              >
+                {reconnect.isPending ? 'Reconnecting…' : 'Reconnect with the demo token'}
+              </button>
+              <p className="hint">A demo account needs no token of its own. Or paste one below.</p>
+            </div>
+          ) : null}
           <label>
             Ad account ID
             <input
@@ -103,14 +127,22 @@ function ConnectPanel(props: { onClose: () => void; reauth?: AccountView }): Rea
             />
           </label>
           <p className="hint">Read-only access is enough. The token is stored encrypted on this machine.</p>
-          <button type="submit" className="button primary" disabled={connectToken.isPending}>
-            {connectToken.isPending ? 'Connecting…' : props.reauth ? 'Re-authenticate' : 'Connect'}
+          <button
+            type="submit"
+            className={reauth?.mode === 'test' ? 'button' : 'button primary'}
+            disabled={connectToken.isPending || reconnect.isPending}
+          >
+            {connectToken.isPending || reconnect.isPending
+              ? 'Connecting…'
+              : reauth
+                ? 'Re-authenticate with this token'
+                : 'Connect'}
           </button>
         </form>
       )}
-      {connectDemo.error || connectToken.error ? (
+      {connectDemo.error || connectToken.error || reconnect.error ? (
         <p className="form-error" role="alert">
-          {(connectDemo.error ?? connectToken.error)?.message}
+          {(connectDemo.error ?? connectToken.error ?? reconnect.error)?.message}
         </p>
       ) : null}
     </section>
@@ -212,6 +244,7 @@ function AccountCard(props: { account: AccountView; onReauth: (a: AccountView) =
             </button>
           </>
         )}
+        {account.connectionStatus !== 'disconnected' ? <DisconnectButton account={account} /> : null}
         {sync.error ? (
           <span className="form-error" role="alert">
             {sync.error.message}
@@ -246,7 +279,7 @@ export default function Accounts(): React.JSX.Element {
               {accounts.data.filter((a) => a.connectionStatus !== 'active').length} of {accounts.data.length}{' '}
               accounts need attention.
             </strong>{' '}
-            Re-authenticate them to resume syncing.
+            Reconnect or re-authenticate them to resume syncing.
           </span>
         </div>
       ) : null}

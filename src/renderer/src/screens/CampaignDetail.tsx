@@ -1,11 +1,12 @@
 // Campaign detail: daily spend, conversions, CPA and ROAS over a chosen range; ad sets with learning
-// status, budget and targeting; ads; and a button to diagnose this campaign now.
+// status, budget and targeting; ads; the analyst's target CPA; and a button to diagnose it now.
 import type { AdSetView } from '../../../shared/ipc';
 import { useCall, useCallMutation } from '../api/hooks';
 import { Empty, ErrorState, Loading, PageHeader, RangePicker, RiskBadge, StatusPill } from '../components/ui';
 import { COLORS, TimeChart } from '../components/charts';
 import { compactMoney, date, integer, money, percent, ratio, titleCase } from '../format';
 import { href, navigate, setQuery, useRoute } from '../router';
+import { TargetCpaForm } from './campaign/TargetCpaForm';
 
 function targetingText(t: AdSetView['targeting']): string {
   const geo = t.geoLocations.length > 0 ? t.geoLocations.join(', ') : 'Any country';
@@ -132,6 +133,13 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
           </dd>
         </div>
       </dl>
+      <TargetCpaForm
+        key={campaign.id}
+        campaignId={campaign.id}
+        targetCpa={targetCpa}
+        currency={currency}
+        hasCostCap={campaign.bidStrategy === 'COST_CAP'}
+      />
       {daily.every((d) => d.spend === 0 && d.conversions === 0) ? (
         <Empty title="No delivery in this range.">Pick a longer range, or sync the account.</Empty>
       ) : (

@@ -1,239 +1,15 @@
-// Reports: create (account, period, up to 20 campaigns, format, white-label), list with live status,
-// and download (browser) or save through the native dialog (desktop).
-import { useMemo, useState, type FormEvent } from 'react';
-import type { ReportView, WhiteLabel } from '../../../shared/ipc';
-import { useCall, useCallMutation } from '../api/hooks';
+// Reports: create once or on a weekly/monthly schedule, the recurring reports with cancel, the list
+// with live status (scheduled runs with their due time), and download (browser) or save through the
+// native dialog (desktop).
+import { useState } from 'react';
+import type { ReportScheduleView, ReportView } from '../../../shared/ipc';
+import { useCall } from '../api/hooks';
 import { isDesktop } from '../api/transport';
 import { Empty, ErrorState, Loading, PageHeader, RiskBadge, StatusPill } from '../components/ui';
 import { date, dateTime, money } from '../format';
-
-const MAX_CAMPAIGNS = 20;
-const FORMAT_LABEL = { pdf: 'PDF', markdown: 'Markdown', json: 'JSON' } as const;
-
-const isoDaysAgo = (days: number): string =>
-  new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-
-function CreateReport(props: { onClose: () => void }): React.JSX.Element {
-  const accounts = useCall('accounts.list', {});
-  const settings = useCall('settings.get', {});
-  const [accountId, setAccountId] = useState('');
-  const chosen = accountId || accounts.data?.[0]?.id || '';
-  const campaigns = useCall(
-    'campaigns.list',
-    { accountId: chosen, range: { days: 30 } },
-    { enabled: Boolean(chosen) },
-  );
-  const [title, setTitle] = useState('Weekly performance');
-  const [dateFrom, setDateFrom] = useState(isoDaysAgo(7));
-  const [dateTo, setDateTo] = useState(isoDaysAgo(1));
-  const [format, setFormat] = useState<'pdf' | 'markdown' | 'json'>('pdf');
-  const [picked, setPicked] = useState<string[]>([]);
-  const [filter, setFilter] = useState('');
-  const [useWhiteLabel, setUseWhiteLabel] = useState(false);
-  const [whiteLabel, setWhiteLabel] = useState<WhiteLabel | null>(null);
-  const create = useCallMutation('reports.create', ['reports']);
-  const allowed = settings.data?.workspace.whiteLabelAllowed ?? false;
-  const brand = whiteLabel ?? settings.data?.whiteLabelDefaults ?? { companyName: '' };
-
-  const options = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    return (campaigns.data?.items ?? [])
-      .filter((c) => !needle || c.name.toLowerCase().includes(needle))
-      .sort((a, b) => b.spend - a.spend);
-  }, [campaigns.data, filter]);
-
-  const toggle = (id: string): void =>
-    setPicked((current) =>
-      current.includes(id)
-        ? current.filter((x) => x !== id)
-        : current.length >= MAX_CAMPAIGNS
-          ? current
-          : [...current, id],
-    );
-
-  const submit = (e: FormEvent): void => {
-    e.preventDefault();
-    create.mutate(
-      {
-        accountId: chosen,
-        title,
-        dateFrom,
-        dateTo,
-        format,
-        ...(picked.length > 0 ? { campaignIds: picked } : {}),
-        ...(useWhiteLabel && allowed && brand.companyName ? { whiteLabel: brand } : {}),
-      },
-      { onSuccess: props.onClose },
-    );
-  };
-
-  return (
-    <section className="panel" aria-labelledby="create-report-title">
-      <div className="panel-head">
-        <h2 id="create-report-title">New report</h2>
-        <button type="button" className="link-button" onClick={props.onClose}>
-          Close
-        </button>
-      </div>
-      <form className="form report-form" onSubmit={submit}>
-        <div className="form-row">
-          <label>
-            Title
-            <input required maxLength={200} value={title} onChange={(e) => setTitle(e.target.value)} />
-          </label>
-          <label>
-            Ad account
-            <select
-              value={chosen}
-              onChange={(e) => {
-                setAccountId(e.target.value);
-                setPicked([]);
-              }}
-              required
-            >
-              {(accounts.data ?? []).map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            From
-            <input
-              type="date"
-              required
-              value={dateFrom}
-              max={dateTo}
-              onChange={(e) => setDateFrom(e.target.value)}
-            />
-          </label>
-          <label>
-            To
-            <input
-              type="date"
-              required
-              value={dateTo}
-              min={dateFrom}
-              onChange={(e) => setDateTo(e.target.value)}
-            />
-          </label>
-        </div>
-        <fieldset className="campaign-picker">
-          <legend>
-            Campaigns{' '}
-            <span className="muted">
-              (
-              {picked.length === 0
-                ? 'none picked: the top 20 by spend'
-                : `${picked.length} of ${MAX_CAMPAIGNS}`}
-              )
-            </span>
-          </legend>
-          <input
-            type="search"
-            aria-label="Filter campaigns"
-            placeholder="Filter campaigns"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-          />
-          <div className="picker-list">
-            {campaigns.isPending && chosen ? (
-              <Loading />
-            ) : options.length === 0 ? (
-              <p className="muted">No campaign.</p>
-            ) : (
-              options.map((c) => (
-                <label key={c.id} className="check">
-                  <input
-                    type="checkbox"
-                    checked={picked.includes(c.id)}
-                    disabled={!picked.includes(c.id) && picked.length >= MAX_CAMPAIGNS}
-                    onChange={() => toggle(c.id)}
-                  />
-                  <span>{c.name}</span>
-                  <span className="muted">{money(c.spend, c.currency, 0)}</span>
-                </label>
-              ))
-            )}
-          </div>
-          {picked.length >= MAX_CAMPAIGNS ? (
-            <p className="hint">A report covers at most {MAX_CAMPAIGNS} campaigns.</p>
-          ) : null}
-        </fieldset>
-        <fieldset className="format-picker">
-          <legend>Format</legend>
-          {(['pdf', 'markdown', 'json'] as const).map((f) => (
-            <label key={f} className="check">
-              <input
-                type="radio"
-                name="format"
-                value={f}
-                checked={format === f}
-                onChange={() => setFormat(f)}
-              />
-              {FORMAT_LABEL[f]}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset className="white-label">
-          <legend>White-label</legend>
-          {allowed ? (
-            <>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={useWhiteLabel}
-                  onChange={(e) => setUseWhiteLabel(e.target.checked)}
-                />
-                Brand this report as your agency
-              </label>
-              {useWhiteLabel ? (
-                <div className="form-row">
-                  <label>
-                    Company name
-                    <input
-                      required
-                      value={brand.companyName ?? ''}
-                      onChange={(e) => setWhiteLabel({ ...brand, companyName: e.target.value })}
-                    />
-                  </label>
-                  <label>
-                    Primary colour
-                    <input
-                      type="color"
-                      value={brand.primaryColor ?? '#2f5fd0'}
-                      onChange={(e) => setWhiteLabel({ ...brand, primaryColor: e.target.value })}
-                    />
-                  </label>
-                  <label>
-                    Footer text
-                    <input
-                      value={brand.footerText ?? ''}
-                      onChange={(e) => setWhiteLabel({ ...brand, footerText: e.target.value })}
-                    />
-                  </label>
-                </div>
-              ) : null}
-            </>
-          ) : (
-            <p className="muted">White-label reports come with the Agency plan.</p>
-          )}
-        </fieldset>
-        {create.error ? (
-          <p className="form-error" role="alert">
-            {create.error.message}
-          </p>
-        ) : null}
-        <div>
-          <button type="submit" className="button primary" disabled={!chosen || create.isPending}>
-            {create.isPending ? 'Starting…' : 'Generate report'}
-          </button>
-        </div>
-      </form>
-    </section>
-  );
-}
+import { CreateReport } from './reports/CreateReport';
+import { CADENCE_LABEL, dueTime, FORMAT_LABEL } from './reports/labels';
+import { Schedules } from './reports/Schedules';
 
 function DownloadButton(props: { report: ReportView }): React.JSX.Element {
   const [message, setMessage] = useState<string | null>(null);
@@ -271,6 +47,7 @@ function DownloadButton(props: { report: ReportView }): React.JSX.Element {
 
 export default function Reports(): React.JSX.Element {
   const [creating, setCreating] = useState(false);
+  const [scheduled, setScheduled] = useState<ReportScheduleView | null>(null);
   const [status, setStatus] = useState('');
   const accounts = useCall('accounts.list', {});
   const currencyOf = (accountId: string): string =>
@@ -284,14 +61,43 @@ export default function Reports(): React.JSX.Element {
     <>
       <PageHeader
         title="Reports"
-        subtitle="Performance reports in PDF, Markdown or JSON."
+        subtitle="Performance reports in PDF, Markdown or JSON, once or every week or month."
         actions={
-          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => {
+              setCreating(true);
+              setScheduled(null);
+            }}
+          >
             New report
           </button>
         }
       />
-      {creating ? <CreateReport onClose={() => setCreating(false)} /> : null}
+      {creating ? (
+        <CreateReport
+          onClose={() => setCreating(false)}
+          onScheduled={(schedule) => {
+            setCreating(false);
+            setScheduled(schedule);
+          }}
+        />
+      ) : null}
+      {scheduled ? (
+        <div className="banner banner-ok" role="status">
+          <span>
+            <strong>
+              {CADENCE_LABEL[scheduled.cadence]} report “{scheduled.title}” scheduled.
+            </strong>{' '}
+            Next run: {dueTime(scheduled.nextRunAt)}.
+          </span>
+          <button type="button" className="link-button" onClick={() => setScheduled(null)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      <Schedules />
       <div className="toolbar">
         <label className="field-inline">
           <span>Status</span>
@@ -334,10 +140,17 @@ export default function Reports(): React.JSX.Element {
                 <tr key={r.id}>
                   <td>
                     {r.title}
-                    <div className="muted small">{r.campaignIds.length} campaigns</div>
+                    <div className="muted small">
+                      {r.campaignIds.length > 0
+                        ? `${r.campaignIds.length} campaigns`
+                        : 'Top 20 campaigns by spend'}
+                    </div>
                   </td>
                   <td>
                     <StatusPill status={r.status} label={r.status === 'pending' ? 'Scheduled' : undefined} />
+                    {r.status === 'pending' && r.dueAt ? (
+                      <div className="muted small">Due {dueTime(r.dueAt)}</div>
+                    ) : null}
                     {r.error ? <div className="form-error small">{r.error.message}</div> : null}
                   </td>
                   <td>{FORMAT_LABEL[r.format]}</td>
