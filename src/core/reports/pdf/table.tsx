@@ -14,6 +14,39 @@ export interface Column<Row> {
   style?: (row: Row) => Style | undefined;
 }
 
+function cellStyle<Row>(column: Column<Row>): Style {
+  return { flexGrow: column.flex, flexBasis: 0, paddingHorizontal: 4, textAlign: column.align ?? 'left' };
+}
+
+/** The header row, `fixed` so react-pdf repeats it on every page the table continues on. */
+function HeaderRow<Row>(props: {
+  columns: Array<Column<Row>>;
+  tint: string;
+  fontSize: number;
+}): React.JSX.Element {
+  return (
+    <View
+      fixed
+      style={{
+        flexDirection: 'row',
+        backgroundColor: props.tint,
+        paddingVertical: 4,
+        borderBottomWidth: 0.8,
+        borderBottomColor: RULE,
+      }}
+    >
+      {props.columns.map((column) => (
+        <Text
+          key={column.header}
+          style={{ ...cellStyle(column), fontSize: props.fontSize - 0.5, fontWeight: 'bold', color: INK }}
+        >
+          {column.header}
+        </Text>
+      ))}
+    </View>
+  );
+}
+
 export function Table<Row>(props: {
   columns: Array<Column<Row>>;
   rows: Row[];
@@ -23,33 +56,9 @@ export function Table<Row>(props: {
   fontSize?: number;
 }): React.JSX.Element {
   const fontSize = props.fontSize ?? 8.5;
-  const cellStyle = (column: Column<Row>): Style => ({
-    flexGrow: column.flex,
-    flexBasis: 0,
-    paddingHorizontal: 4,
-    textAlign: column.align ?? 'left',
-  });
   return (
     <View style={{ borderTopWidth: 1.5, borderTopColor: props.accent, marginBottom: 12 }}>
-      <View
-        fixed
-        style={{
-          flexDirection: 'row',
-          backgroundColor: props.headerTint,
-          paddingVertical: 4,
-          borderBottomWidth: 0.8,
-          borderBottomColor: RULE,
-        }}
-      >
-        {props.columns.map((column) => (
-          <Text
-            key={column.header}
-            style={{ ...cellStyle(column), fontSize: fontSize - 0.5, fontWeight: 'bold', color: INK }}
-          >
-            {column.header}
-          </Text>
-        ))}
-      </View>
+      <HeaderRow columns={props.columns} tint={props.headerTint} fontSize={fontSize} />
       {props.rows.map((row, index) => (
         <View
           key={props.keyOf(row, index)}
@@ -95,33 +104,9 @@ export function BandedTable<Row>(props: {
   const bands: Row[][] = [];
   for (let i = 0; i < props.rows.length; i += props.bandSize)
     bands.push(props.rows.slice(i, i + props.bandSize));
-  const cellStyle = (column: Column<Row>): Style => ({
-    flexGrow: column.flex,
-    flexBasis: 0,
-    paddingHorizontal: 4,
-    textAlign: column.align ?? 'left',
-  });
   return (
     <View style={{ borderTopWidth: 1.5, borderTopColor: props.accent, marginBottom: 12 }}>
-      <View
-        fixed
-        style={{
-          flexDirection: 'row',
-          backgroundColor: props.headerTint,
-          paddingVertical: 4,
-          borderBottomWidth: 0.8,
-          borderBottomColor: RULE,
-        }}
-      >
-        {props.columns.map((column) => (
-          <Text
-            key={column.header}
-            style={{ ...cellStyle(column), fontSize: fontSize - 0.5, fontWeight: 'bold', color: INK }}
-          >
-            {column.header}
-          </Text>
-        ))}
-      </View>
+      <HeaderRow columns={props.columns} tint={props.headerTint} fontSize={fontSize} />
       {bands.map((band, index) => (
         <View
           key={index}
