@@ -55,6 +55,7 @@ export interface Route<QS extends z.ZodType = z.ZodType, BS extends z.ZodType = 
     /** Non-JSON responses (file download, event stream). */
     contentTypes?: readonly string[];
   };
+  /** The route's own errors; defineRoute adds those every authenticated route can return. */
   errors: readonly ApiErrorType[];
   /**
    * A pure read of the store: its JSON success may be reused while the store is unchanged (see
@@ -65,10 +66,20 @@ export interface Route<QS extends z.ZodType = z.ZodType, BS extends z.ZodType = 
   handle(rc: RouteContext<z.output<QS>, z.output<BS>>): RouteResult | Promise<RouteResult>;
 }
 
+/** What any authenticated /v1 request can meet: a bad version header, the key checks, limits, a fault. */
+export const COMMON_ERRORS: readonly ApiErrorType[] = [
+  'invalid_request',
+  'authentication_error',
+  'key_revoked',
+  'plan_insufficient',
+  'rate_limit_error',
+  'api_error',
+];
+
 export function defineRoute<QS extends z.ZodType, BS extends z.ZodType = z.ZodType>(
   route: Route<QS, BS>,
 ): Route<QS, BS> {
-  return route;
+  return { ...route, errors: [...new Set([...route.errors, ...COMMON_ERRORS])] };
 }
 
 export const json = (data: unknown, status = 200, pagination?: Pagination): RouteResult =>

@@ -93,14 +93,7 @@ export const accountRoutes = [
     counters: ['reads'],
     query: AccountListQuery,
     response: { status: 200, name: 'AccountList', schema: AccountListResponse },
-    errors: [
-      'invalid_request',
-      'authentication_error',
-      'key_revoked',
-      'plan_insufficient',
-      'rate_limit_error',
-      'api_error',
-    ],
+    errors: ['invalid_request'],
     handle({ app, ctx, query }) {
       const db = app.core.db;
       const page = query.page ?? 1;
@@ -134,16 +127,7 @@ export const accountRoutes = [
     counters: ['reads'],
     pathParams: accountPath,
     response: { status: 200, name: 'AccountResponse', schema: AccountResponse },
-    errors: [
-      'invalid_request',
-      'authentication_error',
-      'key_revoked',
-      'permission_error',
-      'plan_insufficient',
-      'not_found',
-      'rate_limit_error',
-      'api_error',
-    ],
+    errors: ['invalid_request', 'permission_error', 'not_found'],
     handle({ app, ctx, params }) {
       return json(getAccount(app.core.db, app.core.clock.now(), ctx, params.id as string));
     },
@@ -160,16 +144,7 @@ export const accountRoutes = [
     pathParams: accountPath,
     body: z.strictObject({}).optional(),
     response: { status: 202, name: 'SyncStartedResponse', schema: SyncStartedResponse },
-    errors: [
-      'invalid_request',
-      'authentication_error',
-      'key_revoked',
-      'permission_error',
-      'plan_insufficient',
-      'not_found',
-      'rate_limit_error',
-      'api_error',
-    ],
+    errors: ['invalid_request', 'permission_error', 'not_found'],
     handle({ app, ctx, params }) {
       const db = app.core.db;
       const account = resolveAccount(db, ctx, params.id as string);

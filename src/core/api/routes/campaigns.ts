@@ -24,14 +24,6 @@ const SORT_SQL: Record<string, string> = {
   '-updatedAt': 'c.updated_time DESC, c.id ASC',
 };
 
-const READ_ERRORS = [
-  'invalid_request',
-  'authentication_error',
-  'key_revoked',
-  'permission_error',
-  'plan_insufficient',
-] as const;
-
 interface ListRow extends CampaignRow {
   ad_set_count: number;
   ad_count: number;
@@ -52,7 +44,7 @@ export const campaignRoutes = [
     counters: ['reads'],
     query: CampaignListQuery,
     response: { status: 200, name: 'CampaignList', schema: CampaignListResponse },
-    errors: [...READ_ERRORS, 'not_found', 'rate_limit_error', 'api_error'],
+    errors: ['invalid_request', 'permission_error', 'not_found'],
     async handle({ app, ctx, query }) {
       const db = app.core.db;
       const now = app.core.clock.now();
@@ -143,7 +135,7 @@ export const campaignRoutes = [
     pathParams: { id: CampaignIdParam },
     query: CampaignDetailQuery,
     response: { status: 200, name: 'CampaignDetailResponse', schema: CampaignDetailResponse },
-    errors: [...READ_ERRORS, 'not_found', 'rate_limit_error', 'api_error'],
+    errors: ['invalid_request', 'permission_error', 'not_found'],
     async handle({ app, ctx, params, query }) {
       const db = app.core.db;
       const visible = resolveCampaign(db, ctx, params.id as string);

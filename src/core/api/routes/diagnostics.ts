@@ -19,8 +19,6 @@ import { canSeeDiagnostic, resolveAccount, resolveCampaign, visibleAccounts } fr
 import { checkFilterRange, checkWindow } from '../dates';
 import { defineRoute, json } from '../route';
 
-const AUTH_ERRORS = ['authentication_error', 'key_revoked', 'plan_insufficient'] as const;
-
 /** Format checks the shared schemas leave to the API layer (400 on a malformed ID). */
 export function checkIdFormat(value: string | undefined, schema: typeof AccountIdParam, name: string): void {
   if (value === undefined) return;
@@ -45,15 +43,7 @@ export const diagnosticRoutes = [
     counters: ['reads'],
     query: ListDiagnosticsQuerySchema,
     response: { status: 200, name: 'DiagnosticList', schema: listEnvelope(DiagnosticListItemSchema) },
-    errors: [
-      'invalid_request',
-      'invalid_date_range',
-      ...AUTH_ERRORS,
-      'permission_error',
-      'not_found',
-      'rate_limit_error',
-      'api_error',
-    ],
+    errors: ['invalid_request', 'invalid_date_range', 'permission_error', 'not_found'],
     async handle({ app, ctx, query }) {
       const db = app.core.db;
       checkIdFormat(query.account_id, AccountIdParam, 'account_id');
@@ -88,7 +78,7 @@ export const diagnosticRoutes = [
     counters: ['reads'],
     pathParams: { id: DiagnosticIdParam },
     response: { status: 200, name: 'DiagnosticResponse', schema: dataEnvelope(DiagnosticDetailSchema) },
-    errors: ['invalid_request', ...AUTH_ERRORS, 'not_found', 'rate_limit_error', 'api_error'],
+    errors: ['invalid_request', 'not_found'],
     async handle({ app, ctx, params }) {
       const id = params.id as string;
       const detail = canSeeDiagnostic(app.core.db, ctx, id) ? await app.diagnostics.get(ctx, id) : undefined;
@@ -114,13 +104,10 @@ export const diagnosticRoutes = [
     errors: [
       'invalid_request',
       'invalid_date_range',
-      ...AUTH_ERRORS,
       'permission_error',
       'not_found',
       'diagnostic_in_progress',
       'campaign_not_synced',
-      'rate_limit_error',
-      'api_error',
     ],
     async handle({ app, ctx, body }) {
       const db = app.core.db;

@@ -46,7 +46,7 @@ export const eventRoutes = [
     tag: 'Events',
     counters: ['reads'],
     response: { status: 200, contentTypes: ['text/event-stream'] },
-    errors: ['authentication_error', 'key_revoked', 'plan_insufficient', 'rate_limit_error', 'api_error'],
+    errors: [],
     handle({ app, ctx, req, res, onClose }) {
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',

@@ -22,17 +22,7 @@ export const insightsRoutes = [
     counters: ['reads'],
     query: InsightsSummaryQuery,
     response: { status: 200, name: 'InsightsSummaryResponse', schema: InsightsSummaryResponse },
-    errors: [
-      'invalid_request',
-      'invalid_date_range',
-      'authentication_error',
-      'key_revoked',
-      'permission_error',
-      'plan_insufficient',
-      'not_found',
-      'rate_limit_error',
-      'api_error',
-    ],
+    errors: ['invalid_request', 'invalid_date_range', 'permission_error', 'not_found'],
     handle({ app, ctx, query }) {
       const db = app.core.db;
       // An explicit range is checked first: its error type (invalid_date_range) must not be hidden by

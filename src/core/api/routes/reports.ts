@@ -26,8 +26,6 @@ import { checkFilterRange, checkWindow } from '../dates';
 import { defineRoute, json } from '../route';
 import { checkIdFormat } from './diagnostics';
 
-const AUTH_ERRORS = ['authentication_error', 'key_revoked', 'plan_insufficient'] as const;
-
 export const reportRoutes = [
   defineRoute({
     method: 'GET',
@@ -40,15 +38,7 @@ export const reportRoutes = [
     counters: ['reads'],
     query: ListReportsQuerySchema,
     response: { status: 200, name: 'ReportList', schema: listEnvelope(ReportSchema) },
-    errors: [
-      'invalid_request',
-      'invalid_date_range',
-      ...AUTH_ERRORS,
-      'permission_error',
-      'not_found',
-      'rate_limit_error',
-      'api_error',
-    ],
+    errors: ['invalid_request', 'invalid_date_range', 'permission_error', 'not_found'],
     async handle({ app, ctx, query }) {
       const db = app.core.db;
       checkIdFormat(query.accountId, AccountIdParam, 'accountId');
@@ -83,7 +73,7 @@ export const reportRoutes = [
     counters: ['reads'],
     pathParams: { id: ReportIdParam },
     response: { status: 200, name: 'ReportResponse', schema: dataEnvelope(ReportSchema) },
-    errors: ['invalid_request', ...AUTH_ERRORS, 'not_found', 'rate_limit_error', 'api_error'],
+    errors: ['invalid_request', 'not_found'],
     async handle({ app, ctx, params }) {
       const id = params.id as string;
       const report = canSeeReport(app.core.db, ctx, id) ? await app.reports.get(ctx, id) : undefined;
@@ -106,12 +96,9 @@ export const reportRoutes = [
       'invalid_request',
       'invalid_date_range',
       'too_many_campaigns',
-      ...AUTH_ERRORS,
       'permission_error',
       'white_label_not_available',
       'not_found',
-      'rate_limit_error',
-      'api_error',
     ],
     async handle({ app, ctx, body }) {
       const db = app.core.db;
@@ -167,7 +154,7 @@ export const reportRoutes = [
       status: 200,
       contentTypes: ['application/pdf', 'text/markdown; charset=utf-8', 'application/json'],
     },
-    errors: ['invalid_request', ...AUTH_ERRORS, 'not_found', 'rate_limit_error', 'api_error'],
+    errors: ['invalid_request', 'not_found'],
     async handle({ app, ctx, params, query }) {
       const id = params.id as string;
       if (!canSeeReport(app.core.db, ctx, id)) throw new AppError('not_found', `Report ${id} was not found.`);
