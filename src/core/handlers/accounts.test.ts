@@ -1,31 +1,17 @@
 // Disconnect and reconnect through the handler map, on the real App and the real demo platform.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../app';
-import { createCore } from '../core';
-import { startDemoPlatform, type DemoPlatform } from '../demo-platform';
+import type { App } from '../app';
+import type { DemoPlatform } from '../demo-platform';
 import type { CoreEventMap } from '../events';
-import { createUser } from '../identity/users';
-import { createWorkspace } from '../identity/workspaces';
 import type { AccountView, DemoCandidate } from '../../shared/ipc/types';
-import type { HandlerContext } from './context';
-import type { Dispatch } from './dispatch';
-import { contextForUser, createHandlerDispatch } from './index';
+import { demoHandlerWorld, type HandlerWorld } from './test-world';
 
-let dir: string;
-let platform: DemoPlatform;
+let world: Awaited<ReturnType<typeof demoHandlerWorld>>;
 let app: App;
-let dispatch: Dispatch;
-let ctx: HandlerContext;
+let platform: DemoPlatform;
+let ok: HandlerWorld['ok'];
+let call: HandlerWorld['call'];
 const changes: CoreEventMap['connection.changed'][] = [];
-
-async function ok<T>(name: string, args: unknown): Promise<T> {
-  const result = await dispatch(ctx, name, args);
-  if (!result.ok) throw new Error(`${name}: ${result.error.type} ${result.error.message}`);
-  return result.value as T;
-}
 
 /** Resolves when the account's running sync has ended (at once when none runs). */
 function syncEnded(accountId: string): Promise<void> {
@@ -43,26 +29,12 @@ function syncEnded(accountId: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'adlens-connection-'));
-  platform = await startDemoPlatform({ port: 0, seed: 5 });
-  const demo = { url: platform.url, apiVersion: platform.apiVersion };
-  const core = createCore({ dataDir: dir });
-  app = createApp(core, { sync: { demoPlatform: async () => demo }, renderReportsInWorker: false });
-  const ws = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
-  const owner = createUser(core.db, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
-  ctx = contextForUser(core.db, owner.id);
-  core.events.on('connection.changed', (e) => changes.push(e));
-  dispatch = createHandlerDispatch({
-    app,
-    host: { kind: 'desktop', apiBaseUrl: () => null, demoPlatform: () => demo },
-  });
+  world = await demoHandlerWorld('adlens-connection-', 5);
+  ({ app, platform, ok, call } = world);
+  app.core.events.on('connection.changed', (e) => changes.push(e));
 });
 
-afterAll(async () => {
-  await app.stop();
-  await platform.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 describe('disconnect and reconnect', () => {
   let account: AccountView;
@@ -76,11 +48,11 @@ describe('disconnect and reconnect', () => {
     expect(disconnected).toMatchObject({ connectionStatus: 'disconnected', sync: { running: false } });
     expect(app.sync.isSyncing(account.id)).toBe(false);
     expect(changes.at(-1)).toEqual({
-      workspaceId: ctx.workspaceId,
+      workspaceId: world.ctx.workspaceId,
       accountId: account.id,
       connectionStatus: 'disconnected',
     });
-    const refused = await dispatch(ctx, 'accounts.sync', { accountId: account.id });
+    const refused = await call('accounts.sync', { accountId: account.id });
     expect(refused).toMatchObject({ ok: false, error: { type: 'conflict', message: /disconnected/ } });
     // Disconnecting twice is harmless.
     expect((await ok<AccountView>('accounts.disconnect', { accountId: account.id })).connectionStatus).toBe(
@@ -112,7 +84,7 @@ describe('disconnect and reconnect', () => {
     await syncEnded(account.id);
     expect((await ok<AccountView[]>('accounts.list', {}))[0]?.connectionStatus).toBe('token_expired');
     // Still refused by the platform: the error says so and the account stays expired.
-    const refused = await dispatch(ctx, 'accounts.reconnect', { accountId: account.id });
+    const refused = await call('accounts.reconnect', { accountId: account.id });
     expect(refused).toMatchObject({ ok: false, error: { type: 'token_expired' } });
     expect((await ok<AccountView[]>('accounts.list', {}))[0]?.connectionStatus).toBe('token_expired');
     platform.controls.reset();
@@ -124,7 +96,7 @@ describe('disconnect and reconnect', () => {
 
   it('refuses to disconnect or reconnect an account that is not in the workspace', async () => {
     for (const name of ['accounts.disconnect', 'accounts.reconnect']) {
-      expect(await dispatch(ctx, name, { accountId: 'act_AAAAAAAAAAAAAAAA' })).toMatchObject({
+      expect(await call(name, { accountId: 'act_AAAAAAAAAAAAAAAA' })).toMatchObject({
         ok: false,
         error: { type: 'not_found' },
       });

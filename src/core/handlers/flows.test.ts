@@ -1,51 +1,20 @@
 // The handlers over the real App and the real demo platform: connect, sync, browse, diagnose.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../app';
-import { createCore } from '../core';
-import { startDemoPlatform, type DemoPlatform } from '../demo-platform';
-import { createUser } from '../identity/users';
-import { createWorkspace } from '../identity/workspaces';
+import type { App } from '../app';
 import type { AccountView, CampaignList, DemoCandidate, DiagnosticDetail } from '../../shared/ipc/types';
-import type { HandlerContext } from './context';
-import type { Dispatch } from './dispatch';
-import { contextForUser, createHandlerDispatch } from './index';
+import { demoHandlerWorld, type HandlerWorld } from './test-world';
 
-let dir: string;
-let platform: DemoPlatform;
+let world: Awaited<ReturnType<typeof demoHandlerWorld>>;
 let app: App;
-let dispatch: Dispatch;
-let ctx: HandlerContext;
-
-async function ok<T>(name: string, args: unknown): Promise<T> {
-  const result = await dispatch(ctx, name, args);
-  if (!result.ok) throw new Error(`${name}: ${result.error.type} ${result.error.message}`);
-  return result.value as T;
-}
+let ok: HandlerWorld['ok'];
+let call: HandlerWorld['call'];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'adlens-flows-'));
-  platform = await startDemoPlatform({ port: 0, seed: 3 });
-  const demo = { url: platform.url, apiVersion: platform.apiVersion };
-  const core = createCore({ dataDir: dir });
-  app = createApp(core, { sync: { demoPlatform: async () => demo }, renderReportsInWorker: false });
-  app.start();
-  const ws = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
-  const owner = createUser(core.db, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
-  ctx = contextForUser(core.db, owner.id);
-  dispatch = createHandlerDispatch({
-    app,
-    host: { kind: 'desktop', apiBaseUrl: () => null, demoPlatform: () => demo },
-  });
+  world = await demoHandlerWorld('adlens-flows-', 3);
+  ({ app, ok, call } = world);
 });
 
-afterAll(async () => {
-  await app.stop();
-  await platform.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 describe('handler flows', () => {
   let account: AccountView;
@@ -58,7 +27,7 @@ describe('handler flows', () => {
     account = await ok<AccountView>('accounts.connectDemo', { platformAccountId: pick?.platformAccountId });
     expect(account).toMatchObject({ mode: 'test', connectionStatus: 'active' });
     expect(app.sync.isSyncing(account.id)).toBe(true);
-    const again = await dispatch(ctx, 'accounts.sync', { accountId: account.id });
+    const again = await call('accounts.sync', { accountId: account.id });
     expect(again).toMatchObject({ ok: false, error: { type: 'sync_in_progress' } });
     await new Promise<void>((resolve) => {
       const off = app.core.events.on('sync.completed', (e) => {

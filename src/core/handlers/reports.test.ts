@@ -1,47 +1,23 @@
 // Recurring reports through the handler map, on the real App (reports rendered inline) and a seeded store.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../app';
-import { createCore } from '../core';
-import { seedReportFixture, type ReportFixture } from '../reports/fixtures';
+import type { ReportFixture } from '../reports/fixtures';
 import { manualClock } from '../reports/test-helpers';
 import type { Page, ReportScheduleView, ReportView } from '../../shared/ipc/types';
-import type { HandlerContext } from './context';
-import type { Dispatch } from './dispatch';
-import { contextForUser, createHandlerDispatch } from './index';
+import { seededHandlerWorld, type HandlerWorld } from './test-world';
 
-let dir: string;
-let app: App;
+let world: ReturnType<typeof seededHandlerWorld>;
 let clock: ReturnType<typeof manualClock>;
 let fixture: ReportFixture;
-let ctx: HandlerContext;
-let dispatch: Dispatch;
-
-async function ok<T>(name: string, args: unknown): Promise<T> {
-  const result = await dispatch(ctx, name, args);
-  if (!result.ok) throw new Error(`${name}: ${result.error.type} ${result.error.message}`);
-  return result.value as T;
-}
+let ok: HandlerWorld['ok'];
+let call: HandlerWorld['call'];
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'adlens-schedules-'));
   clock = manualClock('2026-04-01T09:00:00.000Z'); // a Wednesday
-  const core = createCore({ dataDir: dir, clock });
-  fixture = seedReportFixture(core.db, { campaigns: 3 });
-  app = createApp(core, { renderReportsInWorker: false });
-  ctx = contextForUser(core.db, fixture.userId);
-  dispatch = createHandlerDispatch({
-    app,
-    host: { kind: 'desktop', apiBaseUrl: () => 'http://127.0.0.1:4477', demoPlatform: () => null },
-  });
+  world = seededHandlerWorld('adlens-schedules-', { campaigns: 3, clock });
+  ({ fixture, ok, call } = world);
 });
 
-afterEach(async () => {
-  await app.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => world.close());
 
 describe('report schedules', () => {
   it('creates a weekly schedule whose next run waits as a pending report with its due date', async () => {
@@ -87,8 +63,8 @@ describe('report schedules', () => {
     expect(monthly.nextRunAt).toBe('2026-05-01T06:00:00.000Z');
     expect(monthly.format).toBe('pdf');
     clock.set('2026-04-06T06:00:01.000Z');
-    expect(app.reports.runDue()).toBe(1);
-    await app.reports.whenIdle();
+    expect(world.app.reports.runDue()).toBe(1);
+    await world.app.reports.whenIdle();
     const reports = await ok<Page<ReportView>>('reports.list', {});
     const weeklyRuns = reports.items.filter((r) => r.scheduleId === weekly.id);
     expect(weeklyRuns.map((r) => [r.status, r.dueAt])).toEqual(
@@ -117,12 +93,12 @@ describe('report schedules', () => {
   });
 
   it('refuses unknown schedules, foreign campaigns and bad cadences as values', async () => {
-    expect(await dispatch(ctx, 'reports.unschedule', { id: 'sched_AAAAAAAAAAAAAAAA' })).toMatchObject({
+    expect(await call('reports.unschedule', { id: 'sched_AAAAAAAAAAAAAAAA' })).toMatchObject({
       ok: false,
       error: { type: 'not_found' },
     });
     expect(
-      await dispatch(ctx, 'reports.schedule', {
+      await call('reports.schedule', {
         accountId: fixture.accountId,
         title: 'Foreign',
         cadence: 'weekly',
@@ -130,14 +106,14 @@ describe('report schedules', () => {
       }),
     ).toMatchObject({ ok: false, error: { type: 'not_found' } });
     expect(
-      await dispatch(ctx, 'reports.schedule', {
+      await call('reports.schedule', {
         accountId: fixture.accountId,
         title: 'Daily',
         cadence: 'daily',
       }),
     ).toMatchObject({ ok: false, error: { type: 'invalid_request', message: /cadence/ } });
     expect(
-      await dispatch(ctx, 'reports.schedule', {
+      await call('reports.schedule', {
         accountId: fixture.other.accountId,
         title: 'Other workspace',
         cadence: 'weekly',
