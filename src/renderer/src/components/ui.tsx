@@ -151,3 +151,39 @@ export function Trend(props: {
     </span>
   );
 }
+
+export interface FilterOption {
+  value: string;
+  label: string;
+}
+
+/** A labelled filter select whose first option ("All accounts", "Any risk"…) means no filter. */
+export function FilterSelect(props: {
+  label: string;
+  anyLabel: string;
+  value: string;
+  options: readonly FilterOption[];
+  onChange: (value: string) => void;
+}): React.JSX.Element {
+  return (
+    <label className="field-inline">
+      <span>{props.label}</span>
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">{props.anyLabel}</option>
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The risk levels as filter options, worst first. */
+export const RISK_OPTIONS: readonly FilterOption[] = [
+  { value: 'CRITICAL', label: 'Critical' },
+  { value: 'HIGH', label: 'High' },
+  { value: 'MEDIUM', label: 'Medium' },
+  { value: 'LOW', label: 'Low' },
+];

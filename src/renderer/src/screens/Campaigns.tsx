@@ -3,7 +3,17 @@
 import { useEffect, useMemo } from 'react';
 import type { CampaignRow } from '../../../shared/ipc';
 import { useCall } from '../api/hooks';
-import { Empty, ErrorState, Loading, PageHeader, RangePicker, RiskBadge, StatusPill } from '../components/ui';
+import {
+  Empty,
+  ErrorState,
+  FilterSelect,
+  Loading,
+  PageHeader,
+  RangePicker,
+  RISK_OPTIONS,
+  RiskBadge,
+  StatusPill,
+} from '../components/ui';
 import { VirtualTable, type Column } from '../components/VirtualTable';
 import { date, integer, money, percent, ratio } from '../format';
 import { href, navigate, setQuery, useRoute } from '../router';
@@ -186,39 +196,27 @@ export default function Campaigns(): React.JSX.Element {
             onChange={(e) => setQuery(route, { q: e.target.value })}
           />
         </label>
-        <label className="field-inline">
-          <span>Account</span>
-          <select value={accountId} onChange={(e) => setQuery(route, { account: e.target.value })}>
-            <option value="">All accounts</option>
-            {(accounts.data ?? []).map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field-inline">
-          <span>Status</span>
-          <select value={status} onChange={(e) => setQuery(route, { status: e.target.value })}>
-            <option value="">Any status</option>
-            {statuses.map((s) => (
-              <option key={s} value={s}>
-                {s.toLowerCase()}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field-inline">
-          <span>Risk</span>
-          <select value={risk} onChange={(e) => setQuery(route, { risk: e.target.value })}>
-            <option value="">Any risk</option>
-            <option value="CRITICAL">Critical</option>
-            <option value="HIGH">High</option>
-            <option value="MEDIUM">Medium</option>
-            <option value="LOW">Low</option>
-            <option value="NONE">No diagnostic</option>
-          </select>
-        </label>
+        <FilterSelect
+          label="Account"
+          anyLabel="All accounts"
+          value={accountId}
+          options={(accounts.data ?? []).map((a) => ({ value: a.id, label: a.name }))}
+          onChange={(account) => setQuery(route, { account })}
+        />
+        <FilterSelect
+          label="Status"
+          anyLabel="Any status"
+          value={status}
+          options={statuses.map((s) => ({ value: s, label: s.toLowerCase() }))}
+          onChange={(status) => setQuery(route, { status })}
+        />
+        <FilterSelect
+          label="Risk"
+          anyLabel="Any risk"
+          value={risk}
+          options={[...RISK_OPTIONS, { value: 'NONE', label: 'No diagnostic' }]}
+          onChange={(risk) => setQuery(route, { risk })}
+        />
         <RangePicker days={days} onChange={(d) => setQuery(route, { days: String(d) })} />
       </div>
       {campaigns.isPending ? (

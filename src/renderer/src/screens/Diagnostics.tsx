@@ -1,11 +1,27 @@
 // Diagnostics: list with filters, and "run a diagnostic" for an account or one of its campaigns.
 import { useState, type FormEvent } from 'react';
 import { useCall, useCallMutation } from '../api/hooks';
-import { Empty, ErrorState, Loading, PageHeader, RiskBadge, StatusPill } from '../components/ui';
+import {
+  Empty,
+  ErrorState,
+  FilterSelect,
+  Loading,
+  PageHeader,
+  RISK_OPTIONS,
+  RiskBadge,
+  StatusPill,
+} from '../components/ui';
 import { dateTime } from '../format';
 import { href, navigate, setQuery, useRoute } from '../router';
 
 const PAGE_SIZE = 25;
+
+const DIAGNOSTIC_STATUS_OPTIONS = [
+  { value: 'completed', label: 'Completed' },
+  { value: 'running', label: 'Running' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'failed', label: 'Failed' },
+];
 
 function RunPanel(props: { onClose: () => void }): React.JSX.Element {
   const accounts = useCall('accounts.list', {});
@@ -126,40 +142,27 @@ export default function Diagnostics(): React.JSX.Element {
       />
       {running ? <RunPanel onClose={() => setRunning(false)} /> : null}
       <div className="toolbar">
-        <label className="field-inline">
-          <span>Account</span>
-          <select
-            value={accountId}
-            onChange={(e) => setQuery(route, { account: e.target.value, page: null })}
-          >
-            <option value="">All accounts</option>
-            {(accounts.data ?? []).map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field-inline">
-          <span>Risk</span>
-          <select value={risk} onChange={(e) => setQuery(route, { risk: e.target.value, page: null })}>
-            <option value="">Any risk</option>
-            <option value="CRITICAL">Critical</option>
-            <option value="HIGH">High</option>
-            <option value="MEDIUM">Medium</option>
-            <option value="LOW">Low</option>
-          </select>
-        </label>
-        <label className="field-inline">
-          <span>Status</span>
-          <select value={status} onChange={(e) => setQuery(route, { status: e.target.value, page: null })}>
-            <option value="">Any status</option>
-            <option value="completed">Completed</option>
-            <option value="running">Running</option>
-            <option value="pending">Pending</option>
-            <option value="failed">Failed</option>
-          </select>
-        </label>
+        <FilterSelect
+          label="Account"
+          anyLabel="All accounts"
+          value={accountId}
+          options={(accounts.data ?? []).map((a) => ({ value: a.id, label: a.name }))}
+          onChange={(account) => setQuery(route, { account, page: null })}
+        />
+        <FilterSelect
+          label="Risk"
+          anyLabel="Any risk"
+          value={risk}
+          options={RISK_OPTIONS}
+          onChange={(risk) => setQuery(route, { risk, page: null })}
+        />
+        <FilterSelect
+          label="Status"
+          anyLabel="Any status"
+          value={status}
+          options={DIAGNOSTIC_STATUS_OPTIONS}
+          onChange={(status) => setQuery(route, { status, page: null })}
+        />
       </div>
       {list.isPending ? (
         <Loading label="Loading diagnostics…" />
