@@ -8,12 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCore } from '../src/core/core';
 import { createApiServer } from '../src/core/api/server';
-import { DiagnosticsService } from '../src/core/diagnostics/service';
+import { createApp } from '../src/core/app';
 import { createApiKey } from '../src/core/identity/api-keys';
 import type { RequestContext } from '../src/core/identity/access';
 import { seedDiagnostic, seedReportFixture } from '../src/core/reports/fixtures';
-import { ReportsService } from '../src/core/reports/service';
-import { SyncService } from '../src/core/sync/service';
 import { figure, percentile, type BenchFigure, type BenchSuite } from './harness';
 
 const RANGE = { dateFrom: '2026-01-01', dateTo: '2026-03-31' };
@@ -49,8 +47,8 @@ const suite: BenchSuite = {
       keyId: null,
       mode: 'all',
     };
-    const reports = new ReportsService(core);
-    const diagnostics = new DiagnosticsService(core);
+    const app = createApp(core);
+    const { reports, diagnostics } = app;
     const input = { accountId: f.accountId, title: 'Bench — Отчёт', campaignIds: f.campaignIds, ...RANGE };
 
     async function generate(format: 'pdf' | 'markdown'): Promise<number> {
@@ -94,10 +92,7 @@ const suite: BenchSuite = {
       );
 
       // /v1 responsiveness while PDFs render in the worker.
-      const api = await createApiServer(
-        { core, sync: new SyncService(core), diagnostics, reports },
-        { port: 0 },
-      );
+      const api = await createApiServer(app, { port: 0 });
       reports.setBaseUrl(api.url);
       const key = createApiKey(core.db, core.clock, {
         workspaceId: f.workspaceId,

@@ -37,7 +37,10 @@ async function main(): Promise<void> {
     ...(values.campaigns ? { largeAccountCampaigns: Number(values.campaigns) } : {}),
   });
   const demo = { url: platform.url, apiVersion: platform.apiVersion };
-  const app = createApp(core, { sync: { demoPlatform: async () => demo } });
+  const app = createApp(core, {
+    sync: { demoPlatform: async () => demo },
+    host: { demoPlatform: () => demo, runsBackgroundWork: true },
+  });
   const { sync } = app;
   if (values.bare) {
     if (listWorkspaces(core.db).length === 0) {

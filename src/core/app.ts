@@ -1,7 +1,9 @@
+import { NO_HOST, type HostPorts } from './app-services';
 import type { Core } from './core';
 import { DiagnosticsService } from './diagnostics/service';
 import { ReportsService } from './reports/service';
 import { SyncService, type SyncServiceOptions } from './sync/service';
+import { createUseCases, type UseCases } from './use-cases';
 
 /** The composed product: one core and the services every host (desktop, headless, tests) runs. */
 export interface App {
@@ -9,6 +11,8 @@ export interface App {
   readonly sync: SyncService;
   readonly diagnostics: DiagnosticsService;
   readonly reports: ReportsService;
+  /** The application layer: the use cases every transport calls. */
+  readonly use: UseCases;
   /** Resumes jobs a previous process left pending or running, and starts schedules. */
   start(): void;
   /** No new work; running work finishes; then the database is closed. */
@@ -19,18 +23,23 @@ export interface AppOptions {
   sync?: SyncServiceOptions;
   /** Render reports on a worker thread (default) or inline (some tests). */
   renderReportsInWorker?: boolean;
+  /** What the host knows (its /v1 URL, its demo platform); default: a host with neither (the CLI). */
+  host?: Partial<HostPorts>;
 }
 
 export function createApp(core: Core, options: AppOptions = {}): App {
   const sync = new SyncService(core, options.sync);
   const diagnostics = new DiagnosticsService(core);
   const reports = new ReportsService(core, { renderInWorker: options.renderReportsInWorker ?? true });
+  const host: HostPorts = { ...NO_HOST, ...options.host };
+  const use = createUseCases({ core, sync, diagnostics, reports, host });
   let stopping: Promise<void> | undefined;
   return {
     core,
     sync,
     diagnostics,
     reports,
+    use,
     start() {
       diagnostics.resume();
       reports.resume();

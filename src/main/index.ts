@@ -59,10 +59,13 @@ if (!app.requestSingleInstanceLock()) {
     });
     const platform = await startDemoPlatform({ port: 0, seed: demoSeed(core.db) });
     const demo = { url: platform.url, apiVersion: platform.apiVersion };
-    const services = createApp(core, { sync: { demoPlatform: async () => demo } });
+    let api: ApiServer | null = null;
+    const services = createApp(core, {
+      sync: { demoPlatform: async () => demo },
+      host: { demoPlatform: () => demo, apiBaseUrl: () => api?.url ?? null, runsBackgroundWork: true },
+    });
     await provisionIfEmpty(core, services.sync, demo, { seed: demoSeed(core.db) });
 
-    let api: ApiServer | null = null;
     const env: HandlerEnv = {
       app: services,
       host: { kind: 'desktop', apiBaseUrl: () => api?.url ?? null, demoPlatform: () => demo },

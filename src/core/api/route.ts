@@ -5,11 +5,11 @@ import type { z } from 'zod';
 import type { ApiErrorType } from '../../shared/errors';
 import type { Pagination } from '../../shared/api/common';
 import type { RequestContext } from '../identity/access';
-import type { ApiApp } from './app-types';
+import type { App } from '../app';
 import type { Counter } from './rate-limit';
 
 export interface RouteContext<Q, B> {
-  app: ApiApp;
+  app: App;
   ctx: RequestContext;
   params: Record<string, string>;
   query: Q;

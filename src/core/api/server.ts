@@ -7,7 +7,7 @@ import { API_VERSIONS, CURRENT_API_VERSION } from '../../shared/api/common';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { recordServerUrl } from '../identity/invitations';
-import type { ApiApp } from './app-types';
+import type { App } from '../app';
 import { Authenticator } from './auth';
 import { describeError, describeZodError, isJsonContentType, parseQuery, readBody, sendError } from './http';
 import { RateLimiter } from './rate-limit';
@@ -56,7 +56,7 @@ export interface ApiServer {
 
 const VERSION_HEADER = 'service-version';
 
-export async function createApiServer(app: ApiApp, opts: ApiServerOptions): Promise<ApiServer> {
+export async function createApiServer(app: App, opts: ApiServerOptions): Promise<ApiServer> {
   const host = opts.host ?? '127.0.0.1';
   const routes = apiRoutes();
   const router = new Router(routes);

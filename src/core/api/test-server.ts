@@ -20,7 +20,11 @@ export async function startTestApi(opts: { now?: string; sync?: AppOptions['sync
   const clock = new TestClock(Date.parse(opts.now ?? '2026-03-10T12:00:00.000Z'));
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-api-'));
   const core = createCore({ dataDir, clock });
-  const app = createApp(core, { renderReportsInWorker: false, ...(opts.sync ? { sync: opts.sync } : {}) });
+  const app = createApp(core, {
+    renderReportsInWorker: false,
+    host: { runsBackgroundWork: true },
+    ...(opts.sync ? { sync: opts.sync } : {}),
+  });
   app.start();
   const api = await createApiServer(app, { port: 0 });
   return {

@@ -6,12 +6,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiServer, type ApiServer } from '../api/server';
 import { createCore, type Core } from '../core';
-import { DiagnosticsService } from '../diagnostics/service';
+import { createApp, type App } from '../app';
 import { createInvitation } from '../identity/invitations';
 import { createUser } from '../identity/users';
 import { createWorkspace } from '../identity/workspaces';
-import { ReportsService } from '../reports/service';
-import { SyncService } from '../sync/service';
 import { createDashboard, type DashboardHandler } from './index';
 import { LOCKOUT_FAILURES } from './sessions';
 
@@ -20,7 +18,7 @@ let core: Core;
 let server: ApiServer;
 let dashboard: DashboardHandler;
 let now = Date.parse('2026-03-20T10:00:00Z');
-let services: { sync: SyncService; diagnostics: DiagnosticsService; reports: ReportsService };
+let services: App;
 let workspaceId: string;
 
 interface Reply {
@@ -96,12 +94,8 @@ beforeEach(async () => {
   const ws = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
   workspaceId = ws.id;
   createUser(core.db, { workspaceId, email: 'owner@agency.test', role: 'owner' });
-  services = {
-    sync: new SyncService(core),
-    diagnostics: new DiagnosticsService(core),
-    reports: new ReportsService(core),
-  };
-  const app = { core, ...services };
+  services = createApp(core, { renderReportsInWorker: false });
+  const app = services;
   dashboard = createDashboard(app, { rendererDir, apiBaseUrl: () => server.url });
   server = await createApiServer(app, { port: 0, fallback: dashboard });
 });

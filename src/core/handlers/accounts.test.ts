@@ -53,7 +53,7 @@ describe('disconnect and reconnect', () => {
       connectionStatus: 'disconnected',
     });
     const refused = await call('accounts.sync', { accountId: account.id });
-    expect(refused).toMatchObject({ ok: false, error: { type: 'conflict', message: /disconnected/ } });
+    expect(refused).toMatchObject({ ok: false, error: { type: 'invalid_request', message: /disconnected/ } });
     // Disconnecting twice is harmless.
     expect((await ok<AccountView>('accounts.disconnect', { accountId: account.id })).connectionStatus).toBe(
       'disconnected',

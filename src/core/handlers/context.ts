@@ -1,17 +1,7 @@
 // What a handler runs with: who is calling (the desktop's local owner, or a signed-in dashboard user),
-// and the services of the App, described by the subset of their contracts the handlers use so that
-// this folder depends on behaviour, not on construction.
-import type { Core } from '../core';
+// and the App whose use cases it calls.
+import type { App } from '../app';
 import type { RequestContext } from '../identity/access';
-import type { ReportSchedule } from '../../shared/api/reports';
-
-type MaybePromise<T> = T | Promise<T>;
-
-export interface ReportFileLike {
-  contentType: string;
-  fileName: string;
-  body: Buffer;
-}
 
 /** The API's RequestContext for a person (not a key): services need no second code path. */
 export interface HandlerContext extends RequestContext {
@@ -20,109 +10,8 @@ export interface HandlerContext extends RequestContext {
   mode: 'all';
 }
 
-export interface SyncLike {
-  connectAccount(input: {
-    workspaceId: string;
-    platformAccountId: string;
-    baseUrl: string;
-    apiVersion?: string;
-    token: string;
-    mode?: 'test' | 'live';
-    userId?: string;
-  }): Promise<{ id: string }>;
-  startSync(
-    accountId: string,
-    opts?: { kind?: 'full' | 'incremental' },
-  ): { syncRunId: string; startedAt: string };
-  isSyncing(accountId: string): boolean;
-  /** Stops the account's running sync, if any (committed pages stay); resolves once it has ended. */
-  stopSync(accountId: string): Promise<void>;
-}
-
-export interface DiagnosticsLike {
-  create(
-    ctx: HandlerContext,
-    input: { accountId: string; campaignId: string | null; dateFrom: string; dateTo: string },
-  ): MaybePromise<unknown>;
-  get(ctx: HandlerContext, id: string): MaybePromise<unknown>;
-  list(
-    ctx: HandlerContext,
-    filter: {
-      accountIds: string[];
-      riskLevel?: string;
-      status?: string;
-      campaignId?: string;
-      page: number;
-      pageSize: number;
-    },
-  ): MaybePromise<{ items: unknown[]; total: number }>;
-  /** Andromeda: the caller's profile and feedback, kept by the diagnostics service that reads them. */
-  getProfile(ctx: HandlerContext): {
-    riskAppetite: 'LOW' | 'MEDIUM' | 'HIGH';
-    focusMetric: 'ROAS' | 'CPA' | 'CTR' | 'CONVERSIONS';
-    updatedAt: string | null;
-  };
-  setProfile(
-    ctx: HandlerContext,
-    change: {
-      riskAppetite?: 'LOW' | 'MEDIUM' | 'HIGH';
-      focusMetric?: 'ROAS' | 'CPA' | 'CTR' | 'CONVERSIONS';
-    },
-  ): unknown;
-  feedback(
-    ctx: HandlerContext,
-    input: { diagnosticId: string; recommendationId: string; feedback: 'applied' | 'dismissed' },
-  ): unknown;
-  /** The analyst's target CPA of a campaign, in account currency; null clears it. */
-  setTargetCpa(ctx: HandlerContext, campaignId: string, amount: number | null): void;
-}
-
-export interface ReportsLike {
-  create(
-    ctx: HandlerContext,
-    input: {
-      accountId: string;
-      title: string;
-      dateFrom: string;
-      dateTo: string;
-      campaignIds?: string[];
-      format?: 'json' | 'pdf' | 'markdown';
-      whiteLabel?: Record<string, string | undefined>;
-    },
-  ): MaybePromise<unknown>;
-  list(
-    ctx: HandlerContext,
-    filter: { accountIds: string[]; status?: string; page: number; pageSize: number },
-  ): MaybePromise<{ items: unknown[]; total: number }>;
-  get(ctx: HandlerContext, id: string): MaybePromise<unknown>;
-  download(
-    ctx: HandlerContext,
-    id: string,
-    q: { expires: string; signature: string },
-  ): MaybePromise<ReportFileLike>;
-  schedule(
-    ctx: HandlerContext,
-    input: {
-      accountId: string;
-      title: string;
-      cadence: 'weekly' | 'monthly';
-      campaignIds?: string[];
-      format?: 'json' | 'pdf' | 'markdown';
-      whiteLabel?: Record<string, string | undefined>;
-    },
-  ): MaybePromise<ReportSchedule>;
-  listSchedules(ctx: HandlerContext): MaybePromise<ReportSchedule[]>;
-  cancelSchedule(ctx: HandlerContext, id: string): MaybePromise<ReportSchedule>;
-  /** The file without a signed link (the desktop and the signed-in dashboard have no URL to sign). */
-  openFile?(ctx: HandlerContext, id: string): MaybePromise<ReportFileLike>;
-}
-
-export interface HandlerApp {
-  core: Core;
-  sync: SyncLike;
-  diagnostics: DiagnosticsLike;
-  reports: ReportsLike;
-}
+/** The composed App: handlers call its use cases (`app.use`) and read nothing else of it. */
+export type HandlerApp = App;
 
 /** What differs between the desktop window and the web dashboard. */
 export interface HandlerHost {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, silentLogger, type Core, type Logger } from '../core';
-import { DiagnosticsService } from '../diagnostics/service';
+import { createApp } from '../app';
 import { AppError } from '../errors';
 import { createUser } from '../identity/users';
 import { createWorkspace } from '../identity/workspaces';
@@ -13,32 +13,9 @@ import type { HandlerApp, HandlerContext } from './context';
 import { createDispatcher, type HandlerImpls } from './dispatch';
 import { contextForUser, createHandlerDispatch, createHandlers } from './index';
 
-// The service slots are never reached by these tests: every call below either fails validation or
-// uses a handler that reads the store only. Reaching one is a test failure, not a silent pass.
-const unreachable = (): never => {
-  throw new Error('service not expected in this test');
-};
-const services = {
-  sync: {
-    connectAccount: unreachable,
-    startSync: unreachable,
-    isSyncing: unreachable,
-    stopSync: unreachable,
-  },
-  reports: {
-    create: unreachable,
-    list: unreachable,
-    get: unreachable,
-    download: unreachable,
-    schedule: unreachable,
-    listSchedules: unreachable,
-    cancelSchedule: unreachable,
-  },
-};
-
-/** The real diagnostics service: it keeps Andromeda profiles and feedback, which store-only handlers use. */
+/** The real App over the test's store (its services start no work until asked). */
 function appFor(): HandlerApp {
-  return { core, ...services, diagnostics: new DiagnosticsService(core) };
+  return createApp(core, { renderReportsInWorker: false });
 }
 
 let dir: string;

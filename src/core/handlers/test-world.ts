@@ -65,7 +65,11 @@ export async function demoHandlerWorld(
     prefix,
     (dir) => {
       const core = createCore({ dataDir: dir });
-      const app = createApp(core, { sync: { demoPlatform: async () => demo }, renderReportsInWorker: false });
+      const app = createApp(core, {
+        sync: { demoPlatform: async () => demo },
+        host: { demoPlatform: () => demo, runsBackgroundWork: true },
+        renderReportsInWorker: false,
+      });
       app.start();
       const ws = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
       const owner = createUser(core.db, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
@@ -85,7 +89,11 @@ export function seededHandlerWorld(
   const w = world(prefix, (dir) => {
     const core = createCore({ dataDir: dir, clock: opts.clock });
     fixture = seedReportFixture(core.db, { campaigns: opts.campaigns });
-    return { app: createApp(core, { renderReportsInWorker: false }), userId: fixture.userId, demo: null };
+    return {
+      app: createApp(core, { renderReportsInWorker: false, host: { runsBackgroundWork: true } }),
+      userId: fixture.userId,
+      demo: null,
+    };
   });
   return { ...w, fixture: fixture as ReportFixture };
 }

@@ -55,7 +55,10 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessH
     const platform = await startDemoPlatform({ port: 0, seed });
     demoClose = () => platform.close();
     const demo = { url: platform.url, apiVersion: platform.apiVersion };
-    app = createApp(core, { sync: { demoPlatform: async () => demo } });
+    app = createApp(core, {
+      sync: { demoPlatform: async () => demo },
+      host: { demoPlatform: () => demo, apiBaseUrl: () => api?.url ?? null, runsBackgroundWork: true },
+    });
     await provisionIfEmpty(core, app.sync, demo, { seed });
     app.start();
     if (options.dashboard) {

@@ -2,7 +2,7 @@
 // signed link with the key, and compare with GET /v1/insights/summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticsService } from '../diagnostics/service';
-import { SyncService } from '../sync/service';
+import { createApp } from '../app';
 import { createApiServer, type ApiServer } from '../api/server';
 import { createApiKey } from '../identity/api-keys';
 import { ReportSchema, type Report } from '../../shared/api/reports';
@@ -19,12 +19,9 @@ let otherKey: string;
 
 beforeAll(async () => {
   h = harness({ campaigns: 21, clock });
-  reports = new ReportsService(h.core);
-  diagnostics = new DiagnosticsService(h.core);
-  api = await createApiServer(
-    { core: h.core, sync: new SyncService(h.core), diagnostics, reports },
-    { port: 0 },
-  );
+  const app = createApp(h.core);
+  ({ reports, diagnostics } = app);
+  api = await createApiServer(app, { port: 0 });
   const limits = { reads: 1000, writes: 1000, reports: 1000 };
   key = createApiKey(h.core.db, clock, {
     workspaceId: h.fixture.workspaceId,

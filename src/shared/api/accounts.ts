@@ -25,6 +25,28 @@ export const Account = z.object({
 });
 export type Account = z.infer<typeof Account>;
 
+/** The /v1 shape of an account read model that carries more (e.g. the app's AccountView). */
+export function toApiAccount(view: Account): Account {
+  return {
+    id: view.id,
+    platformAccountId: view.platformAccountId,
+    name: view.name,
+    currency: view.currency,
+    timezone: view.timezone,
+    status: view.status,
+    connectionStatus: view.connectionStatus,
+    businessName: view.businessName,
+    businessId: view.businessId,
+    permissions: view.permissions,
+    lastSyncedAt: view.lastSyncedAt,
+    campaignCount: view.campaignCount,
+    activeCampaignCount: view.activeCampaignCount,
+    totalSpendLast30d: view.totalSpendLast30d,
+    connectedAt: view.connectedAt,
+    connectedBy: view.connectedBy,
+  };
+}
+
 export const AccountListQuery = z.strictObject({
   status: z.enum(CONNECTION_STATUSES).optional(),
   ...PageQuery,

@@ -2,6 +2,7 @@
 // whichever host the call came through (Electron IPC or the web bridge).
 import { z } from 'zod';
 import { WhiteLabelSchema } from '../api/reports';
+import type { SyncStarted } from '../api/accounts';
 import type { HandlerName } from './names';
 import type {
   AccountView,
@@ -152,7 +153,7 @@ export const argSchemas = {
 /** What each handler returns when it succeeds. */
 export interface HandlerResults {
   'accounts.list': AccountView[];
-  'accounts.sync': { accountId: string; status: 'syncing'; startedAt: string };
+  'accounts.sync': SyncStarted;
   'accounts.demoCandidates': DemoCandidate[];
   'accounts.connectDemo': AccountView;
   'accounts.connectToken': AccountView;

@@ -7,6 +7,7 @@ import type {
   Issue,
   Recommendation,
 } from '../api/diagnostics';
+import type { Account } from '../api/accounts';
 import type { InsightsSummary } from '../api/insights';
 import type { Report, ReportSchedule, WhiteLabel as ApiWhiteLabel } from '../api/reports';
 
@@ -22,25 +23,10 @@ export interface SyncState {
   lastError: { type: string; message: string } | null;
 }
 
-export interface AccountView {
-  id: string;
-  platformAccountId: string;
-  name: string;
-  currency: string;
-  timezone: string;
-  status: string;
-  connectionStatus: ConnectionStatus;
+/** The account read model: the API's Account plus what a screen needs besides (sync progress, mode). */
+export interface AccountView extends Account {
   statusReason: string | null;
   mode: 'test' | 'live';
-  businessName: string;
-  businessId: string;
-  permissions: string[];
-  lastSyncedAt: string | null;
-  campaignCount: number;
-  activeCampaignCount: number;
-  totalSpendLast30d: number;
-  connectedAt: string;
-  connectedBy: string | null;
   sync: SyncState;
 }
 

@@ -1,0 +1,175 @@
+// The account read model: one query for every screen and endpoint that shows ad accounts. Counts come
+// from the campaigns table, the 30-day spend from the account-day rollup, summed over the 30 days
+// ending today in each account's own time zone (an account's "today" is its own, never UTC's).
+import { addDays, dateInZone } from '../clock';
+import { stmt, type RequestContext, accountScope } from '../identity/access';
+import { microsToAmount } from '../money';
+import type { Db } from '../store/open';
+import type { AccountView, SyncState } from '../../shared/ipc/types';
+
+interface AccountRow {
+  id: string;
+  platform_account_id: string;
+  name: string;
+  currency: string;
+  timezone: string;
+  status: AccountView['status'];
+  connection_status: AccountView['connectionStatus'];
+  status_reason: string | null;
+  mode: 'test' | 'live';
+  business_id: string;
+  business_name: string;
+  permissions: string;
+  connected_at: string;
+  connected_by: string | null;
+  last_synced_at: string | null;
+  campaign_count: number;
+  active_campaign_count: number;
+  run_status: string | null;
+  run_phase: string | null;
+  run_percent: number | null;
+  run_error: string | null;
+}
+
+const SELECT_ACCOUNTS = `SELECT a.id, a.platform_account_id, a.name, a.currency, a.timezone, a.status,
+    a.connection_status, c.status_reason, a.mode, a.business_id, a.business_name, a.permissions,
+    a.connected_at, a.connected_by, a.last_synced_at,
+    (SELECT count(*) FROM campaigns WHERE account_id = a.id) AS campaign_count,
+    (SELECT count(*) FROM campaigns WHERE account_id = a.id AND effective_status = 'ACTIVE') AS active_campaign_count,
+    r.status AS run_status, r.phase AS run_phase, r.percent AS run_percent, r.error AS run_error
+  FROM ad_accounts a
+  JOIN platform_connections c ON c.id = a.connection_id
+  LEFT JOIN sync_runs r ON r.id = (SELECT id FROM sync_runs WHERE account_id = a.id
+                                   ORDER BY started_at DESC, rowid DESC LIMIT 1)`;
+
+export interface AccountFilter {
+  /** One account (already resolved to its service ID). */
+  id?: string;
+  connectionStatus?: AccountView['connectionStatus'];
+  page: number;
+  pageSize: number;
+}
+
+function permissionsOf(text: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function syncStateOf(row: AccountRow, syncingInMemory: boolean): SyncState {
+  // The run row is finished before sync.completed is announced, so it is the truth when a screen
+  // refetches on that event; the in-memory flag only covers a run not yet recorded.
+  const running = row.run_status === 'running' || (row.run_status === null && syncingInMemory);
+  let lastError: SyncState['lastError'] = null;
+  if (row.run_status === 'failed' && row.run_error) {
+    try {
+      const parsed = JSON.parse(row.run_error) as { type?: string; message?: string };
+      lastError = { type: parsed.type ?? 'platform_error', message: parsed.message ?? row.run_error };
+    } catch {
+      lastError = { type: 'platform_error', message: row.run_error };
+    }
+  }
+  return {
+    running,
+    percent: running ? (row.run_percent ?? 0) : 100,
+    phase: running ? (row.run_phase ?? 'starting') : 'idle',
+    lastError,
+  };
+}
+
+/** Spend of the 30 days ending today in the account's time zone, from the account-day rollup. */
+export function spendLast30d(db: Db, accountId: string, timezone: string, now: Date): number {
+  const today = dateInZone(now, timezone);
+  const row = stmt(
+    db,
+    `SELECT coalesce(sum(spend_micros), 0) AS micros FROM insights_account_daily
+       WHERE account_id = ? AND date BETWEEN ? AND ?`,
+  ).get(accountId, addDays(today, -29), today) as { micros: number };
+  return microsToAmount(row.micros);
+}
+
+export function countAccounts(db: Db, ctx: RequestContext, filter: AccountFilter): number {
+  const { where, params } = whereOf(ctx, filter);
+  return (stmt(db, `SELECT count(*) AS n FROM ad_accounts a WHERE ${where}`).get(...params) as { n: number })
+    .n;
+}
+
+function whereOf(ctx: RequestContext, filter: AccountFilter): { where: string; params: string[] } {
+  const scope = accountScope(ctx);
+  const parts = [scope.sql];
+  const params = [...scope.params];
+  if (filter.id) {
+    parts.push('a.id = ?');
+    params.push(filter.id);
+  }
+  if (filter.connectionStatus) {
+    parts.push('a.connection_status = ?');
+    params.push(filter.connectionStatus);
+  }
+  return { where: parts.join(' AND '), params };
+}
+
+export function readAccounts(
+  db: Db,
+  ctx: RequestContext,
+  filter: AccountFilter,
+  now: Date,
+  isSyncing: (accountId: string) => boolean,
+): AccountView[] {
+  const { where, params } = whereOf(ctx, filter);
+  const rows = stmt(db, `${SELECT_ACCOUNTS} WHERE ${where} ORDER BY a.name, a.id LIMIT ? OFFSET ?`).all(
+    ...params,
+    filter.pageSize,
+    (filter.page - 1) * filter.pageSize,
+  ) as AccountRow[];
+  return rows.map((row) => ({
+    id: row.id,
+    platformAccountId: row.platform_account_id,
+    name: row.name,
+    currency: row.currency,
+    timezone: row.timezone,
+    status: row.status,
+    connectionStatus: row.connection_status,
+    statusReason: row.connection_status === 'active' ? null : row.status_reason,
+    mode: row.mode,
+    businessName: row.business_name,
+    businessId: row.business_id,
+    permissions: permissionsOf(row.permissions),
+    lastSyncedAt: row.last_synced_at,
+    campaignCount: row.campaign_count,
+    activeCampaignCount: row.active_campaign_count,
+    totalSpendLast30d: spendLast30d(db, row.id, row.timezone, now),
+    connectedAt: row.connected_at,
+    connectedBy: row.connected_by,
+    sync: syncStateOf(row, isSyncing(row.id)),
+  }));
+}
+
+/** The platform IDs of the workspace's test-mode (demo) accounts, connected in any state. */
+export function connectedDemoAccountIds(db: Db, workspaceId: string): Set<string> {
+  const rows = stmt(
+    db,
+    `SELECT platform_account_id AS id FROM ad_accounts WHERE workspace_id = ? AND mode = 'test'`,
+  ).all(workspaceId) as Array<{ id: string }>;
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The account of the workspace with this platform ID, if one is connected (in any state). */
+export function accountIdByPlatformId(db: Db, workspaceId: string, platformAccountId: string): string | null {
+  const row = stmt(db, `SELECT id FROM ad_accounts WHERE workspace_id = ? AND platform_account_id = ?`).get(
+    workspaceId,
+    platformAccountId,
+  ) as { id: string } | undefined;
+  return row?.id ?? null;
+}
+
+/** The account's running sync, if any (started_at of its run). */
+export function runningSyncStartedAt(db: Db, accountId: string): string | null {
+  const row = stmt(db, `SELECT started_at FROM sync_runs WHERE account_id = ? AND status = 'running'`).get(
+    accountId,
+  ) as { started_at: string } | undefined;
+  return row?.started_at ?? null;
+}

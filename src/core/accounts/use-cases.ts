@@ -1,0 +1,197 @@
+// Accounts: the use cases every transport (the /v1 routes, the handler map behind IPC and the web
+// bridge, the CLI) calls. Access, ID resolution, pagination defaults and the sync rules live here once.
+import { DEFAULT_PAGE_SIZE } from '../../shared/api/common';
+import type { SyncStarted } from '../../shared/api/accounts';
+import type { AccountView, DemoCandidate } from '../../shared/ipc/types';
+import { AppError, isAppError } from '../errors';
+import { resolveAccount, type RequestContext } from '../identity/access';
+import { requireWorkspace } from '../identity/workspaces';
+import { DEFAULT_API_VERSION, GraphClient } from '../platform/graph-client';
+import { canConnect } from '../platform/parse';
+import { DEMO_BASE_URL } from '../sync/embedded-demo';
+import { disconnectAccount, reconnectAccount } from '../sync/reconnect';
+import { DEMO_TOKEN } from '../demo-platform/types';
+import type { AppServices } from '../app-services';
+import {
+  accountIdByPlatformId,
+  connectedDemoAccountIds,
+  countAccounts,
+  readAccounts,
+  runningSyncStartedAt,
+} from './store';
+
+export const GRAPH_URL = 'https://graph.facebook.com';
+
+export interface AccountListInput {
+  connectionStatus?: AccountView['connectionStatus'] | undefined;
+  page?: number | undefined;
+  pageSize?: number | undefined;
+}
+
+export interface ConnectInput {
+  platformAccountId: string;
+  /** A Graph API base URL and token; both absent: the embedded demo platform. */
+  platform?: { baseUrl: string; token: string; apiVersion?: string | undefined } | undefined;
+  mode?: 'test' | 'live' | undefined;
+}
+
+export function accountUseCases(services: AppServices) {
+  const { core, sync } = services;
+  const { db } = core;
+  const isSyncing = (id: string): boolean => sync.isSyncing(id);
+
+  function view(ctx: RequestContext, idText: string): AccountView {
+    const account = resolveAccount(db, ctx, idText);
+    const found = readAccounts(
+      db,
+      ctx,
+      { id: account.id, page: 1, pageSize: 1 },
+      core.clock.now(),
+      isSyncing,
+    )[0];
+    if (!found) throw new AppError('not_found', `Ad account ${idText} was not found.`);
+    return found;
+  }
+
+  /** Starts a sync unless one runs; a running sync is returned instead (idempotent). */
+  function startSyncOf(accountId: string, kind?: 'full' | 'incremental'): SyncStarted {
+    const already = runningSyncStartedAt(db, accountId);
+    if (already) return { accountId, status: 'running', startedAt: already };
+    try {
+      const started = sync.startSync(accountId, kind ? { kind } : {});
+      // The run's outcome is reported through events and the account's lastSyncedAt.
+      started.done.catch(() => {});
+      return { accountId, status: 'running', startedAt: started.startedAt };
+    } catch (error) {
+      if (isAppError(error) && error.type === 'sync_in_progress') {
+        const now = runningSyncStartedAt(db, accountId);
+        if (now) return { accountId, status: 'running', startedAt: now };
+      }
+      throw error;
+    }
+  }
+
+  /** Reconnects an account (with it, those that expired on the same connection) and syncs what they missed. */
+  async function reconnectAndSync(
+    ctx: RequestContext,
+    accountId: string,
+    token?: string,
+  ): Promise<AccountView> {
+    const changed = await reconnectAccount(core, sync, {
+      workspaceId: ctx.workspaceId,
+      accountId,
+      ...(ctx.userId ? { userId: ctx.userId } : {}),
+      ...(token ? { token } : {}),
+    });
+    if (services.host.runsBackgroundWork) for (const account of changed) startSyncOf(account.id);
+    return view(ctx, accountId);
+  }
+
+  function demoPlatform(): { url: string; apiVersion: string } {
+    const endpoint = services.host.demoPlatform();
+    if (!endpoint) throw new AppError('not_found', 'No demo platform is running in this app.');
+    return endpoint;
+  }
+
+  return {
+    async list(
+      ctx: RequestContext,
+      input: AccountListInput = {},
+    ): Promise<{ items: AccountView[]; total: number; page: number; pageSize: number }> {
+      const page = input.page ?? 1;
+      const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+      const filter = { connectionStatus: input.connectionStatus, page, pageSize };
+      return {
+        items: readAccounts(db, ctx, filter, core.clock.now(), isSyncing),
+        total: countAccounts(db, ctx, filter),
+        page,
+        pageSize,
+      };
+    },
+
+    /** Every account the context sees, unpaginated (the desktop's accounts screen, `cli account list`). */
+    async all(ctx: RequestContext): Promise<AccountView[]> {
+      return readAccounts(db, ctx, { page: 1, pageSize: -1 }, core.clock.now(), isSyncing);
+    },
+
+    async get(ctx: RequestContext, idText: string): Promise<AccountView> {
+      return view(ctx, idText);
+    },
+
+    /** Starts a sync of an active account; idempotent while one runs. */
+    async sync(ctx: RequestContext, idText: string, kind?: 'full' | 'incremental'): Promise<SyncStarted> {
+      const account = resolveAccount(db, ctx, idText);
+      if (account.connectionStatus !== 'active') {
+        const remedy =
+          account.connectionStatus === 'token_expired'
+            ? 'Re-authenticate it (a new access token) first.'
+            : 'Connect it again first.';
+        throw new AppError(
+          'invalid_request',
+          `Ad account ${account.id} cannot sync: its connection is ${account.connectionStatus}. ${remedy}`,
+        );
+      }
+      return startSyncOf(account.id, kind);
+    },
+
+    /** Accounts of the embedded demo platform that are not connected yet. */
+    async demoCandidates(ctx: RequestContext): Promise<DemoCandidate[]> {
+      const demo = demoPlatform();
+      const client = new GraphClient({
+        baseUrl: demo.url,
+        apiVersion: demo.apiVersion,
+        token: DEMO_TOKEN,
+        maxRetries: 1,
+      });
+      const connected = connectedDemoAccountIds(db, ctx.workspaceId);
+      const out: DemoCandidate[] = [];
+      for await (const page of client.listAdAccounts()) {
+        for (const account of page) {
+          if (connected.has(account.id)) continue;
+          out.push({
+            platformAccountId: account.id,
+            name: account.name,
+            currency: account.currency,
+            businessName: account.business?.name ?? '',
+            canConnect: canConnect(account),
+          });
+        }
+      }
+      return out;
+    },
+
+    /**
+     * Connects a platform account and starts its first full sync. An account already in the workspace
+     * is re-authenticated instead (its connection's token replaced), on its own platform.
+     */
+    async connect(ctx: RequestContext, input: ConnectInput): Promise<AccountView> {
+      requireWorkspace(db, ctx.workspaceId);
+      const existing = accountIdByPlatformId(db, ctx.workspaceId, input.platformAccountId);
+      if (existing) return reconnectAndSync(ctx, existing, input.platform?.token);
+      const account = await sync.connectAccount({
+        workspaceId: ctx.workspaceId,
+        platformAccountId: input.platformAccountId,
+        baseUrl: input.platform ? input.platform.baseUrl.replace(/\/+$/, '') : DEMO_BASE_URL,
+        apiVersion: input.platform?.apiVersion ?? DEFAULT_API_VERSION,
+        token: input.platform?.token ?? DEMO_TOKEN,
+        ...(input.mode ? { mode: input.mode } : {}),
+        ...(ctx.userId ? { userId: ctx.userId } : {}),
+      });
+      if (services.host.runsBackgroundWork) startSyncOf(account.id, 'full');
+      return view(ctx, account.id);
+    },
+
+    async disconnect(ctx: RequestContext, idText: string): Promise<AccountView> {
+      const account = resolveAccount(db, ctx, idText);
+      await disconnectAccount(core, sync, ctx.workspaceId, account.id);
+      return view(ctx, account.id);
+    },
+
+    async reconnect(ctx: RequestContext, idText: string, token?: string): Promise<AccountView> {
+      const account = resolveAccount(db, ctx, idText);
+      return reconnectAndSync(ctx, account.id, token);
+    },
+  };
+}
+
+export type AccountUseCases = ReturnType<typeof accountUseCases>;

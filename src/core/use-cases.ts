@@ -1,0 +1,13 @@
+// The application layer: every domain's use cases, joined into one object that each transport calls
+// (`app.use.<domain>.<useCase>(ctx, input)`). Their types are inferred from the implementations, so
+// transports and the script client never re-declare the service surface.
+import { accountUseCases } from './accounts/use-cases';
+import type { AppServices } from './app-services';
+
+export function createUseCases(services: AppServices) {
+  return {
+    accounts: accountUseCases(services),
+  };
+}
+
+export type UseCases = ReturnType<typeof createUseCases>;
