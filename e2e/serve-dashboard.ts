@@ -37,9 +37,10 @@ async function main(): Promise<void> {
     ...(values.campaigns ? { largeAccountCampaigns: Number(values.campaigns) } : {}),
   });
   const demo = { url: platform.url, apiVersion: platform.apiVersion };
+  let apiUrl: string | null = null;
   const app = createApp(core, {
     sync: { demoPlatform: async () => demo },
-    host: { demoPlatform: () => demo, runsBackgroundWork: true },
+    host: { demoPlatform: () => demo, apiBaseUrl: () => apiUrl, runsBackgroundWork: true },
   });
   const { sync } = app;
   if (values.bare) {
@@ -64,12 +65,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  let apiUrl: string | null = null;
-  const dashboard = createDashboard(app, {
-    rendererDir: resolve(import.meta.dirname, '../out/renderer'),
-    apiBaseUrl: () => apiUrl,
-    demoPlatform: () => demo,
-  });
+  const dashboard = createDashboard(app, { rendererDir: resolve(import.meta.dirname, '../out/renderer') });
   const server = await createApiServer(app, { port: Number(values.port), fallback: dashboard });
   apiUrl = server.url;
   app.reports.setBaseUrl(server.url);

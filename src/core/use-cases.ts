@@ -3,10 +3,14 @@
 // transports and the script client never re-declare the service surface.
 import { accountUseCases } from './accounts/use-cases';
 import type { AppServices } from './app-services';
+import { identityUseCases } from './identity/use-cases';
+import { settingsUseCases } from './settings/use-cases';
 
 export function createUseCases(services: AppServices) {
   return {
     accounts: accountUseCases(services),
+    identity: identityUseCases(services),
+    settings: settingsUseCases(services),
   };
 }
 

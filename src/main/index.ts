@@ -5,15 +5,10 @@ import { app, BrowserWindow, dialog, Notification } from 'electron';
 import { join } from 'node:path';
 import { createApiServer, type ApiServer } from '../core/api/server';
 import { createApp } from '../core/app';
+import { configuredApiPort } from '../core/settings/use-cases';
 import { consoleLogger, createCore, type Core } from '../core/core';
 import { startDemoPlatform } from '../core/demo-platform';
-import {
-  configuredApiPort,
-  contextForUser,
-  createHandlerDispatch,
-  type HandlerContext,
-  type HandlerEnv,
-} from '../core/handlers';
+import { createHandlerDispatch, type HandlerContext, type HandlerEnv } from '../core/handlers';
 import { acquireDataDirLock } from '../core/host/lock';
 import { provisionIfEmpty, syncDemoAccounts } from '../core/host/provision';
 import { getWorkspaceOwner } from '../core/identity/users';
@@ -68,10 +63,10 @@ if (!app.requestSingleInstanceLock()) {
 
     const env: HandlerEnv = {
       app: services,
-      host: { kind: 'desktop', apiBaseUrl: () => api?.url ?? null, demoPlatform: () => demo },
+      host: { kind: 'desktop' },
     };
     try {
-      api = await createApiServer(services, { port: configuredApiPort(env) });
+      api = await createApiServer(services, { port: configuredApiPort(core.db) });
     } catch (error) {
       // The configured port is taken: serve on a free one and show that address in Settings.
       core.logger.warn('configured API port unavailable, using an ephemeral one', { error: String(error) });
@@ -85,7 +80,7 @@ if (!app.requestSingleInstanceLock()) {
     const workspace = listWorkspaces(core.db)[0];
     const owner = workspace ? getWorkspaceOwner(core.db, workspace.id) : undefined;
     if (!owner) throw new Error('this data directory has no local owner');
-    const ctx = (): HandlerContext => contextForUser(core.db, owner.id);
+    const ctx = (): HandlerContext => services.use.identity.contextForUser(owner.id);
 
     hardenSession();
     win = createMainWindow();

@@ -96,7 +96,7 @@ beforeEach(async () => {
   createUser(core.db, { workspaceId, email: 'owner@agency.test', role: 'owner' });
   services = createApp(core, { renderReportsInWorker: false });
   const app = services;
-  dashboard = createDashboard(app, { rendererDir, apiBaseUrl: () => server.url });
+  dashboard = createDashboard(app, { rendererDir });
   server = await createApiServer(app, { port: 0, fallback: dashboard });
 });
 

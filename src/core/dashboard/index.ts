@@ -3,7 +3,7 @@
 // rebinding); every state-changing bridge call needs the session cookie and its CSRF token.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isAppError } from '../errors';
-import { contextForUser, createHandlerDispatch, type HandlerApp, type HandlerEnv } from '../handlers';
+import { createHandlerDispatch, type HandlerApp, type HandlerEnv } from '../handlers';
 import { handleAuth } from './auth';
 import { handleBridgeCall, sendReportFile, streamEvents } from './bridge';
 import { readCookie, securityHeaders, sendError } from './http';
@@ -19,10 +19,6 @@ export interface DashboardOptions {
   rendererDir: string;
   /** An extra origin users reach the dashboard through (e.g. behind a local proxy); loopback is always allowed. */
   publicOrigin?: string;
-  /** The /v1 server's base URL, shown in Settings. */
-  apiBaseUrl?: () => string | null;
-  /** The embedded demo platform, for "connect a demo account". */
-  demoPlatform?: () => { url: string; apiVersion: string } | null;
 }
 
 export interface DashboardHandler {
@@ -47,11 +43,7 @@ function sameOrigin(req: IncomingMessage): boolean {
 export function createDashboard(app: HandlerApp, opts: DashboardOptions): DashboardHandler {
   const env: HandlerEnv = {
     app,
-    host: {
-      kind: 'web',
-      apiBaseUrl: opts.apiBaseUrl ?? (() => null),
-      demoPlatform: opts.demoPlatform ?? (() => null),
-    },
+    host: { kind: 'web' },
   };
   const dispatch = createHandlerDispatch(env);
   const publicHost = opts.publicOrigin ? new URL(opts.publicOrigin).host.toLowerCase() : null;
@@ -85,7 +77,7 @@ export function createDashboard(app: HandlerApp, opts: DashboardOptions): Dashbo
           sendError(res, 401, 'authentication_error', 'Sign in to continue.');
           return true;
         }
-        const ctx = contextForUser(core.db, session.userId);
+        const ctx = app.use.identity.contextForUser(session.userId);
         if (path === '/bridge/events' && req.method === 'GET') {
           streamEvents(core, ctx, req, res, streams);
           return true;

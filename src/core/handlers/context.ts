@@ -16,10 +16,6 @@ export type HandlerApp = App;
 /** What differs between the desktop window and the web dashboard. */
 export interface HandlerHost {
   kind: 'desktop' | 'web';
-  /** The /v1 server's base URL, once it listens. */
-  apiBaseUrl(): string | null;
-  /** The embedded demo platform, when this host runs one (connect-a-demo-account). */
-  demoPlatform(): { url: string; apiVersion: string } | null;
 }
 
 export interface HandlerEnv {

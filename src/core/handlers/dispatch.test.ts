@@ -11,11 +11,14 @@ import { HANDLER_NAMES } from '../../shared/ipc/names';
 import { argSchemas } from '../../shared/ipc/schemas';
 import type { HandlerApp, HandlerContext } from './context';
 import { createDispatcher, type HandlerImpls } from './dispatch';
-import { contextForUser, createHandlerDispatch, createHandlers } from './index';
+import { createHandlerDispatch, createHandlers } from './index';
 
 /** The real App over the test's store (its services start no work until asked). */
 function appFor(): HandlerApp {
-  return createApp(core, { renderReportsInWorker: false });
+  return createApp(core, {
+    renderReportsInWorker: false,
+    host: { apiBaseUrl: () => 'http://127.0.0.1:4477' },
+  });
 }
 
 let dir: string;
@@ -27,7 +30,7 @@ beforeEach(() => {
   core = createCore({ dataDir: dir });
   const ws = createWorkspace(core.db, { name: 'Acme', plan: 'agency' });
   const owner = createUser(core.db, { workspaceId: ws.id, email: 'owner@acme.test', role: 'owner' });
-  ctx = contextForUser(core.db, owner.id);
+  ctx = appFor().use.identity.contextForUser(owner.id);
 });
 
 afterEach(() => {
@@ -39,7 +42,7 @@ function dispatch() {
   const app = appFor();
   return createHandlerDispatch({
     app,
-    host: { kind: 'desktop', apiBaseUrl: () => 'http://127.0.0.1:4477', demoPlatform: () => null },
+    host: { kind: 'desktop' },
   });
 }
 
@@ -48,7 +51,7 @@ describe('handler map', () => {
     const app = appFor();
     const impls = createHandlers({
       app,
-      host: { kind: 'web', apiBaseUrl: () => null, demoPlatform: () => null },
+      host: { kind: 'web' },
     });
     expect(Object.keys(argSchemas).sort()).toEqual([...HANDLER_NAMES].sort());
     expect(Object.keys(impls).sort()).toEqual([...HANDLER_NAMES].sort());
@@ -112,7 +115,7 @@ describe('dispatcher validation', () => {
     let seen: unknown;
     const impls = createHandlers({
       app: appFor(),
-      host: { kind: 'web', apiBaseUrl: () => null, demoPlatform: () => null },
+      host: { kind: 'web' },
     });
     const probe: HandlerImpls = {
       ...impls,
@@ -134,7 +137,7 @@ describe('dispatcher validation', () => {
     };
     const impls = createHandlers({
       app: appFor(),
-      host: { kind: 'web', apiBaseUrl: () => null, demoPlatform: () => null },
+      host: { kind: 'web' },
     });
     const failing = createDispatcher(
       {
@@ -207,7 +210,7 @@ describe('store-only handlers', () => {
   it('refuses API keys on plans without API access', async () => {
     const ws = createWorkspace(core.db, { name: 'Small', plan: 'starter' });
     const user = createUser(core.db, { workspaceId: ws.id, email: 'a@small.test', role: 'owner' });
-    const result = await dispatch()(contextForUser(core.db, user.id), 'keys.create', {});
+    const result = await dispatch()(appFor().use.identity.contextForUser(user.id), 'keys.create', {});
     expect(result).toMatchObject({ ok: false, error: { type: 'plan_insufficient' } });
   });
 });

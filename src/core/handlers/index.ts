@@ -13,8 +13,7 @@ export type { HandlerApp, HandlerContext, HandlerEnv, HandlerHost } from './cont
 export type { Dispatch, HandlerImpls } from './dispatch';
 export { createDispatcher } from './dispatch';
 export { reportFile } from './reports';
-export { API_PORT_SETTING, DEFAULT_API_PORT, configuredApiPort } from './settings';
-export { contextForUser } from './identity';
+export { API_PORT_SETTING, DEFAULT_API_PORT } from './settings';
 
 export function createHandlers(env: HandlerEnv): HandlerImpls {
   return {

@@ -12,7 +12,7 @@ import { createWorkspace } from '../identity/workspaces';
 import { seedReportFixture, type ReportFixture } from '../reports/fixtures';
 import type { HandlerContext } from './context';
 import type { Dispatch } from './dispatch';
-import { contextForUser, createHandlerDispatch } from './index';
+import { createHandlerDispatch } from './index';
 
 export interface HandlerWorld {
   app: App;
@@ -26,15 +26,15 @@ export interface HandlerWorld {
 
 function world(
   prefix: string,
-  build: (dir: string) => { app: App; userId: string; demo: { url: string; apiVersion: string } | null },
+  build: (dir: string) => { app: App; userId: string },
   onClose: () => Promise<void> = async () => {},
 ): HandlerWorld {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const { app, userId, demo } = build(dir);
-  const ctx = contextForUser(app.core.db, userId);
+  const { app, userId } = build(dir);
+  const ctx = app.use.identity.contextForUser(userId);
   const dispatch = createHandlerDispatch({
     app,
-    host: { kind: 'desktop', apiBaseUrl: () => 'http://127.0.0.1:4477', demoPlatform: () => demo },
+    host: { kind: 'desktop' },
   });
   return {
     app,
@@ -67,13 +67,17 @@ export async function demoHandlerWorld(
       const core = createCore({ dataDir: dir });
       const app = createApp(core, {
         sync: { demoPlatform: async () => demo },
-        host: { demoPlatform: () => demo, runsBackgroundWork: true },
+        host: {
+          demoPlatform: () => demo,
+          apiBaseUrl: () => 'http://127.0.0.1:4477',
+          runsBackgroundWork: true,
+        },
         renderReportsInWorker: false,
       });
       app.start();
       const ws = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
       const owner = createUser(core.db, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
-      return { app, userId: owner.id, demo };
+      return { app, userId: owner.id };
     },
     () => platform.close(),
   );
@@ -90,9 +94,11 @@ export function seededHandlerWorld(
     const core = createCore({ dataDir: dir, clock: opts.clock });
     fixture = seedReportFixture(core.db, { campaigns: opts.campaigns });
     return {
-      app: createApp(core, { renderReportsInWorker: false, host: { runsBackgroundWork: true } }),
+      app: createApp(core, {
+        renderReportsInWorker: false,
+        host: { apiBaseUrl: () => 'http://127.0.0.1:4477', runsBackgroundWork: true },
+      }),
       userId: fixture.userId,
-      demo: null,
     };
   });
   return { ...w, fixture: fixture as ReportFixture };

@@ -64,8 +64,6 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessH
     if (options.dashboard) {
       dashboard = createDashboard(app, {
         rendererDir: options.dashboard.rendererDir,
-        apiBaseUrl: () => api?.url ?? null,
-        demoPlatform: () => demo,
       });
     }
     api = await createApiServer(app, {

@@ -4,6 +4,7 @@ import { createUser, getWorkspaceOwner } from '../identity/users';
 import { createWorkspace, getWorkspace, listWorkspaces, type Workspace } from '../identity/workspaces';
 import { GraphClient } from '../platform/graph-client';
 import { canConnect } from '../platform/parse';
+import { readSetting, writeSetting } from '../settings/store';
 import { listAdAccounts, type AdAccount } from '../sync/accounts';
 import { DEMO_BASE_URL, setDemoSeed, type DemoPlatformEndpoint } from '../sync/embedded-demo';
 import type { SyncService } from '../sync/service';
@@ -16,17 +17,11 @@ const PROVISIONED = 'provisioned_at';
 const PROVISIONING_WORKSPACE = 'provisioning.workspace_id';
 
 function setting(core: Core, key: string): string | undefined {
-  return (
-    core.db.prepare(`SELECT value FROM settings WHERE key = ?`).get(key) as { value: string } | undefined
-  )?.value;
+  return readSetting(core.db, key);
 }
 
 function setSetting(core: Core, key: string, value: string): void {
-  core.db
-    .prepare(
-      `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-    )
-    .run(key, value);
+  writeSetting(core.db, key, value);
 }
 
 /**

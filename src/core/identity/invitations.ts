@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { newId, randomBase62 } from '../ids';
+import { readSetting, writeSetting } from '../settings/store';
 import type { Db } from '../store/open';
 
 export const INVITATION_TTL_DAYS = 7;
@@ -52,15 +53,11 @@ export function hashInvitationToken(token: string): string {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function serverBaseUrl(db: Db): string {
-  const row = db.prepare(`SELECT value FROM settings WHERE key = ?`).get(SERVER_URL_SETTING) as
-    { value: string } | undefined;
-  return row?.value ?? FALLBACK_SERVER_URL;
+  return readSetting(db, SERVER_URL_SETTING) ?? FALLBACK_SERVER_URL;
 }
 
 export function recordServerUrl(db: Db, url: string): void {
-  db.prepare(
-    `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-  ).run(SERVER_URL_SETTING, url);
+  writeSetting(db, SERVER_URL_SETTING, url);
 }
 
 export function createInvitation(

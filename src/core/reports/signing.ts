@@ -1,16 +1,13 @@
 // Signed download links: HMAC-SHA256 of `${reportId}.${expires}` with a per-install secret kept in the
 // settings table, so links survive restarts and stop working after `expires` (unix seconds).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { settingOrInit } from '../settings/store';
 import type { Db } from '../store/open';
 
 const SECRET_KEY = 'report_signing_secret';
 
 export function signingSecret(db: Db): string {
-  db.prepare(`INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)`).run(
-    SECRET_KEY,
-    randomBytes(32).toString('hex'),
-  );
-  return (db.prepare(`SELECT value FROM settings WHERE key = ?`).pluck().get(SECRET_KEY) as string) ?? '';
+  return settingOrInit(db, SECRET_KEY, () => randomBytes(32).toString('hex'));
 }
 
 export function signDownload(secret: string, reportId: string, expires: number): string {

@@ -1,3 +1,4 @@
+import { readSetting, writeSetting } from '../settings/store';
 import type { Db } from '../store/open';
 
 /**
@@ -15,16 +16,13 @@ export interface DemoPlatformEndpoint {
 export type DemoPlatformSource = () => Promise<DemoPlatformEndpoint>;
 
 export function demoSeed(db: Db): number {
-  const row = db.prepare(`SELECT value FROM settings WHERE key = ?`).get(DEMO_SEED_SETTING) as
-    { value: string } | undefined;
-  const seed = row ? Number(row.value) : NaN;
+  const value = readSetting(db, DEMO_SEED_SETTING);
+  const seed = value === undefined ? NaN : Number(value);
   return Number.isInteger(seed) ? seed : 1;
 }
 
 export function setDemoSeed(db: Db, seed: number): void {
-  db.prepare(
-    `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-  ).run(DEMO_SEED_SETTING, String(seed));
+  writeSetting(db, DEMO_SEED_SETTING, String(seed));
 }
 
 /**

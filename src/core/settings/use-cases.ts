@@ -1,0 +1,88 @@
+// Settings: the workspace, plan and user as the Settings screen shows them, the desktop's /v1 port
+// and the workspace's white-label defaults (a plan rule: white-label needs a white-label plan).
+import { WhiteLabelSchema } from '../../shared/api/reports';
+import type { SettingsView, WhiteLabel } from '../../shared/ipc/types';
+import type { AppServices } from '../app-services';
+import { AppError } from '../errors';
+import { API_PLANS, WHITE_LABEL_PLANS, type RequestContext } from '../identity/access';
+import { getUser } from '../identity/users';
+import { getWorkspace } from '../identity/workspaces';
+import type { Db } from '../store/open';
+import { readSetting, writeSetting } from './store';
+
+export const API_PORT_SETTING = 'api_port';
+export const DEFAULT_API_PORT = 4477;
+const whiteLabelKey = (workspaceId: string): string => `white_label_defaults:${workspaceId}`;
+
+/** The port the desktop host starts /v1 on (settings key `api_port`, default 4477). */
+export function configuredApiPort(db: Db): number {
+  const value = Number(readSetting(db, API_PORT_SETTING) ?? DEFAULT_API_PORT);
+  return Number.isInteger(value) && value > 0 && value < 65536 ? value : DEFAULT_API_PORT;
+}
+
+export function whiteLabelDefaults(db: Db, workspaceId: string): WhiteLabel | null {
+  const text = readSetting(db, whiteLabelKey(workspaceId));
+  if (!text) return null;
+  try {
+    const parsed = WhiteLabelSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface SettingsChange {
+  apiPort?: number | undefined;
+  whiteLabelDefaults?: WhiteLabel | null | undefined;
+}
+
+export function settingsUseCases(services: AppServices) {
+  const { db } = services.core;
+
+  function view(ctx: RequestContext, host: SettingsView['host']): SettingsView {
+    const workspace = getWorkspace(db, ctx.workspaceId);
+    const user = ctx.userId ? getUser(db, ctx.userId) : undefined;
+    if (!workspace || !user) throw new AppError('not_found', 'Your workspace or user no longer exists.');
+    return {
+      host,
+      workspace: {
+        id: workspace.id,
+        name: workspace.name,
+        plan: workspace.plan,
+        apiAllowed: API_PLANS.includes(workspace.plan),
+        whiteLabelAllowed: WHITE_LABEL_PLANS.includes(workspace.plan),
+      },
+      user: { id: user.id, email: user.email, name: user.name, role: user.role },
+      api: { baseUrl: services.host.apiBaseUrl(), port: configuredApiPort(db) },
+      whiteLabelDefaults: whiteLabelDefaults(db, ctx.workspaceId),
+    };
+  }
+
+  return {
+    /** `host`: which window asks (the desktop's or the web dashboard's), shown in the screen. */
+    async get(ctx: RequestContext, host: SettingsView['host']): Promise<SettingsView> {
+      return view(ctx, host);
+    },
+
+    async update(
+      ctx: RequestContext,
+      host: SettingsView['host'],
+      change: SettingsChange,
+    ): Promise<SettingsView> {
+      if (change.whiteLabelDefaults && !WHITE_LABEL_PLANS.includes(ctx.plan)) {
+        throw new AppError('white_label_not_available', 'White-label reports need the Agency plan.');
+      }
+      if (change.apiPort !== undefined) writeSetting(db, API_PORT_SETTING, String(change.apiPort));
+      if (change.whiteLabelDefaults !== undefined) {
+        writeSetting(
+          db,
+          whiteLabelKey(ctx.workspaceId),
+          change.whiteLabelDefaults ? JSON.stringify(change.whiteLabelDefaults) : null,
+        );
+      }
+      return view(ctx, host);
+    },
+  };
+}
+
+export type SettingsUseCases = ReturnType<typeof settingsUseCases>;
