@@ -1,7 +1,7 @@
 // Diagnostics: accuracy against the demo platform's injected problems on seeds never used for tuning
 // (101-103), the latency of one campaign's diagnostic from the store, and of an account-level one.
 import { addDays } from '../src/core/clock';
-import { combineReports, scoreAccuracy, syncDemo, type SyncedDemo } from '../src/core/diagnostics/accuracy';
+import { combineReports, scoreAccuracy, syncDemo, type SyncedDemo } from './accuracy/accuracy';
 import { DEFAULT_PROFILE } from '../src/core/diagnostics/andromeda';
 import { diagnose, loadFromDate } from '../src/core/diagnostics/engine';
 import { campaignsWithDelivery, loadCampaigns } from '../src/core/diagnostics/load';

@@ -4,7 +4,7 @@ import { requireWorkspace } from '../../core/identity/workspaces';
 import { DEFAULT_API_VERSION } from '../../core/platform/graph-client';
 import { listAdAccounts, type AdAccount } from '../../core/sync/accounts';
 import { DEMO_BASE_URL } from '../../core/sync/embedded-demo';
-import { DEMO_TOKEN } from '../../core/host/provision';
+import { DEMO_TOKEN } from '../../core/platform/demo';
 import { cli, command, type CommandModule } from '../framework';
 
 const line = (a: AdAccount) =>

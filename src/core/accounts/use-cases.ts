@@ -10,7 +10,7 @@ import { DEFAULT_API_VERSION, GraphClient } from '../platform/graph-client';
 import { canConnect } from '../platform/parse';
 import { DEMO_BASE_URL } from '../sync/embedded-demo';
 import { disconnectAccount, reconnectAccount } from '../sync/reconnect';
-import { DEMO_TOKEN } from '../demo-platform/types';
+import { DEMO_TOKEN } from '../platform/demo';
 import type { AppServices } from '../app-services';
 import {
   accountIdByPlatformId,

@@ -1,6 +1,6 @@
 // The public types of the demo platform (see notes/contracts.md).
 
-export const DEMO_TOKEN = 'demo-token';
+export { DEMO_TOKEN } from '../platform/demo';
 
 export interface GroundTruthEntry {
   platformAccountId: string;

@@ -2,6 +2,7 @@ import type { Core } from '../core';
 import { AppError } from '../errors';
 import { createUser, getWorkspaceOwner } from '../identity/users';
 import { createWorkspace, getWorkspace, listWorkspaces, type Workspace } from '../identity/workspaces';
+import { DEMO_TOKEN } from '../platform/demo';
 import { GraphClient } from '../platform/graph-client';
 import { canConnect } from '../platform/parse';
 import { readSetting, writeSetting } from '../settings/store';
@@ -9,7 +10,6 @@ import { listAdAccounts, type AdAccount } from '../sync/accounts';
 import { DEMO_BASE_URL, setDemoSeed, type DemoPlatformEndpoint } from '../sync/embedded-demo';
 import type { SyncService } from '../sync/service';
 
-export const DEMO_TOKEN = 'demo-token';
 export const TRIAL_WORKSPACE_NAME = 'Demo Agency';
 export const LOCAL_OWNER_EMAIL = 'owner@adlens.local';
 

@@ -4,7 +4,7 @@
 // replaced, so every account sharing that connection comes back with it (they expired together).
 import type { Core } from '../core';
 import { AppError } from '../errors';
-import { DEMO_TOKEN } from '../demo-platform/types';
+import { DEMO_TOKEN } from '../platform/demo';
 import { getAdAccount, getConnection, toAdAccount, type AdAccount, type AdAccountRow } from './accounts';
 import { DEMO_BASE_URL } from './embedded-demo';
 import type { ConnectAccountInput } from './service';

@@ -4,17 +4,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ISSUE_TYPES, type IssueType } from '../../shared/api/diagnostics';
-import { addDays, fixedClock } from '../clock';
-import { createCore, type Core } from '../core';
-import { groundTruth, startDemoPlatform, type GroundTruthEntry } from '../demo-platform/index';
-import { createWorkspace } from '../identity/workspaces';
-import { GraphClient } from '../platform/graph-client';
-import { canConnect } from '../platform/parse';
-import { SyncService } from '../sync/service';
-import { DEFAULT_PROFILE, type Learned } from './andromeda';
-import { diagnose, loadFromDate } from './engine';
-import { loadCampaigns } from './load';
+import { ISSUE_TYPES, type IssueType } from '../../src/shared/api/diagnostics';
+import { addDays, fixedClock } from '../../src/core/clock';
+import { createCore, type Core } from '../../src/core/core';
+import { groundTruth, startDemoPlatform, type GroundTruthEntry } from '../../src/core/demo-platform/index';
+import { createWorkspace } from '../../src/core/identity/workspaces';
+import { GraphClient } from '../../src/core/platform/graph-client';
+import { canConnect } from '../../src/core/platform/parse';
+import { SyncService } from '../../src/core/sync/service';
+import { DEFAULT_PROFILE, type Learned } from '../../src/core/diagnostics/andromeda';
+import { diagnose, loadFromDate } from '../../src/core/diagnostics/engine';
+import { loadCampaigns } from '../../src/core/diagnostics/load';
 
 export interface CategoryScore {
   category: IssueType;

@@ -1,0 +1,3 @@
+// The fixed token the embedded demo platform accepts for every demo account (DESIGN §3). The one
+// definition: the simulator, provisioning and connecting demo accounts all read it from here.
+export const DEMO_TOKEN = 'demo-token';
