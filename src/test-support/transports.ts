@@ -1,0 +1,171 @@
+// One synced store reached through every transport: the /v1 API (real HTTP with a key), the handler
+// map as the desktop's IPC calls it, the web bridge (real HTTP with a signed-in session), and the CLI
+// (its real command code, in-process, with --json). The parity suite compares what they answer.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApiServer, type ApiServer } from '../core/api/server';
+import { createApp, type App } from '../core/app';
+import { dateInZone, fixedClock } from '../core/clock';
+import { createCore } from '../core/core';
+import { createDashboard } from '../core/dashboard/index';
+import { startDemoPlatform, type DemoPlatform } from '../core/demo-platform/index';
+import { createHandlerDispatch, type HandlerContext } from '../core/handlers';
+import { createApiKey } from '../core/identity/api-keys';
+import { createInvitation } from '../core/identity/invitations';
+import { createUser } from '../core/identity/users';
+import { createWorkspace } from '../core/identity/workspaces';
+import type { AccountView } from '../shared/ipc/types';
+
+export const PARITY_TODAY = '2026-03-15';
+
+export interface TransportWorld {
+  app: App;
+  dataDir: string;
+  workspaceId: string;
+  ctx: HandlerContext;
+  /** The accounts that were synced (others may be connected but never synced). */
+  accounts: AccountView[];
+  /** GET or POST on /v1 with the workspace's test key; returns the parsed body and status. */
+  v1(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: V1Body }>;
+  /** The desktop's IPC path: the dispatcher with the local owner's context. */
+  ipc<T>(name: string, args?: unknown): Promise<T>;
+  /** The web dashboard's bridge over HTTP, signed in as an invited analyst. */
+  bridge<T>(name: string, args?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface V1Body {
+  data: unknown;
+  pagination?: { total: number };
+  error?: { type: string; message: string };
+}
+
+/**
+ * A workspace on the agency plan with `accountCount` demo accounts connected and fully synced, the
+ * clock fixed at 18:00 UTC on PARITY_TODAY (so accounts east and west of UTC are on different days).
+ */
+export async function transportWorld(accountCount = 2): Promise<TransportWorld> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'adlens-parity-'));
+  const clock = fixedClock(new Date(`${PARITY_TODAY}T18:00:00.000Z`));
+  let platform: DemoPlatform | undefined;
+  let api: ApiServer | undefined;
+  let app: App | undefined;
+  try {
+    platform = await startDemoPlatform({ port: 0, seed: 5, today: PARITY_TODAY });
+    const demo = { url: platform.url, apiVersion: platform.apiVersion };
+    const core = createCore({ dataDir, clock });
+    let apiUrl: string | null = null;
+    const built = createApp(core, {
+      sync: { demoPlatform: async () => demo },
+      host: { demoPlatform: () => demo, apiBaseUrl: () => apiUrl, runsBackgroundWork: false },
+      renderReportsInWorker: false,
+    });
+    app = built;
+    app.start();
+    const workspace = createWorkspace(core.db, { name: 'Parity Agency', plan: 'agency' });
+    const owner = createUser(core.db, {
+      workspaceId: workspace.id,
+      email: 'owner@parity.test',
+      role: 'owner',
+    });
+    const ctx = app.use.identity.contextForUser(owner.id);
+    const dashboard = createDashboard(app, { rendererDir: join(dataDir, 'no-renderer') });
+    api = await createApiServer(app, { port: 0, fallback: dashboard });
+    apiUrl = api.url;
+    const server = api;
+
+    // Connectable demo accounts, chosen so that their "today"s differ (east and west of UTC).
+    const candidates = (await app.use.accounts.demoCandidates(ctx)).filter((c) => c.canConnect);
+    const accounts: AccountView[] = [];
+    const days = new Set<string>();
+    for (const candidate of candidates) {
+      if (accounts.length >= accountCount) break;
+      const account = await built.use.accounts.connect(ctx, {
+        platformAccountId: candidate.platformAccountId,
+      });
+      const day = dateInZone(clock.now(), account.timezone);
+      if (days.has(day) && accounts.length === 1) continue; // connected, listed, not synced
+      days.add(day);
+      accounts.push(account);
+    }
+    for (const account of accounts) {
+      const outcome = await app.sync.syncAccount(account.id, { kind: 'full' });
+      if (outcome.status !== 'completed') throw new Error(`sync of ${account.id} ended ${outcome.status}`);
+    }
+
+    const key = createApiKey(core.db, clock, {
+      workspaceId: workspace.id,
+      mode: 'test',
+      limitOverrides: { reads: 100_000, writes: 100_000, diagnostics: 100_000, reports: 100_000 },
+    }).key;
+    const dispatch = createHandlerDispatch({ app, host: { kind: 'desktop' } });
+
+    // The analyst signs in on the web dashboard through an invitation, as a browser would.
+    const { token } = createInvitation(core.db, clock, {
+      workspaceId: workspace.id,
+      email: 'analyst@parity.test',
+      baseUrl: server.url,
+    });
+    const accepted = await fetch(`${server.url}/auth/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, password: 'a long enough password', name: 'Ana' }),
+    });
+    const cookie = String(accepted.headers.get('set-cookie')).split(';')[0] as string;
+    const csrf = String(((await accepted.json()) as { value: { csrfToken: string } }).value.csrfToken);
+
+    const unwrap = <T>(result: {
+      ok: boolean;
+      value?: unknown;
+      error?: { type: string; message: string };
+    }): T => {
+      if (!result.ok) throw new Error(`${result.error?.type}: ${result.error?.message}`);
+      return result.value as T;
+    };
+    const openPlatform = platform;
+    const openApp = app;
+    return {
+      app,
+      dataDir,
+      workspaceId: workspace.id,
+      ctx,
+      accounts,
+      async v1(path, init = {}) {
+        const res = await fetch(`${server.url}${path}`, {
+          method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+          headers: {
+            'x-api-key': key,
+            ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+        });
+        return { status: res.status, body: (await res.json()) as V1Body };
+      },
+      async ipc<T>(name: string, args: unknown = {}) {
+        return unwrap<T>(await dispatch(ctx, name, args));
+      },
+      async bridge<T>(name: string, args: unknown = {}) {
+        const res = await fetch(`${server.url}/bridge/${name}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf, origin: server.url },
+          body: JSON.stringify(args),
+        });
+        return unwrap<T>((await res.json()) as { ok: boolean; value?: unknown });
+      },
+      async close() {
+        dashboard.close();
+        await server.close();
+        await openApp.stop();
+        await openPlatform.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await api?.close();
+    await app?.stop();
+    await platform?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
