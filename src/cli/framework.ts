@@ -2,7 +2,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { createCore, type Core } from '../core/core';
 import { AppError, isAppError } from '../core/errors';
-import { SyncService } from '../core/sync/service';
+import { createApp, type App } from '../core/app';
+import type { SyncService } from '../core/sync/service';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -43,6 +44,8 @@ export interface CliContext {
   core(): Core;
   /** A SyncService over that core; demo accounts get an in-process demo platform when needed. */
   sync(): SyncService;
+  /** The App over that core (a short-lived host: no background work), opened on first use. */
+  app(): App;
   /** Progress and notes go to stderr so stdout stays one JSON object. */
   note(line: string): void;
   /** Resolves when the user presses Ctrl-C (for long-running commands). */
@@ -72,7 +75,7 @@ export async function runCommand(
   const sorted = [...module].sort((a, b) => b.path.length - a.path.length);
   const spec = sorted.find((c) => c.path.every((word, i) => argv[i] === word));
   let core: Core | undefined;
-  let sync: SyncService | undefined;
+  let app: App | undefined;
   let onSignal: ((signal: NodeJS.Signals) => void) | undefined;
   try {
     if (!spec) {
@@ -125,7 +128,8 @@ export async function runCommand(
       dataDir: dataDir ?? '',
       json,
       core: () => (core ??= createCore({ dataDir: dataDir ?? '' })),
-      sync: () => (sync ??= new SyncService(ctx.core())),
+      app: () => (app ??= createApp(ctx.core())),
+      sync: () => ctx.app().sync,
       note: (line) => io.stderr(`${line}\n`),
       interrupted,
     };
@@ -145,8 +149,8 @@ export async function runCommand(
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
-    await sync?.stop();
-    core?.close();
+    if (app) await app.stop();
+    else core?.close();
   }
 }
 

@@ -37,9 +37,16 @@ export interface CoreEventMap {
     riskLevel?: string | null;
   };
   'report.changed': { workspaceId: string; reportId: string; status: string };
+  /**
+   * A user was disabled or removed, or a key revoked: live streams opened with them must close.
+   * Not forwarded to streams (onAny leaves it out): it is for the transports that hold them.
+   */
+  'access.revoked': { workspaceId: string; userId: string | null; keyIds: string[] };
 }
 
 export type CoreEventName = keyof CoreEventMap;
+/** The events forwarded to streams (the /v1 event stream, the bridge, IPC). */
+export type StreamedEventName = Exclude<CoreEventName, 'access.revoked'>;
 
 export class CoreEvents {
   private readonly emitter = new EventEmitter();
@@ -58,8 +65,8 @@ export class CoreEvents {
   }
 
   /** Every event, with its name: for streams that forward all of them. */
-  onAny(listener: <K extends CoreEventName>(name: K, payload: CoreEventMap[K]) => void): () => void {
-    const names: CoreEventName[] = [
+  onAny(listener: <K extends StreamedEventName>(name: K, payload: CoreEventMap[K]) => void): () => void {
+    const names: StreamedEventName[] = [
       'sync.progress',
       'sync.completed',
       'sync.failed',

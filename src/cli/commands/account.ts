@@ -1,13 +1,9 @@
 import { z } from 'zod';
 import { isPlatformAccountId } from '../../core/ids';
-import { requireWorkspace } from '../../core/identity/workspaces';
-import { DEFAULT_API_VERSION } from '../../core/platform/graph-client';
-import { listAdAccounts, type AdAccount } from '../../core/sync/accounts';
-import { DEMO_BASE_URL } from '../../core/sync/embedded-demo';
-import { DEMO_TOKEN } from '../../core/platform/demo';
+import type { AccountView } from '../../shared/ipc/types';
 import { cli, command, type CommandModule } from '../framework';
 
-const line = (a: AdAccount) =>
+const line = (a: AccountView) =>
   `${a.id}\t${a.platformAccountId}\t${a.mode}\t${a.connectionStatus}\t${a.currency}\t${a.lastSyncedAt ?? 'never synced'}\t${a.name}`;
 
 const accountCommands: CommandModule = [
@@ -20,9 +16,8 @@ const accountCommands: CommandModule = [
       positionals: cli.noPositionals,
     }),
     async run(ctx, input) {
-      const db = ctx.core().db;
-      requireWorkspace(db, input.workspace);
-      const accounts = listAdAccounts(db, input.workspace);
+      const { use } = ctx.app();
+      const accounts = await use.accounts.all(use.identity.contextForWorkspace(input.workspace));
       return { json: { accounts }, text: accounts.map(line).join('\n') || '(no accounts)' };
     },
   }),
@@ -58,15 +53,15 @@ const accountCommands: CommandModule = [
         message: '--platform-url and --token go together (omit both for the embedded demo platform)',
       }),
     async run(ctx, input) {
-      requireWorkspace(ctx.core().db, input.workspace);
-      const external = input['platform-url'] !== undefined;
-      const account = await ctx.sync().connectAccount({
-        workspaceId: input.workspace,
+      const { use } = ctx.app();
+      const url = input['platform-url'];
+      const account = await use.accounts.connect(use.identity.contextForWorkspace(input.workspace), {
         platformAccountId: input['platform-account'],
-        baseUrl: external ? input['platform-url']!.replace(/\/+$/, '') : DEMO_BASE_URL,
-        apiVersion: input['api-version'] ?? DEFAULT_API_VERSION,
-        token: input.token ?? DEMO_TOKEN,
-        ...(input.mode ? { mode: input.mode } : {}),
+        platform:
+          url && input.token
+            ? { baseUrl: url, token: input.token, apiVersion: input['api-version'] }
+            : undefined,
+        mode: input.mode,
       });
       return { json: { account }, text: line(account) };
     },

@@ -1,15 +1,6 @@
 // `key create|list|revoke|limits`: API keys for the /v1 API (shown once, stored hashed).
 import { z } from 'zod';
-import { AppError } from '../../core/errors';
-import {
-  createApiKey,
-  getApiKey,
-  listApiKeys,
-  revokeApiKey,
-  setApiKeyLimits,
-  type ApiKeyInfo,
-} from '../../core/identity/api-keys';
-import { requireWorkspace } from '../../core/identity/workspaces';
+import type { ApiKeyInfo } from '../../core/identity/api-keys';
 import { cli, command, type CommandModule } from '../framework';
 
 const keyId = z
@@ -42,17 +33,16 @@ const keyCommands: CommandModule = [
       positionals: cli.noPositionals,
     }),
     async run(ctx, input) {
-      const core = ctx.core();
-      requireWorkspace(core.db, input.workspace);
-      const days = input['expires-in-days'];
-      const expiresAt = days ? new Date(core.clock.now().getTime() + days * 86_400_000).toISOString() : null;
-      const { key, apiKey } = createApiKey(core.db, core.clock, {
-        workspaceId: input.workspace,
-        mode: input.mode,
-        name: input.name ?? '',
-        userId: input.user ?? null,
-        expiresAt,
-      });
+      const { use } = ctx.app();
+      const { key, apiKey } = await use.identity.createKey(
+        use.identity.contextForWorkspace(input.workspace),
+        {
+          mode: input.mode,
+          name: input.name,
+          expiresInDays: input['expires-in-days'],
+          userId: input.user,
+        },
+      );
       return {
         json: { apiKey, key },
         text: `${apiKey.id}\n${key}\n(the key is shown only now: store it safely)`,
@@ -68,9 +58,8 @@ const keyCommands: CommandModule = [
       positionals: cli.noPositionals,
     }),
     async run(ctx, input) {
-      const db = ctx.core().db;
-      requireWorkspace(db, input.workspace);
-      const apiKeys = listApiKeys(db, input.workspace);
+      const { use } = ctx.app();
+      const apiKeys = await use.identity.listKeys(use.identity.contextForWorkspace(input.workspace));
       return { json: { apiKeys }, text: apiKeys.map(line).join('\n') || '(no keys)' };
     },
   }),
@@ -80,8 +69,9 @@ const keyCommands: CommandModule = [
     options: {},
     input: z.object({ positionals: keyId }),
     async run(ctx, input) {
-      const core = ctx.core();
-      const apiKey = revokeApiKey(core.db, core.clock, input.positionals[0] as string);
+      const { use } = ctx.app();
+      const keyId = input.positionals[0] as string;
+      const apiKey = await use.identity.revokeKey(use.identity.contextForWorkspaceOf({ keyId }), keyId);
       return { json: { apiKey }, text: `revoked ${apiKey.id} at ${apiKey.revokedAt}` };
     },
   }),
@@ -105,19 +95,17 @@ const keyCommands: CommandModule = [
       reset: z.boolean().optional(),
     }),
     async run(ctx, input) {
-      const db = ctx.core().db;
+      const { use } = ctx.app();
       const id = input.positionals[0] as string;
-      const current = getApiKey(db, id);
-      if (!current) throw new AppError('not_found', `API key ${id} does not exist`);
       const given = Object.fromEntries(
         (['reads', 'writes', 'diagnostics', 'reports'] as const)
           .filter((name) => input[name] !== undefined)
           .map((name) => [name, input[name]]),
       );
-      const apiKey = setApiKeyLimits(
-        db,
+      const apiKey = await use.identity.setKeyLimits(
+        use.identity.contextForWorkspaceOf({ keyId: id }),
         id,
-        input.reset ? null : { ...(current.limitOverrides ?? {}), ...given },
+        input.reset ? null : given,
       );
       return {
         json: { apiKey },

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { requireWorkspace } from '../../core/identity/workspaces';
-import { listAdAccounts, resolveAdAccount } from '../../core/sync/accounts';
 import type { SyncOutcome } from '../../core/sync/service';
 import { cli, command, type CommandModule } from '../framework';
 import { showSyncProgress } from '../progress';
@@ -17,20 +15,21 @@ const syncCommands: CommandModule = [
       positionals: cli.noPositionals,
     }),
     async run(ctx, input) {
-      const core = ctx.core();
-      requireWorkspace(core.db, input.workspace);
-      const accounts = input.account
-        ? [resolveAdAccount(core.db, input.workspace, input.account)]
-        : listAdAccounts(core.db, input.workspace).filter((a) => a.connectionStatus === 'active');
-      const sync = ctx.sync();
-      const stop = showSyncProgress(core.events, new Map(accounts.map((a) => [a.id, a.platformAccountId])));
-      const outcomes: SyncOutcome[] = [];
+      const app = ctx.app();
+      const rc = app.use.identity.contextForWorkspace(input.workspace);
+      const accounts = await app.use.accounts.all(rc);
+      const stop = showSyncProgress(
+        app.core.events,
+        new Map(accounts.map((a) => [a.id, a.platformAccountId])),
+      );
       // Ctrl-C stops at the next page boundary; what was committed stays and the next sync resumes.
-      void ctx.interrupted.then(() => sync.stop());
+      void ctx.interrupted.then(() => app.sync.stop());
+      let outcomes: SyncOutcome[];
       try {
-        for (const account of accounts) {
-          outcomes.push(await sync.syncAccount(account.id, input.full ? { kind: 'full' } : {}));
-        }
+        outcomes = await app.use.accounts.syncAndWait(rc, {
+          accountId: input.account,
+          kind: input.full ? 'full' : undefined,
+        });
       } finally {
         stop();
       }

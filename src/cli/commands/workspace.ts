@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createWorkspace, listWorkspaces, planSchema } from '../../core/identity/workspaces';
+import { planSchema } from '../../core/identity/workspaces';
 import { cli, command, type CommandModule } from '../framework';
 
 const workspaceCommands: CommandModule = [
@@ -13,7 +13,7 @@ const workspaceCommands: CommandModule = [
       positionals: cli.noPositionals,
     }),
     async run(ctx, input) {
-      const workspace = createWorkspace(ctx.core().db, { name: input.name, plan: input.plan });
+      const workspace = await ctx.app().use.identity.createWorkspace({ name: input.name, plan: input.plan });
       return { json: { workspace }, text: `${workspace.id}\t${workspace.plan}\t${workspace.name}` };
     },
   }),
@@ -23,7 +23,7 @@ const workspaceCommands: CommandModule = [
     options: {},
     input: z.object({ positionals: cli.noPositionals }),
     async run(ctx) {
-      const workspaces = listWorkspaces(ctx.core().db);
+      const workspaces = await ctx.app().use.identity.listWorkspaces();
       return {
         json: { workspaces },
         text: workspaces.map((w) => `${w.id}\t${w.plan}\t${w.name}`).join('\n') || '(no workspaces)',

@@ -10,6 +10,7 @@ import { DEFAULT_API_VERSION, GraphClient } from '../platform/graph-client';
 import { canConnect } from '../platform/parse';
 import { DEMO_BASE_URL } from '../sync/embedded-demo';
 import { disconnectAccount, reconnectAccount } from '../sync/reconnect';
+import type { SyncOutcome } from '../sync/service';
 import { DEMO_TOKEN } from '../platform/demo';
 import type { AppServices } from '../app-services';
 import {
@@ -132,6 +133,30 @@ export function accountUseCases(services: AppServices) {
         );
       }
       return startSyncOf(account.id, kind);
+    },
+
+    /**
+     * Syncs now and waits (a command-line sync): one account, or every active one of the workspace,
+     * one after the other. Ends at a page boundary when `sync.stop()` is called meanwhile.
+     */
+    async syncAndWait(
+      ctx: RequestContext,
+      input: { accountId?: string | undefined; kind?: 'full' | 'incremental' | undefined },
+    ): Promise<SyncOutcome[]> {
+      const targets = input.accountId
+        ? [resolveAccount(db, ctx, input.accountId)]
+        : readAccounts(
+            db,
+            ctx,
+            { connectionStatus: 'active', page: 1, pageSize: -1 },
+            core.clock.now(),
+            isSyncing,
+          );
+      const outcomes: SyncOutcome[] = [];
+      for (const account of targets) {
+        outcomes.push(await sync.syncAccount(account.id, input.kind ? { kind: input.kind } : {}));
+      }
+      return outcomes;
     },
 
     /** Accounts of the embedded demo platform that are not connected yet. */

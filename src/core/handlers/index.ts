@@ -8,6 +8,7 @@ import { createDispatcher, type Dispatch, type HandlerImpls } from './dispatch';
 import { insightHandlers } from './insights';
 import { reportHandlers } from './reports';
 import { settingsHandlers } from './settings';
+import { userHandlers } from './users';
 
 export type { HandlerApp, HandlerContext, HandlerEnv, HandlerHost } from './context';
 export type { Dispatch, HandlerImpls } from './dispatch';
@@ -23,6 +24,7 @@ export function createHandlers(env: HandlerEnv): HandlerImpls {
     ...reportHandlers(env),
     ...insightHandlers(env),
     ...settingsHandlers(env),
+    ...userHandlers(env),
   };
 }
 

@@ -163,6 +163,18 @@ export function revokeApiKey(db: Db, clock: Clock, id: string): ApiKeyInfo {
   return getApiKey(db, id) as ApiKeyInfo;
 }
 
+/** Revokes every live key of a user (a disabled or removed user's scripts lose access too). */
+export function revokeKeysOfUser(db: Db, clock: Clock, userId: string): string[] {
+  const ids = db
+    .prepare(`SELECT id FROM api_keys WHERE user_id = ? AND revoked_at IS NULL`)
+    .pluck()
+    .all(userId) as string[];
+  const at = clock.now().toISOString();
+  const revoke = db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE id = ?`);
+  for (const id of ids) revoke.run(at, id);
+  return ids;
+}
+
 export function setApiKeyLimits(db: Db, id: string, overrides: LimitOverrides | null): ApiKeyInfo {
   const parsed = overrides ? LimitOverrides.parse(overrides) : null;
   const result = db

@@ -9,12 +9,21 @@ import {
   getApiKey,
   listApiKeys,
   revokeApiKey,
+  revokeKeysOfUser,
   setApiKeyLimits,
   type ApiKeyInfo,
   type LimitOverrides,
 } from './api-keys';
 import { createInvitation, listInvitations, type Invitation } from './invitations';
-import { getUser, getWorkspaceOwner } from './users';
+import {
+  endSessionsOf,
+  getUser,
+  getWorkspaceOwner,
+  listUsers,
+  markUserRemoved,
+  setUserDisabled,
+  type User,
+} from './users';
 import {
   createWorkspace,
   getWorkspace,
@@ -39,7 +48,46 @@ export interface CreateKeyInput {
 }
 
 export function identityUseCases(services: AppServices) {
-  const { db, clock } = services.core;
+  const { db, clock, events } = services.core;
+
+  /** People management is the owner's: an admin or member may not disable, remove or list access. */
+  function requireOwner(ctx: RequestContext): void {
+    const caller = ctx.userId ? getUser(db, ctx.userId) : undefined;
+    if (
+      !caller ||
+      caller.workspaceId !== ctx.workspaceId ||
+      caller.role !== 'owner' ||
+      caller.status !== 'active'
+    ) {
+      throw new AppError('permission_error', 'Only the workspace owner can manage who has access.');
+    }
+  }
+
+  function memberOf(ctx: RequestContext, userId: string): User {
+    const user = getUser(db, userId);
+    if (!user || user.workspaceId !== ctx.workspaceId || user.status === 'removed') {
+      throw new AppError('not_found', `User ${userId} was not found.`);
+    }
+    return user;
+  }
+
+  /** Ends what a user's access opened: sessions, keys and (through the event) their live streams. */
+  function cutAccess(user: User): void {
+    endSessionsOf(db, user.id);
+    const keyIds = revokeKeysOfUser(db, clock, user.id);
+    events.emit('access.revoked', { workspaceId: user.workspaceId, userId: user.id, keyIds });
+  }
+
+  function guardTarget(ctx: RequestContext, user: User): void {
+    if (user.id === ctx.userId)
+      throw new AppError('invalid_request', 'You cannot disable or remove yourself.');
+    if (user.role === 'owner') {
+      const owners = listUsers(db, ctx.workspaceId).filter(
+        (u) => u.role === 'owner' && u.status === 'active',
+      );
+      if (owners.length <= 1) throw new AppError('invalid_request', 'A workspace keeps at least one owner.');
+    }
+  }
 
   function ownKey(ctx: RequestContext, id: string): ApiKeyInfo {
     const key = getApiKey(db, id);
@@ -53,7 +101,12 @@ export function identityUseCases(services: AppServices) {
     contextForUser(userId: string): UserContext {
       const user = getUser(db, userId);
       const workspace = user ? getWorkspace(db, user.workspaceId) : undefined;
-      if (!user || !workspace) throw new AppError('authentication_error', 'This user no longer exists.');
+      if (!user || !workspace || user.status === 'removed') {
+        throw new AppError('authentication_error', 'This user no longer exists.');
+      }
+      if (user.status === 'disabled') {
+        throw new AppError('authentication_error', 'This user has been disabled by the workspace owner.');
+      }
       return { workspaceId: workspace.id, userId: user.id, plan: workspace.plan, keyId: null, mode: 'all' };
     },
 
@@ -71,6 +124,19 @@ export function identityUseCases(services: AppServices) {
         keyId: null,
         mode: 'all',
       };
+    },
+
+    /** The administrator's context of the workspace a key or user belongs to (`key revoke KEY_ID`). */
+    contextForWorkspaceOf(ref: { keyId: string } | { userId: string }): RequestContext {
+      const workspaceId =
+        'keyId' in ref ? getApiKey(db, ref.keyId)?.workspaceId : getUser(db, ref.userId)?.workspaceId;
+      if (!workspaceId) {
+        throw new AppError(
+          'not_found',
+          'keyId' in ref ? `API key ${ref.keyId} does not exist` : `User ${ref.userId} was not found.`,
+        );
+      }
+      return this.contextForWorkspace(workspaceId);
     },
 
     async createWorkspace(input: { name: string; plan: Plan }): Promise<Workspace> {
@@ -110,7 +176,9 @@ export function identityUseCases(services: AppServices) {
 
     async revokeKey(ctx: RequestContext, id: string): Promise<ApiKeyInfo> {
       ownKey(ctx, id);
-      return revokeApiKey(db, clock, id);
+      const revoked = revokeApiKey(db, clock, id);
+      events.emit('access.revoked', { workspaceId: ctx.workspaceId, userId: null, keyIds: [id] });
+      return revoked;
     },
 
     /** Higher limits granted on request; null restores the defaults. */
@@ -138,6 +206,42 @@ export function identityUseCases(services: AppServices) {
         baseUrl: input.baseUrl ?? services.host.apiBaseUrl() ?? undefined,
       });
       return { invitation, url };
+    },
+
+    /** Who has access to the workspace (removed people are left out), owner only. */
+    async listUsers(ctx: RequestContext): Promise<User[]> {
+      requireOwner(ctx);
+      return listUsers(db, ctx.workspaceId).filter((u) => u.status !== 'removed');
+    },
+
+    /** Disables a user: sign-in refused, sessions and streams ended, keys revoked; history stays. */
+    async disableUser(ctx: RequestContext, userId: string): Promise<User> {
+      requireOwner(ctx);
+      const user = memberOf(ctx, userId);
+      guardTarget(ctx, user);
+      if (user.status === 'active') {
+        setUserDisabled(db, user.id, clock.now().toISOString());
+        cutAccess(user);
+      }
+      return memberOf(ctx, userId);
+    },
+
+    /** Lets a disabled user sign in again (their revoked keys stay revoked). */
+    async enableUser(ctx: RequestContext, userId: string): Promise<User> {
+      requireOwner(ctx);
+      const user = memberOf(ctx, userId);
+      setUserDisabled(db, user.id, null);
+      return memberOf(ctx, userId);
+    },
+
+    /** Removes a user from the workspace: as disabling, and the e-mail can be invited again. */
+    async removeUser(ctx: RequestContext, userId: string): Promise<User> {
+      requireOwner(ctx);
+      const user = memberOf(ctx, userId);
+      guardTarget(ctx, user);
+      markUserRemoved(db, user.id, clock.now().toISOString());
+      cutAccess(user);
+      return getUser(db, user.id) as User;
     },
 
     async listInvitations(ctx: RequestContext): Promise<Invitation[]> {

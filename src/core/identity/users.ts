@@ -13,7 +13,11 @@ export interface User {
   name: string | null;
   role: Role;
   createdAt: string;
+  /** active, disabled (sign-in refused, can be enabled again) or removed (kept for history only). */
+  status: UserStatus;
 }
+
+export type UserStatus = 'active' | 'disabled' | 'removed';
 
 interface UserRow {
   id: string;
@@ -22,15 +26,19 @@ interface UserRow {
   name: string | null;
   role: Role;
   created_at: string;
+  disabled_at?: string | null;
+  removed_at?: string | null;
+  removed_email?: string | null;
 }
 
 const toUser = (row: UserRow): User => ({
   id: row.id,
   workspaceId: row.workspace_id,
-  email: row.email,
+  email: row.removed_at ? (row.removed_email ?? row.email) : row.email,
   name: row.name,
   role: row.role,
   createdAt: row.created_at,
+  status: row.removed_at ? 'removed' : row.disabled_at ? 'disabled' : 'active',
 });
 
 const createInput = z.object({
@@ -72,7 +80,7 @@ export function createUser(
     }
     throw error;
   }
-  return toUser(row);
+  return toUser({ ...row, disabled_at: null, removed_at: null });
 }
 
 export function getUser(db: Db, id: string): User | undefined {
@@ -90,7 +98,32 @@ export function listUsers(db: Db, workspaceId: string): User[] {
 /** The local owner (the desktop app's user): the workspace's first owner. */
 export function getWorkspaceOwner(db: Db, workspaceId: string): User | undefined {
   const row = db
-    .prepare(`SELECT * FROM users WHERE workspace_id = ? AND role = 'owner' ORDER BY created_at, id LIMIT 1`)
+    .prepare(
+      `SELECT * FROM users WHERE workspace_id = ? AND role = 'owner' AND removed_at IS NULL AND disabled_at IS NULL
+       ORDER BY created_at, id LIMIT 1`,
+    )
     .get(workspaceId) as UserRow | undefined;
   return row ? toUser(row) : undefined;
+}
+
+/** Disables (now) or enables (null) a user; removed users stay removed. */
+export function setUserDisabled(db: Db, id: string, at: string | null): void {
+  db.prepare(`UPDATE users SET disabled_at = ? WHERE id = ? AND removed_at IS NULL`).run(at, id);
+}
+
+/**
+ * Removes a user from the workspace's people: the row stays (history keeps its author), the e-mail is
+ * released (kept in removed_email) so the person can be invited again.
+ */
+export function markUserRemoved(db: Db, id: string, at: string): void {
+  db.prepare(
+    `UPDATE users SET removed_at = ?, disabled_at = coalesce(disabled_at, ?), removed_email = email,
+       email = 'removed+' || id || '@adlens.invalid', password_hash = NULL
+     WHERE id = ? AND removed_at IS NULL`,
+  ).run(at, at, id);
+}
+
+/** Ends every web-dashboard session of the user. */
+export function endSessionsOf(db: Db, userId: string): number {
+  return db.prepare(`DELETE FROM dashboard_sessions WHERE user_id = ?`).run(userId).changes;
 }

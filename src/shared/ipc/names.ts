@@ -28,6 +28,10 @@ export const HANDLER_NAMES = [
   'profile.update',
   'settings.get',
   'settings.update',
+  'users.list',
+  'users.disable',
+  'users.enable',
+  'users.remove',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];

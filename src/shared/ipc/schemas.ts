@@ -20,6 +20,7 @@ import type {
   ReportScheduleView,
   ReportView,
   SettingsView,
+  UserView,
 } from './types';
 
 const id = (prefix: string) =>
@@ -148,6 +149,10 @@ export const argSchemas = {
       whiteLabelDefaults: WhiteLabelSchema.nullable().optional(),
     })
     .strict(),
+  'users.list': empty,
+  'users.disable': z.object({ userId: id('user') }).strict(),
+  'users.enable': z.object({ userId: id('user') }).strict(),
+  'users.remove': z.object({ userId: id('user') }).strict(),
 } satisfies Record<HandlerName, z.ZodType>;
 
 /** What each handler returns when it succeeds. */
@@ -179,6 +184,10 @@ export interface HandlerResults {
   'profile.update': AndromedaProfile;
   'settings.get': SettingsView;
   'settings.update': SettingsView;
+  'users.list': UserView[];
+  'users.disable': UserView;
+  'users.enable': UserView;
+  'users.remove': UserView;
 }
 
 /** Arguments as a caller writes them (defaults may be left out). */

@@ -176,6 +176,16 @@ export interface AndromedaProfile {
   updatedAt: string | null;
 }
 
+/** A person with access to the workspace, as the owner manages them in Settings. */
+export interface UserView {
+  id: string;
+  email: string;
+  name: string | null;
+  role: 'owner' | 'admin' | 'member';
+  status: 'active' | 'disabled' | 'removed';
+  createdAt: string;
+}
+
 export interface SettingsView {
   host: 'desktop' | 'web';
   workspace: { id: string; name: string; plan: Plan; apiAllowed: boolean; whiteLabelAllowed: boolean };

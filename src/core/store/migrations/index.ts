@@ -1,4 +1,5 @@
 import { sql as initial } from './0001_initial';
+import { sql as userAccess } from './0002_user_access';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 // Append only. A migration, once landed, is never edited: write a new one.
-export const migrations: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'user_access', sql: userAccess },
+];

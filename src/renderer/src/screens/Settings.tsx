@@ -1,10 +1,11 @@
 // Settings: workspace and plan, API keys (shown once, with a copy button), the Andromeda profile,
-// white-label defaults and the local API address.
+// white-label defaults, the local API address, and (for the owner) the people with access.
 import { useState, type FormEvent } from 'react';
 import type { AndromedaProfile, ApiKeyCreated, SettingsView } from '../../../shared/ipc';
 import { useCall, useCallMutation } from '../api/hooks';
 import { Empty, ErrorState, Loading, PageHeader, StatusPill } from '../components/ui';
 import { date, relative, titleCase } from '../format';
+import { People } from './settings/People';
 
 function CopyButton(props: { text: string; label: string }): React.JSX.Element {
   const [copied, setCopied] = useState(false);
@@ -311,6 +312,12 @@ export default function Settings(): React.JSX.Element {
           </div>
         </dl>
       </section>
+      {s.user.role === 'owner' ? (
+        <section className="panel" aria-labelledby="people-title">
+          <h2 id="people-title">People</h2>
+          <People selfId={s.user.id} />
+        </section>
+      ) : null}
       <section className="panel" aria-labelledby="keys-title">
         <h2 id="keys-title">API keys</h2>
         <ApiKeys settings={s} />
