@@ -1,9 +1,9 @@
 import { CHROMIUM_LAUNCH } from './e2e/chromium';
 import { defineConfig } from '@playwright/test';
 
-// Browser tests of the served dashboard in Debian's Chromium (the Playwright download is not
-// reachable). Each test starts its own server on a fresh data directory (e2e/fixtures.ts).
-// The renderer must be built first: `npm run build`.
+// Browser tests of the served dashboard in the Chromium that e2e/chromium.ts finds (down to the one
+// shipped in an npm package). Each test starts its own server on a fresh data directory
+// (e2e/fixtures.ts). `npm test` builds the renderer first when it is missing or stale.
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',

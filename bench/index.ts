@@ -3,6 +3,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ensureRendererBuilt } from '../scripts/renderer-build.mjs';
 import type { BenchFigure, BenchSuite } from './harness';
 
 async function main(): Promise<void> {
@@ -12,6 +13,10 @@ async function main(): Promise<void> {
     .filter((f) => f.endsWith('.bench.ts'))
     .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
     .sort();
+  // The UI bench measures the built renderer: build it first when it is missing or stale.
+  if (files.some((f) => f.startsWith('ui')) && !ensureRendererBuilt()) {
+    throw new Error('the renderer build failed; the UI bench needs out/renderer');
+  }
   const figures: BenchFigure[] = [];
   for (const file of files) {
     const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default: BenchSuite };

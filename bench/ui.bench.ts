@@ -1,4 +1,4 @@
-// UI bench (Playwright timing in Debian's Chromium against the served dashboard):
+// UI bench (Playwright timing in the Chromium e2e/chromium.ts finds, against the served dashboard):
 // - the campaigns screen with 1,000 campaigns: navigation → first rows shown → a sort answered
 //   ("interactive"), target ≤ 1,000 ms; baseline: the same measure on the Accounts screen;
 // - scrolling those 1,000 rows to the last one (virtualized table);

@@ -7,7 +7,8 @@ import { createApiServer, type ApiServer } from '../api/server';
 import { createApiKey } from '../identity/api-keys';
 import { ReportSchema, type Report } from '../../shared/api/reports';
 import { ReportsService } from './service';
-import { harness, manualClock, pdfText, type Harness } from './test-helpers';
+import { pdfText } from '../../test-support/pdf';
+import { harness, manualClock, type Harness } from './test-helpers';
 
 const clock = manualClock('2026-04-01T09:00:00.000Z');
 let h: Harness;
@@ -110,7 +111,7 @@ describe('reports through /v1', () => {
       avgCpa: totals.cpa,
       avgRoas: totals.roas,
     });
-    const text = pdfText(file.bytes, h.dir);
+    const text = pdfText(file.bytes);
     expect(text).toContain('Q1 — Отчёт');
     expect(text).toContain('Boulangerie Électrique — Москва');
     expect(text).toContain(

@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { marked, type Tokens } from 'marked';
 import { ReportContentSchema, type ReportContent, type WhiteLabel } from '../../shared/api/reports';
 import { campaignInsights, insightsSummary } from '../insights';
@@ -9,7 +6,8 @@ import { buildReportContent } from './content';
 import { seedDiagnostic } from './fixtures';
 import { renderMarkdown } from './markdown';
 import { renderPdf } from './pdf/render';
-import { harness, pdfPages, pdfText, pngLogo, type Harness } from './test-helpers';
+import { inkCoverage, pdfFonts, pdfImages, pdfPagePng, pdfPages, pdfText } from '../../test-support/pdf';
+import { harness, pngLogo, type Harness } from './test-helpers';
 
 const RANGE = { dateFrom: '2026-01-01', dateTo: '2026-03-31' };
 const WHITE_LABEL: WhiteLabel = {
@@ -226,7 +224,7 @@ describe('Markdown format', () => {
   });
 });
 
-describe('PDF format (checked with poppler)', () => {
+describe('PDF format (checked with MuPDF from npm)', () => {
   let full: Buffer;
   beforeAll(async () => {
     full = await renderPdf(content(h.fixture.campaignIds));
@@ -234,7 +232,7 @@ describe('PDF format (checked with poppler)', () => {
 
   it('has the title, account, totals, and accented and Cyrillic names as real text', () => {
     const c = content(h.fixture.campaignIds);
-    const text = pdfText(full, h.dir);
+    const text = pdfText(full);
     expect(text).toContain('Q1 Performance — Отчёт');
     expect(text).toContain('Boulangerie Électrique — Москва');
     expect(text).toContain('Кампания Осень');
@@ -245,59 +243,46 @@ describe('PDF format (checked with poppler)', () => {
     expect(text).toContain(new Intl.NumberFormat('en-US').format(c.summary.totalConversions));
     expect(text).toMatch(/Page 2 of \d+/);
     expect(text).toContain('AdLens');
-    const fonts = execFileSync('pdffonts', [join(h.dir, writePdf(full, 'fonts.pdf'))], { encoding: 'utf8' });
-    expect(fonts).toMatch(/NotoSans-Regular\s+CID TrueType\s+Identity-H\s+yes\s+yes/);
-    expect(fonts).not.toMatch(/Helvetica/);
+    const fonts = pdfFonts(full);
+    // Noto Sans embedded as a subset composite font (CID TrueType, Identity-H), never a standard 14 font.
+    expect(fonts).toContainEqual(
+      expect.objectContaining({
+        name: 'NotoSans-Regular',
+        type: 'Type0',
+        descendantType: 'CIDFontType2',
+        encoding: 'Identity-H',
+        embedded: true,
+        subset: true,
+      }),
+    );
+    expect(fonts.every((f) => f.embedded)).toBe(true);
+    expect(fonts.map((f) => f.name).join(' ')).not.toMatch(/Helvetica/);
   });
 
   it('repeats table headers on every page a table continues on', () => {
-    const pages = pdfPages(full, h.dir);
+    const pages = pdfPages(full);
     let dailyHeaders = 0;
     for (let page = 2; page <= pages; page += 1) {
-      const text = execFileSync(
-        'pdftotext',
-        ['-layout', '-f', String(page), '-l', String(page), join(h.dir, writePdf(full, 'full.pdf')), '-'],
-        { encoding: 'utf8' },
-      );
-      if (/Date\s+Spend\s+Conversions\s+CPA/.test(text)) dailyHeaders += 1;
+      if (/Date\s+Spend\s+Conversions\s+CPA/.test(pdfText(full, page))) dailyHeaders += 1;
     }
     expect(dailyHeaders).toBeGreaterThanOrEqual(2);
   });
 
-  it('grows in pages with more campaigns, and page 1 renders to an image', async () => {
+  it('grows in pages with more campaigns, and page 1 renders to an image with content', async () => {
     const small = await renderPdf(content(h.fixture.campaignIds.slice(0, 2)));
-    expect(pdfPages(full, h.dir)).toBeGreaterThan(pdfPages(small, h.dir));
-    execFileSync('pdftoppm', [
-      '-png',
-      '-r',
-      '50',
-      '-f',
-      '1',
-      '-l',
-      '1',
-      '-singlefile',
-      join(h.dir, writePdf(full, 'cover.pdf')),
-      join(h.dir, 'cover'),
-    ]);
-    const png = readFileSync(join(h.dir, 'cover.png'));
+    expect(pdfPages(full)).toBeGreaterThan(pdfPages(small));
+    const png = Buffer.from(pdfPagePng(full, 1, 50));
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(png.length).toBeGreaterThan(5_000);
+    expect(inkCoverage(full, 1)).toBeGreaterThan(0.01);
   });
 
   it('replaces the branding with the white label: name, logo image, footer, no AdLens', async () => {
     const pdf = await renderPdf(content(h.fixture.campaignIds.slice(0, 3), WHITE_LABEL));
-    const text = pdfText(pdf, h.dir);
+    const text = pdfText(pdf);
     expect(text).toContain('Agence Lumière');
     expect(text).toContain('Confidentiel — préparé pour Boulangerie Électrique');
     expect(text).not.toMatch(/AdLens/);
-    const images = execFileSync('pdfimages', ['-list', join(h.dir, writePdf(pdf, 'wl.pdf'))], {
-      encoding: 'utf8',
-    });
-    expect(images).toMatch(/\s160\s+48\s/);
+    expect(pdfImages(pdf)).toContainEqual({ width: 160, height: 48 });
   });
 });
-
-function writePdf(pdf: Buffer, name: string): string {
-  writeFileSync(join(h.dir, name), pdf);
-  return name;
-}

@@ -6,7 +6,8 @@ import { insightsSummary } from '../insights';
 import { ReportContentSchema, ReportSchema } from '../../shared/api/reports';
 import { ReportsService } from './service';
 import { seedDiagnostic } from './fixtures';
-import { harness, manualClock, pdfText, type Harness } from './test-helpers';
+import { pdfText } from '../../test-support/pdf';
+import { harness, manualClock, type Harness } from './test-helpers';
 
 const RANGE = { dateFrom: '2026-01-01', dateTo: '2026-03-31' };
 
@@ -99,7 +100,7 @@ describe('ReportsService lifecycle', () => {
     const file = s.download(h.ctx, created.id, query(report.downloadUrl ?? ''));
     expect(file.contentType).toBe('application/pdf');
     expect(file.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const text = pdfText(file.body, h.dir);
+    const text = pdfText(file.body);
     expect(text).toContain('Quarterly review');
     expect(text).toContain('Boulangerie Électrique — Москва');
     expect(text).toContain('Кампания Осень');

@@ -1,6 +1,5 @@
 // Shared set-up of the reports tests: a core on a temp data directory with the report fixture seeded.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -56,20 +55,6 @@ export function harness(
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** pdftotext of a PDF held in memory (poppler-utils). */
-export function pdfText(pdf: Buffer, dir: string): string {
-  const path = join(dir, `check-${Math.random().toString(36).slice(2)}.pdf`);
-  writeFileSync(path, pdf);
-  return execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' });
-}
-
-export function pdfPages(pdf: Buffer, dir: string): number {
-  const path = join(dir, `info-${Math.random().toString(36).slice(2)}.pdf`);
-  writeFileSync(path, pdf);
-  const info = execFileSync('pdfinfo', [path], { encoding: 'utf8' });
-  return Number(/Pages:\s+(\d+)/.exec(info)?.[1] ?? 0);
 }
 
 /** A 1×1 PNG as a data URI (valid magic bytes and structure). */
