@@ -125,7 +125,8 @@ export function inkCoverage(pdf: Uint8Array, page: number, dpi = 36): number {
       const pixels = pixmap.getPixels();
       let ink = 0;
       for (let i = 0; i < pixels.length; i += 3) {
-        if ((pixels[i] ?? 255) < 200 || (pixels[i + 1] ?? 255) < 200 || (pixels[i + 2] ?? 255) < 200) ink += 1;
+        if ((pixels[i] ?? 255) < 200 || (pixels[i + 1] ?? 255) < 200 || (pixels[i + 2] ?? 255) < 200)
+          ink += 1;
       }
       return ink / (pixels.length / 3);
     } finally {
