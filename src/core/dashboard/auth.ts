@@ -8,14 +8,13 @@ import { findOpenInvitation, markInvitationAccepted } from '../identity/invitati
 import { createUser, getUser } from '../identity/users';
 import { getWorkspace } from '../identity/workspaces';
 import { readJson, sendError, sendJson } from './http';
-import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
+import { dummyHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
 import {
   CLEARED_SESSION_COOKIE,
   clearSignInFailures,
   createSession,
   deleteSession,
-  lockoutRemainingMs,
-  recordSignInFailure,
+  reserveSignInAttempt,
   sessionCookie,
   type Session,
 } from './sessions';
@@ -108,26 +107,38 @@ export async function handleAuth(
   }
   if (path === '/auth/sign-in' && req.method === 'POST') {
     const body = parse(signInBody, await readJson(req));
-    const waitMs = lockoutRemainingMs(db, clock, body.email);
-    if (waitMs > 0) {
-      const minutes = Math.ceil(waitMs / 60_000);
+    const attempt = reserveSignInAttempt(db, clock, body.email, req.socket.remoteAddress ?? '');
+    if (!attempt.allowed) {
+      const minutes = Math.ceil(attempt.waitMs / 60_000);
       return sendError(
         res,
         429,
         'rate_limit_error',
-        `Too many failed sign-ins for this email. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
       );
     }
     const candidates = db
-      .prepare(`SELECT id, password_hash FROM users WHERE lower(email) = ? AND password_hash IS NOT NULL`)
-      .all(body.email) as Array<{ id: string; password_hash: string }>;
+      .prepare(
+        `SELECT id, password_hash, disabled_at FROM users
+         WHERE lower(email) = ? AND password_hash IS NOT NULL AND removed_at IS NULL`,
+      )
+      .all(body.email) as Array<{ id: string; password_hash: string; disabled_at: string | null }>;
+    // An unknown email costs the same hash as a known one, so timing does not tell which exist.
+    if (candidates.length === 0) await verifyPassword(body.password, await dummyHash());
     for (const candidate of candidates) {
       if (await verifyPassword(body.password, candidate.password_hash)) {
         clearSignInFailures(db, body.email);
+        if (candidate.disabled_at) {
+          return sendError(
+            res,
+            403,
+            'permission_error',
+            'This user has been disabled by the workspace owner.',
+          );
+        }
         return startSession(core, res, candidate.id);
       }
     }
-    recordSignInFailure(db, clock, body.email);
     // The same answer whether the email is unknown or the password wrong.
     return sendError(res, 401, 'authentication_error', 'That email and password do not match.');
   }

@@ -2,10 +2,12 @@
 // a Result value; GET /bridge/events streams the workspace's core events (Server-Sent Events);
 // GET /bridge/reports/<id>/file downloads a completed report.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Core } from '../core';
+import { ACCESS_RECHECK_MS } from '../api/routes/events';
+import type { App } from '../app';
 import { isAppError } from '../errors';
 import { reportFile, type Dispatch, type HandlerContext, type HandlerEnv } from '../handlers';
 import { readJson, sendError, sendJson } from './http';
+import { sessionAlive } from './sessions';
 
 const HEARTBEAT_MS = 25_000;
 
@@ -27,12 +29,14 @@ export async function handleBridgeCall(
 }
 
 export function streamEvents(
-  core: Core,
+  app: App,
   ctx: HandlerContext,
+  sessionId: string,
   req: IncomingMessage,
   res: ServerResponse,
   open: Set<ServerResponse>,
 ): void {
+  const { core } = app;
   open.add(res);
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
@@ -47,8 +51,17 @@ export function streamEvents(
   });
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
+  // Signing out, an ended session or a disabled user ends the stream within ACCESS_RECHECK_MS.
+  const recheck = setInterval(() => {
+    if (!app.use.identity.accessStillValid(ctx) || !sessionAlive(core.db, sessionId)) {
+      close();
+      if (!res.writableEnded) res.end();
+    }
+  }, ACCESS_RECHECK_MS);
+  recheck.unref();
   const close = (): void => {
     clearInterval(heartbeat);
+    clearInterval(recheck);
     off();
     open.delete(res);
   };

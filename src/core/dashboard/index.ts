@@ -79,7 +79,7 @@ export function createDashboard(app: HandlerApp, opts: DashboardOptions): Dashbo
         }
         const ctx = app.use.identity.contextForUser(session.userId);
         if (path === '/bridge/events' && req.method === 'GET') {
-          streamEvents(core, ctx, req, res, streams);
+          streamEvents(app, ctx, session.id, req, res, streams);
           return true;
         }
         const file = /^\/bridge\/reports\/(rpt_[0-9A-Za-z]{16})\/file$/.exec(path);

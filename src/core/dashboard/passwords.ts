@@ -37,3 +37,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
+
+let dummy: Promise<string> | undefined;
+
+/** A hash of a random password with the same parameters, verified against for unknown emails. */
+export function dummyHash(): Promise<string> {
+  dummy ??= hashPassword(randomBytes(24).toString('base64'));
+  return dummy;
+}

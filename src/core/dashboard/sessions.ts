@@ -67,27 +67,55 @@ export function sessionCookie(token: string): string {
 
 export const CLEARED_SESSION_COOKIE = `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
 
-/** Milliseconds until the email may try again, or 0 when it is not locked out. */
-export function lockoutRemainingMs(db: Db, clock: Clock, email: string): number {
-  const now = clock.now().getTime();
+/** Failures from one client address (whatever the emails) within the window that lock it out. */
+export const LOCKOUT_CLIENT_FAILURES = 20;
+
+export type SignInAttempt = { allowed: true; attemptId: number } | { allowed: false; waitMs: number };
+
+function lockedFor(db: Db, column: 'email' | 'client', value: string, limit: number, now: number): number {
   const since = new Date(now - LOCKOUT_WINDOW_MS).toISOString();
   const rows = db
     .prepare(
-      `SELECT failed_at FROM sign_in_failures WHERE email = ? AND failed_at > ? ORDER BY failed_at DESC`,
+      `SELECT failed_at FROM sign_in_failures WHERE ${column} = ? AND failed_at > ?
+       ORDER BY failed_at DESC LIMIT ?`,
     )
-    .all(email, since) as Array<{ failed_at: string }>;
-  if (rows.length < LOCKOUT_FAILURES) return 0;
-  const last = Date.parse(rows[0]?.failed_at ?? '');
-  return Math.max(0, last + LOCKOUT_WINDOW_MS - now);
+    .all(value, since, limit) as Array<{ failed_at: string }>;
+  if (rows.length < limit) return 0;
+  return Math.max(0, Date.parse(rows[0]?.failed_at ?? '') + LOCKOUT_WINDOW_MS - now);
 }
 
-export function recordSignInFailure(db: Db, clock: Clock, email: string): void {
-  db.prepare(`INSERT INTO sign_in_failures (email, failed_at) VALUES (?, ?)`).run(
-    email,
-    clock.now().toISOString(),
-  );
+/**
+ * Counts an attempt as a failure before the (slow) password check, in one transaction with the
+ * lock-out check: parallel attempts each see the ones reserved before them, so a burst cannot slip
+ * past the limit. A successful sign-in clears the email's failures afterwards.
+ */
+export function reserveSignInAttempt(db: Db, clock: Clock, email: string, client: string): SignInAttempt {
+  return db
+    .transaction((): SignInAttempt => {
+      const now = clock.now().getTime();
+      const waitMs = Math.max(
+        lockedFor(db, 'email', email, LOCKOUT_FAILURES, now),
+        lockedFor(db, 'client', client, LOCKOUT_CLIENT_FAILURES, now),
+      );
+      if (waitMs > 0) return { allowed: false, waitMs };
+      const result = db
+        .prepare(`INSERT INTO sign_in_failures (email, client, failed_at) VALUES (?, ?, ?)`)
+        .run(email, client, new Date(now).toISOString());
+      return { allowed: true, attemptId: Number(result.lastInsertRowid) };
+    })
+    .immediate();
+}
+
+/** Milliseconds until the email may try again, or 0 when it is not locked out. */
+export function lockoutRemainingMs(db: Db, clock: Clock, email: string): number {
+  return lockedFor(db, 'email', email, LOCKOUT_FAILURES, clock.now().getTime());
 }
 
 export function clearSignInFailures(db: Db, email: string): void {
   db.prepare(`DELETE FROM sign_in_failures WHERE email = ?`).run(email);
+}
+
+/** Whether the session still exists (signed out, expired or its user disabled: it does not). */
+export function sessionAlive(db: Db, sessionId: string): boolean {
+  return db.prepare(`SELECT 1 FROM dashboard_sessions WHERE id = ?`).get(sessionId) !== undefined;
 }

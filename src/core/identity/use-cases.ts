@@ -139,6 +139,23 @@ export function identityUseCases(services: AppServices) {
       return this.contextForWorkspace(workspaceId);
     },
 
+    /**
+     * Whether a context still has access (a live stream re-checks this): its key is neither revoked
+     * nor expired, and its user is neither disabled nor removed.
+     */
+    accessStillValid(ctx: RequestContext): boolean {
+      if (ctx.keyId) {
+        const key = getApiKey(db, ctx.keyId);
+        if (!key || key.revokedAt) return false;
+        if (key.expiresAt && Date.parse(key.expiresAt) <= clock.now().getTime()) return false;
+      }
+      if (ctx.userId && ctx.keyId === null) {
+        const user = getUser(db, ctx.userId);
+        if (!user || user.status !== 'active') return false;
+      }
+      return true;
+    },
+
     async createWorkspace(input: { name: string; plan: Plan }): Promise<Workspace> {
       return createWorkspace(db, input, clock.now());
     },

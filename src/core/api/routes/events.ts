@@ -6,6 +6,8 @@ import type { Db } from '../../store/open';
 import { defineRoute } from '../route';
 
 export const HEARTBEAT_MS = 15_000;
+/** How often a live stream re-checks that its key still has access (closed within this time). */
+export const ACCESS_RECHECK_MS = 500;
 
 /** The account an event is about, for the mode check (diagnostics and reports are looked up). */
 function accountOf(db: Db, name: CoreEventName, payload: CoreEventMap[CoreEventName]): string | undefined {
@@ -62,11 +64,17 @@ export const eventRoutes = [
       });
       const heartbeat = setInterval(() => res.write(`: heartbeat\n\n`), HEARTBEAT_MS);
       heartbeat.unref();
+      // A revoked or expired key (revoked here or by the CLI in another process) ends the stream.
+      const recheck = setInterval(() => {
+        if (!app.use.identity.accessStillValid(ctx)) close();
+      }, ACCESS_RECHECK_MS);
+      recheck.unref();
       let closed = false;
       const close = () => {
         if (closed) return;
         closed = true;
         clearInterval(heartbeat);
+        clearInterval(recheck);
         off();
         if (!res.writableEnded) res.end();
       };
