@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from './clock';
 import { CoreEvents } from './events';
 import { fileTokenCipher, type TokenCipher } from './secrets';
+import { checkSealingKey } from './sealing-check';
 import { openStore, type Db, type Store } from './store/open';
 
 /** Host-specific parts, each with a Node default; the Electron host passes its own. */
@@ -39,14 +40,23 @@ export interface Core {
 
 export function createCore(options: CoreOptions): Core {
   const store = openStore(options.dataDir);
-  return {
-    dataDir: options.dataDir,
-    store,
-    db: store.db,
-    events: new CoreEvents(),
-    clock: options.clock ?? systemClock,
-    tokenCipher: options.tokenCipher ?? fileTokenCipher(options.dataDir),
-    logger: options.logger ?? silentLogger,
-    close: () => store.close(),
-  };
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  try {
+    const tokenCipher = options.tokenCipher ?? fileTokenCipher(options.dataDir);
+    checkSealingKey(store.db, tokenCipher, clock.now(), logger);
+    return {
+      dataDir: options.dataDir,
+      store,
+      db: store.db,
+      events: new CoreEvents(),
+      clock,
+      tokenCipher,
+      logger,
+      close: () => store.close(),
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
 }

@@ -81,7 +81,23 @@ describe('reports', () => {
     );
     expect((await call(t.url, `${url.pathname}${tampered}`, { key })).status).toBe(404);
     expect((await call(t.url, `${url.pathname}${url.search}`, { key: s.keys.liveB.key })).status).toBe(404);
-    expect((await call(t.url, `${url.pathname}`, { key })).status).toBe(400);
+    // Missing or malformed parts, and any other spelling of the signed text, are 404 like a bad
+    // signature (DESIGN §5): the signature covers the exact `expires` text.
+    const expires = url.searchParams.get('expires') as string;
+    const signature = url.searchParams.get('signature') as string;
+    for (const search of [
+      '',
+      `?signature=${signature}`,
+      `?expires=${expires}`,
+      `?expires=0${expires}&signature=${signature}`,
+      `?expires=+${expires}&signature=${signature}`,
+      `?expires=${expires}&signature=${signature.toUpperCase()}`,
+      `?expires=soon&signature=xyz`,
+    ]) {
+      const res = await call(t.url, `${url.pathname}${search}`, { key });
+      expect(res.status, search).toBe(404);
+      expect((res.body as { error: { type: string } }).error.type).toBe('not_found');
+    }
   });
 
   it('refuses more than 20 campaigns with too_many_campaigns', async () => {

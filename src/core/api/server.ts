@@ -3,7 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { API_VERSIONS, CURRENT_API_VERSION } from '../../shared/api/common';
+import { LONE_SURROGATE_MESSAGE, loneSurrogatePath } from '../../shared/text';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { recordServerUrl } from '../identity/invitations';
@@ -55,6 +57,38 @@ export interface ApiServer {
 }
 
 const VERSION_HEADER = 'service-version';
+/** The request line and headers together (a URL with a few hundred IDs fits; more is refused). */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * Requests Node's parser refuses (an oversized URL or headers, a malformed request line) get the
+ * spec's error envelope instead of a bare status or a reset: the rest of what the client sends is
+ * read and dropped so it can read the answer before the connection closes.
+ */
+function answerMalformedRequest(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || (error.code === 'ECONNRESET' && socket.destroyed)) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    error: {
+      type: 'invalid_request',
+      message: tooLarge
+        ? `The request URL and headers exceed ${MAX_HEADER_BYTES / 1024} KB; send fewer IDs per request.`
+        : 'The request is not valid HTTP.',
+    },
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `request-id: req_${randomUUID().replaceAll('-', '')}\r\nconnection: close\r\n\r\n${body}`,
+  );
+  socket.on('error', () => {});
+  socket.resume();
+  setTimeout(() => socket.destroy(), 2_000).unref();
+}
 
 export async function createApiServer(app: App, opts: ApiServerOptions): Promise<ApiServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -67,9 +101,10 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   const closers = new Set<() => void>();
   let openApiText: string | undefined;
 
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     void handle(req, res);
   });
+  server.on('clientError', answerMalformedRequest);
   // Keep-alive connections must not keep a closing server open, nor idle sockets forever.
   server.keepAliveTimeout = 5_000;
 
@@ -214,6 +249,8 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
     } catch {
       throw new AppError('invalid_request', 'The request body is not valid JSON.');
     }
+    const invalidText = loneSurrogatePath(parsed);
+    if (invalidText) throw new AppError('invalid_request', `body.${invalidText} ${LONE_SURROGATE_MESSAGE}.`);
     if (!route.body) {
       if (
         parsed !== null &&

@@ -23,7 +23,12 @@ export function serveRenderer(
   path: string,
 ): void {
   const root = resolve(rendererDir);
-  const relative = path === '/' || path === '/index.html' ? 'index.html' : decodeURIComponent(path.slice(1));
+  let relative: string;
+  try {
+    relative = path === '/' || path === '/index.html' ? 'index.html' : decodeURIComponent(path.slice(1));
+  } catch {
+    return sendError(res, 404, 'not_found', 'No such page.');
+  }
   const file = normalize(join(root, relative));
   if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
     if (!existsSync(join(root, 'index.html'))) {

@@ -6,6 +6,7 @@ import { isAppError } from '../errors';
 import type { Logger } from '../core';
 import { randomBase62 } from '../ids';
 import type { Result } from '../../shared/errors';
+import { LONE_SURROGATE_MESSAGE, loneSurrogatePath } from '../../shared/text';
 import { isHandlerName, type HandlerName } from '../../shared/ipc/names';
 import { argSchemas, type HandlerArgs, type HandlerResult } from '../../shared/ipc/schemas';
 import type { HandlerContext } from './context';
@@ -29,6 +30,13 @@ export function createDispatcher(impls: HandlerImpls, logger: Logger): Dispatch 
   return async (ctx, name, rawArgs) => {
     if (!isHandlerName(name)) {
       return { ok: false, error: { type: 'invalid_request', message: `no handler named ${name}` } };
+    }
+    const invalidText = loneSurrogatePath(rawArgs);
+    if (invalidText) {
+      return {
+        ok: false,
+        error: { type: 'invalid_request', message: `${invalidText} ${LONE_SURROGATE_MESSAGE}` },
+      };
     }
     const parsed = argSchemas[name].safeParse(rawArgs ?? {});
     if (!parsed.success) {

@@ -33,10 +33,11 @@ export async function renderReport(content: ReportContent, format: ReportFormat)
 
 /** Writes to a temporary name in the same directory, then renames: readers see all or nothing. */
 export function writeFileAtomic(path: string, body: Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
+  // Report files are the user's data: private like the database (directory 0700, files 0600).
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
   try {
-    writeFileSync(temporary, body);
+    writeFileSync(temporary, body, { mode: 0o600 });
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });

@@ -10,7 +10,7 @@ export function signingSecret(db: Db): string {
   return settingOrInit(db, SECRET_KEY, () => randomBytes(32).toString('hex'));
 }
 
-export function signDownload(secret: string, reportId: string, expires: number): string {
+export function signDownload(secret: string, reportId: string, expires: number | string): string {
   return createHmac('sha256', secret).update(`${reportId}.${expires}`).digest('hex');
 }
 
@@ -20,8 +20,10 @@ export function verifyDownload(
   expires: string,
   signature: string,
 ): boolean {
-  if (!/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return false;
-  const expected = Buffer.from(signDownload(secret, reportId, Number(expires)), 'hex');
+  // Only the canonical decimal the link was made with: the signature covers the exact text, so
+  // `expires=0<expires>` or `+<expires>` is another (unsigned) link.
+  if (!/^[1-9]\d{0,11}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  const expected = Buffer.from(signDownload(secret, reportId, expires), 'hex');
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 

@@ -1,5 +1,14 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../errors';
 import { migrations as allMigrations, type Migration } from './migrations';
@@ -44,11 +53,58 @@ function assertSqliteFile(path: string): void {
   }
 }
 
+/** Private to the user who runs AdLens: the directory 0700, the database (and so its WAL and SHM, which
+ * SQLite creates with the database's mode) 0600. */
+function makePrivate(dataDir: string, path: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
+}
+
+/** The copies a migration kept (newest first), for the recovery advice of a damaged database. */
+function preMigrationCopies(dataDir: string): string[] {
+  return readdirSync(dataDir)
+    .filter((name) => name.startsWith(`${DATABASE_FILE}.before-v`))
+    .sort()
+    .reverse();
+}
+
+/**
+ * A quick structural check (PRAGMA quick_check) before anything is written: a database with damaged
+ * pages is refused with a way out, instead of being synced into and damaged further.
+ */
+function assertIntact(db: Db, dataDir: string, path: string): void {
+  let problems: string[];
+  try {
+    problems = (db.pragma('quick_check(3)') as Array<{ quick_check: string }>).map((r) => r.quick_check);
+  } catch (error) {
+    problems = [(error as Error).message];
+  }
+  if (problems.length === 1 && problems[0] === 'ok') return;
+  const found = problems
+    .join('; ')
+    .replace(/\*\*\*[^*]*\*\*\*/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
+  const copy = preMigrationCopies(dataDir)[0];
+  const recovery = copy
+    ? `restore the copy made before the last upgrade: stop AdLens, rename ${path} aside and rename ${join(dataDir, copy)} to ${DATABASE_FILE}`
+    : `stop AdLens and move ${path} aside: a new database is created on the next start (the demo data comes back; connect real accounts again)`;
+  throw new AppError(
+    'store_error',
+    `${path} is damaged (integrity check: ${found}); it was left untouched. To recover, ${recovery}.`,
+  );
+}
+
 export function openStore(dataDir: string, options: OpenStoreOptions = {}): Store {
   const migrations = options.migrations ?? allMigrations;
-  if (!options.readonly) mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, DATABASE_FILE);
   assertSqliteFile(path);
+  if (!options.readonly) makePrivate(dataDir, path);
   let db: Db;
   try {
     db = new Database(path, {
@@ -60,6 +116,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   }
   try {
     checkOwnership(db, path, migrations);
+    assertIntact(db, dataDir, path);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -118,7 +175,9 @@ function migrate(db: Db, path: string, migrations: readonly Migration[]): void {
   if (pending.length === 0) return;
   if (current > 0) {
     // A copy before changing a populated schema: a failed migration rolls back, and this is the belt to those braces.
-    db.exec(`VACUUM INTO '${`${path}.before-v${pending[0]?.version}-${Date.now()}`.replaceAll("'", "''")}'`);
+    const copy = `${path}.before-v${pending[0]?.version}-${Date.now()}`;
+    db.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
+    chmodSync(copy, 0o600);
   }
   for (const migration of pending) {
     const apply = db.transaction(() => {
