@@ -10,14 +10,23 @@ export function fixedClock(at: Date | string): Clock {
   return { now: () => new Date(date) };
 }
 
+// One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with
+// it, and list endpoints ask for every account's "today" on every request.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar date (YYYY-MM-DD) of an instant in an IANA timezone. */
 export function dateInZone(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(instant);
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    formatters.set(timeZone, format);
+  }
+  return format.format(instant);
 }
 
 /** Adds whole days to a YYYY-MM-DD date. */

@@ -10,6 +10,7 @@ import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { recordServerUrl } from '../identity/invitations';
 import type { App } from '../app';
+import { Admission, type AdmissionOptions } from './admission';
 import { Authenticator } from './auth';
 import { describeError, describeZodError, isJsonContentType, parseQuery, readBody, sendError } from './http';
 import { RateLimiter } from './rate-limit';
@@ -47,6 +48,10 @@ export interface ApiServerOptions {
   fallback?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** The rate limiter's time source (tests move it to see windows reset); default the core clock. */
   rateLimitClock?: Clock;
+  /** Reuse JSON answers while the store is unchanged (default); off to measure the computation. */
+  cacheResponses?: boolean;
+  /** Overload protection (bounded in-flight requests, a short queue, shedding on event-loop lag). */
+  admission?: AdmissionOptions;
 }
 
 export interface ApiServer {
@@ -105,12 +110,27 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
     void handle(req, res);
   });
   server.on('clientError', answerMalformedRequest);
+  const admission = new Admission(opts.admission);
   // Keep-alive connections must not keep a closing server open, nor idle sockets forever.
   server.keepAliveTimeout = 5_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = `req_${randomUUID().replaceAll('-', '')}`;
     res.setHeader('request-id', requestId);
+    const admitted = await admission.admit();
+    if (!admitted.ok) {
+      const s = admitted.retryAfterSeconds;
+      sendError(res, 'rate_limit_error', `The server is busy: retry in ${s} second${s === 1 ? '' : 's'}.`);
+      return;
+    }
+    try {
+      await serve(req, res, requestId);
+    } finally {
+      admitted.release();
+    }
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     try {
       const rawUrl = req.url ?? '/';
       const queryStart = rawUrl.indexOf('?');
@@ -179,7 +199,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
       );
     }
     const cacheKey =
-      route.cacheable && req.method === 'GET'
+      route.cacheable && req.method === 'GET' && opts.cacheResponses !== false
         ? responses.key(`${ctx.workspaceId}|${ctx.mode}`, `${route.operationId}${req.url ?? ''}`)
         : undefined;
     const cached = cacheKey ? responses.get(cacheKey) : undefined;

@@ -1,5 +1,5 @@
 // Starts the /v1 server for tests on an ephemeral port, over a temp store and a movable clock.
-import { createApiServer, type ApiServer } from './server';
+import { createApiServer, type ApiServer, type ApiServerOptions } from './server';
 import { TestClock } from './test-fixtures';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,9 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function startTestApi(opts: { now?: string; sync?: AppOptions['sync'] } = {}): Promise<TestApi> {
+export async function startTestApi(
+  opts: { now?: string; sync?: AppOptions['sync']; server?: Omit<ApiServerOptions, 'port'> } = {},
+): Promise<TestApi> {
   const clock = new TestClock(Date.parse(opts.now ?? '2026-03-10T12:00:00.000Z'));
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-api-'));
   const core = createCore({ dataDir, clock });
@@ -26,7 +28,7 @@ export async function startTestApi(opts: { now?: string; sync?: AppOptions['sync
     ...(opts.sync ? { sync: opts.sync } : {}),
   });
   app.start();
-  const api = await createApiServer(app, { port: 0 });
+  const api = await createApiServer(app, { port: 0, ...opts.server });
   return {
     core,
     app,
