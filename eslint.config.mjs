@@ -125,6 +125,10 @@ export default tseslint.config(
     // Transports translate. Files still being moved onto the use cases join this list as they move.
     files: [
       'src/core/api/routes/accounts.ts',
+      'src/core/api/routes/campaigns.ts',
+      'src/core/api/routes/insights.ts',
+      'src/core/handlers/campaigns.ts',
+      'src/core/handlers/insights.ts',
       'src/core/handlers/accounts.ts',
       'src/core/handlers/settings.ts',
       'src/core/handlers/users.ts',

@@ -3,7 +3,7 @@
 // that computed its own number (a UTC "today", its own default window) would differ here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toApiAccount, type Account } from '../shared/api/accounts';
-import type { AccountView } from '../shared/ipc/types';
+import type { AccountView, CampaignList } from '../shared/ipc/types';
 import { addDays, dateInZone } from './clock';
 import { microsToAmount } from './money';
 import { transportWorld, type TransportWorld } from '../test-support/transports';
@@ -56,5 +56,81 @@ describe('accounts', () => {
       expect(micros).toBeGreaterThan(0);
       expect(account.totalSpendLast30d).toBe(microsToAmount(micros));
     }
+  });
+});
+
+describe('campaigns', () => {
+  it("shows the same campaigns and 7-day figures per account (each account's own today)", async () => {
+    for (const account of w.accounts) {
+      const v1 = await w.v1(`/v1/campaigns?account_id=${account.id}&page_size=100`);
+      expect(v1.status).toBe(200);
+      const api = v1.body.data as Array<{
+        id: string;
+        insights: { spend: number; clicks: number; conversions: number };
+      }>;
+      const ipc = await w.ipc<CampaignList>('campaigns.list', { accountId: account.id, range: { days: 7 } });
+      const bridge = await w.bridge<CampaignList>('campaigns.list', {
+        accountId: account.id,
+        range: { days: 7 },
+      });
+      expect(bridge).toEqual(ipc);
+      const today = dateInZone(w.app.core.clock.now(), account.timezone);
+      expect(ipc.dateRange).toEqual({ from: addDays(today, -6), to: today });
+      const fromIpc = new Map(ipc.items.map((c) => [c.id, c]));
+      expect(api.map((c) => c.id).sort()).toEqual([...fromIpc.keys()].sort());
+      for (const c of api) {
+        const other = fromIpc.get(c.id);
+        expect({
+          spend: c.insights.spend,
+          clicks: c.insights.clicks,
+          conversions: c.insights.conversions,
+        }).toEqual({
+          spend: other?.spend,
+          clicks: other?.clicks,
+          conversions: other?.conversions,
+        });
+      }
+    }
+  });
+
+  it('opens a campaign with the same 30-day daily series through /v1 and the app', async () => {
+    const account = w.accounts[0] as AccountView;
+    const list = await w.ipc<CampaignList>('campaigns.list', { accountId: account.id });
+    const top = [...list.items].sort((a, b) => b.spend - a.spend)[0];
+    const v1 = await w.v1(`/v1/campaigns/${top?.id}?include=insights&insightsDateRange=last_30d`);
+    const api = v1.body.data as {
+      insights: { spend: number; daily: Array<{ date: string; spend: number }> };
+    };
+    const screen = await w.ipc<{
+      daily: Array<{ date: string; spend: number }>;
+      campaign: { spend: number };
+    }>('campaigns.get', { campaignId: top?.id, range: { days: 30 } });
+    expect(api.insights.daily.map((d) => [d.date, d.spend])).toEqual(
+      screen.daily.map((d) => [d.date, d.spend]),
+    );
+    expect(api.insights.spend).toBe(screen.campaign.spend);
+  });
+});
+
+describe('insights', () => {
+  it('summarizes an account identically through /v1, IPC and the bridge, with the same default window', async () => {
+    for (const account of w.accounts) {
+      const v1 = await w.v1(`/v1/insights/summary?account_id=${account.id}`);
+      expect(v1.status).toBe(200);
+      const ipc = await w.ipc<unknown>('insights.summary', { accountId: account.id });
+      const bridge = await w.bridge<unknown>('insights.summary', { accountId: account.id });
+      expect(ipc).toEqual(v1.body.data);
+      expect(bridge).toEqual(ipc);
+      const today = dateInZone(w.app.core.clock.now(), account.timezone);
+      expect((ipc as { dateRange: unknown }).dateRange).toEqual({ from: addDays(today, -6), to: today });
+    }
+  });
+
+  it('refuses a summary across currencies the same way everywhere', async () => {
+    const currencies = new Set(w.accounts.map((a) => a.currency));
+    if (currencies.size < 2) return;
+    const v1 = await w.v1('/v1/insights/summary');
+    expect(v1.status).toBe(400);
+    await expect(w.ipc('insights.summary', {})).rejects.toThrow(/several currencies/);
   });
 });

@@ -3,13 +3,17 @@
 // transports and the script client never re-declare the service surface.
 import { accountUseCases } from './accounts/use-cases';
 import type { AppServices } from './app-services';
+import { campaignUseCases } from './campaigns/use-cases';
 import { identityUseCases } from './identity/use-cases';
+import { insightUseCases } from './insights/use-cases';
 import { settingsUseCases } from './settings/use-cases';
 
 export function createUseCases(services: AppServices) {
   return {
     accounts: accountUseCases(services),
+    campaigns: campaignUseCases(services),
     identity: identityUseCases(services),
+    insights: insightUseCases(services),
     settings: settingsUseCases(services),
   };
 }

@@ -16,7 +16,7 @@ import {
 import { addDays, dateInZone } from '../../clock';
 import { AppError } from '../../errors';
 import { canSeeDiagnostic, resolveAccount, resolveCampaign, visibleAccounts } from '../../identity/access';
-import { checkFilterRange, checkWindow } from '../dates';
+import { checkFilterRange, checkWindow } from '../../windows';
 import { defineRoute, json } from '../route';
 
 /** Format checks the shared schemas leave to the API layer (400 on a malformed ID). */

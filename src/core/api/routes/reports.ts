@@ -22,7 +22,7 @@ import {
   visibleAccounts,
   WHITE_LABEL_PLANS,
 } from '../../identity/access';
-import { checkFilterRange, checkWindow } from '../dates';
+import { checkFilterRange, checkWindow } from '../../windows';
 import { defineRoute, json } from '../route';
 import { checkIdFormat } from './diagnostics';
 

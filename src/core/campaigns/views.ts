@@ -1,9 +1,8 @@
-// Campaign rows → the spec's campaign list and detail shapes. Dates of insight windows are calendar
+// Campaign rows → the campaign views (the spec's list and detail shapes). Dates of insight windows are calendar
 // days in each account's timezone (the store keeps daily insights that way).
 import type { z } from 'zod';
 import type { Ad, AdSet, CampaignInsights } from '../../shared/api/campaigns';
 import type { InsightsDateRange } from '../../shared/api/common';
-import { addDays, dateInZone } from '../clock';
 import type { CampaignInsights as StoreInsights } from '../insights';
 import { microsToAmount } from '../money';
 import type { Db } from '../store/open';
@@ -62,30 +61,6 @@ export function campaignBase(row: CampaignRow) {
     createdAt: isoUtc(row.created_time),
     updatedAt: isoUtc(row.updated_time),
   };
-}
-
-/** The calendar window of an insightsDateRange value in a timezone; lifetime starts at `firstDate`. */
-export function windowOf(
-  range: InsightsDateRange,
-  now: Date,
-  timezone: string,
-  firstDate?: string,
-): { from: string; to: string } {
-  const today = dateInZone(now, timezone);
-  switch (range) {
-    case 'today':
-      return { from: today, to: today };
-    case 'yesterday':
-      return { from: addDays(today, -1), to: addDays(today, -1) };
-    case 'last_7d':
-      return { from: addDays(today, -6), to: today };
-    case 'last_14d':
-      return { from: addDays(today, -13), to: today };
-    case 'last_30d':
-      return { from: addDays(today, -29), to: today };
-    case 'lifetime':
-      return { from: firstDate && firstDate < today ? firstDate : today, to: today };
-  }
 }
 
 export function toInsights(

@@ -1,0 +1,328 @@
+// The campaign read models' SQL: the /v1 list page (sorted, filtered, per-account insight windows),
+// the screens' table and detail (ad sets and ads with their metrics), and the latest diagnostic per
+// campaign, each computed set-based so 1,000 rows stay cheap.
+import type { AdSetView, AdView, CampaignRow, LatestDiagnostic, RiskLevel } from '../../shared/ipc/types';
+import { accountScope, stmt, type RequestContext, type VisibleAccount } from '../identity/access';
+import { campaignInsights, type CampaignInsights as StoreInsights } from '../insights';
+import { deriveMetrics } from '../insights/metrics';
+import { microsToAmount } from '../money';
+import type { Db } from '../store/open';
+import { windowOf } from '../windows';
+import type { CampaignRow as CampaignBaseRow } from './views';
+
+interface CampaignDbRow {
+  id: string;
+  platform_campaign_id: string;
+  account_id: string;
+  account_name: string;
+  currency: string;
+  timezone: string;
+  name: string;
+  effective_status: string;
+  objective: string;
+  bid_strategy: string | null;
+  daily_budget_micros: number | null;
+  lifetime_budget_micros: number | null;
+  target_cpa_micros: number | null;
+  insights_synced_at: string | null;
+  last_synced_at: string | null;
+  ad_set_count: number;
+  ad_count: number;
+}
+
+const money = (micros: number | null): number | null => (micros === null ? null : microsToAmount(micros));
+
+export function campaignRows(db: Db, ctx: RequestContext, where: string, params: string[]): CampaignDbRow[] {
+  return db
+    .prepare(
+      `SELECT c.id, c.platform_campaign_id, c.account_id, a.name AS account_name, a.currency, a.timezone,
+         c.name, c.effective_status, c.objective, c.bid_strategy, c.daily_budget_micros,
+         c.lifetime_budget_micros, c.target_cpa_micros, c.insights_synced_at, c.last_synced_at,
+         (SELECT COUNT(*) FROM ad_sets s WHERE s.campaign_id = c.id) AS ad_set_count,
+         (SELECT COUNT(*) FROM ads d WHERE d.campaign_id = c.id) AS ad_count
+       FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
+       WHERE a.workspace_id = ? ${where}
+       ORDER BY c.name, c.id`,
+    )
+    .all(ctx.workspaceId, ...params) as CampaignDbRow[];
+}
+
+/** The newest finished diagnostic per campaign, in one query. */
+export function latestDiagnostics(db: Db, ctx: RequestContext): Map<string, LatestDiagnostic> {
+  const rows = db
+    .prepare(
+      `SELECT id, campaign_id, risk_level, issues_detected, completed_at FROM (
+         SELECT d.*, ROW_NUMBER() OVER (PARTITION BY campaign_id ORDER BY completed_at DESC, id DESC) AS n
+         FROM diagnostics d
+         WHERE workspace_id = ? AND campaign_id IS NOT NULL AND status = 'completed')
+       WHERE n = 1`,
+    )
+    .all(ctx.workspaceId) as Array<{
+    id: string;
+    campaign_id: string;
+    risk_level: RiskLevel | null;
+    issues_detected: number;
+    completed_at: string | null;
+  }>;
+  return new Map(
+    rows.map((r) => [
+      r.campaign_id,
+      { id: r.id, riskLevel: r.risk_level, issuesDetected: r.issues_detected, completedAt: r.completed_at },
+    ]),
+  );
+}
+
+export function toRows(
+  db: Db,
+  ctx: RequestContext,
+  rows: CampaignDbRow[],
+  from: string,
+  to: string,
+): CampaignRow[] {
+  const metrics = campaignInsights(
+    db,
+    rows.map((r) => r.id),
+    from,
+    to,
+  );
+  const latest = latestDiagnostics(db, ctx);
+  return rows.map((r) => {
+    const m = metrics.get(r.id);
+    return {
+      id: r.id,
+      platformCampaignId: r.platform_campaign_id,
+      accountId: r.account_id,
+      accountName: r.account_name,
+      name: r.name,
+      status: r.effective_status,
+      objective: r.objective,
+      bidStrategy: r.bid_strategy,
+      dailyBudget: money(r.daily_budget_micros),
+      lifetimeBudget: money(r.lifetime_budget_micros),
+      currency: r.currency,
+      adSetCount: r.ad_set_count,
+      adCount: r.ad_count,
+      synced: r.insights_synced_at !== null,
+      lastSyncedAt: r.last_synced_at,
+      spend: m?.spend ?? 0,
+      impressions: m?.impressions ?? 0,
+      clicks: m?.clicks ?? 0,
+      conversions: m?.conversions ?? 0,
+      revenue: m?.revenue ?? 0,
+      cpa: m?.cpa ?? null,
+      roas: m?.roas ?? null,
+      ctr: m?.ctr ?? null,
+      cpm: m?.cpm ?? null,
+      latestDiagnostic: latest.get(r.id) ?? null,
+    };
+  });
+}
+
+const LEARNING: Record<string, AdSetView['learningPhaseStatus']> = {
+  LEARNING: 'IN_LEARNING',
+  SUCCESS: 'EXITED',
+  FAIL: 'FAIL',
+};
+
+const GENDERS: Record<string, string> = { '1': 'male', '2': 'female' };
+
+function parseTargeting(text: string): AdSetView['targeting'] {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    raw = {};
+  }
+  const geo = (raw.geo_locations ?? {}) as { countries?: unknown };
+  const genders = Array.isArray(raw.genders) ? raw.genders.map((g) => GENDERS[String(g)] ?? String(g)) : [];
+  return {
+    geoLocations: Array.isArray(geo.countries) ? geo.countries.map(String) : [],
+    ageMin: typeof raw.age_min === 'number' ? raw.age_min : null,
+    ageMax: typeof raw.age_max === 'number' ? raw.age_max : null,
+    genders: genders.length === 0 ? ['all'] : genders,
+  };
+}
+
+export function screenAdSetsAndAds(
+  db: Db,
+  row: { id: string },
+  from: string,
+  to: string,
+): { adSets: AdSetView[]; ads: AdView[] } {
+  const adSetRows = db
+    .prepare(
+      `SELECT s.id, s.platform_ad_set_id, s.name, s.effective_status, s.learning_status, s.learning_conversions,
+         s.daily_budget_micros, s.targeting, s.optimization_goal,
+         (SELECT COUNT(*) FROM ads d WHERE d.ad_set_id = s.id) AS ad_count,
+         COALESCE(i.spend_micros, 0) AS spend_micros, COALESCE(i.conversions, 0) AS conversions
+       FROM ad_sets s
+       LEFT JOIN (SELECT ad_set_id, SUM(spend_micros) AS spend_micros, SUM(conversions) AS conversions
+                  FROM insights_ad_set_daily WHERE campaign_id = ? AND date BETWEEN ? AND ?
+                  GROUP BY ad_set_id) i ON i.ad_set_id = s.id
+       WHERE s.campaign_id = ? ORDER BY spend_micros DESC, s.name`,
+    )
+    .all(row.id, from, to, row.id) as Array<{
+    id: string;
+    platform_ad_set_id: string;
+    name: string;
+    effective_status: string;
+    learning_status: string | null;
+    learning_conversions: number | null;
+    daily_budget_micros: number | null;
+    targeting: string;
+    optimization_goal: string | null;
+    ad_count: number;
+    spend_micros: number;
+    conversions: number;
+  }>;
+  const adSets: AdSetView[] = adSetRows.map((s) => ({
+    id: s.id,
+    platformAdSetId: s.platform_ad_set_id,
+    name: s.name,
+    status: s.effective_status,
+    learningPhaseStatus: s.learning_status ? (LEARNING[s.learning_status] ?? null) : null,
+    learningConversions: s.learning_conversions,
+    dailyBudget: money(s.daily_budget_micros),
+    targeting: parseTargeting(s.targeting),
+    optimization: s.optimization_goal,
+    adCount: s.ad_count,
+    spend: microsToAmount(s.spend_micros),
+    conversions: s.conversions,
+  }));
+  const adRows = db
+    .prepare(
+      `SELECT d.id, d.ad_set_id, s.name AS ad_set_name, d.name, d.effective_status,
+         COALESCE(SUM(i.spend_micros), 0) AS spendMicros, COALESCE(SUM(i.impressions), 0) AS impressions,
+         COALESCE(SUM(i.clicks), 0) AS clicks, COALESCE(SUM(i.conversions), 0) AS conversions,
+         COALESCE(SUM(i.revenue_micros), 0) AS revenueMicros, COALESCE(SUM(i.reach), 0) AS reach
+       FROM ads d JOIN ad_sets s ON s.id = d.ad_set_id
+       LEFT JOIN insights_ad_daily i ON i.ad_id = d.id AND i.date BETWEEN ? AND ?
+       WHERE d.campaign_id = ? GROUP BY d.id ORDER BY spendMicros DESC, d.name`,
+    )
+    .all(from, to, row.id) as Array<{
+    id: string;
+    ad_set_id: string;
+    ad_set_name: string;
+    name: string;
+    effective_status: string;
+    spendMicros: number;
+    impressions: number;
+    clicks: number;
+    conversions: number;
+    revenueMicros: number;
+    reach: number;
+  }>;
+  const ads: AdView[] = adRows.map((d) => {
+    const m = deriveMetrics(d);
+    return {
+      id: d.id,
+      adSetId: d.ad_set_id,
+      adSetName: d.ad_set_name,
+      name: d.name,
+      status: d.effective_status,
+      spend: m.spend,
+      impressions: m.impressions,
+      clicks: m.clicks,
+      conversions: m.conversions,
+      ctr: m.ctr,
+    };
+  });
+  return { adSets, ads };
+}
+
+const SORT_SQL: Record<string, string> = {
+  name: 'c.name ASC, c.id ASC',
+  '-name': 'c.name DESC, c.id DESC',
+  spend: 'spend_micros ASC, c.id ASC',
+  '-spend': 'spend_micros DESC, c.id ASC',
+  createdAt: 'c.created_time ASC, c.id ASC',
+  '-createdAt': 'c.created_time DESC, c.id ASC',
+  updatedAt: 'c.updated_time ASC, c.id ASC',
+  '-updatedAt': 'c.updated_time DESC, c.id ASC',
+};
+
+export interface PageRow extends CampaignBaseRow {
+  ad_set_count: number;
+  ad_count: number;
+  win_from: string;
+  win_to: string;
+}
+
+/** One page of the /v1 list, each account's last 7 days (its own "today") as the insight window. */
+export function campaignPage(
+  db: Db,
+  ctx: RequestContext,
+  accounts: VisibleAccount[],
+  filter: { status?: string | undefined; sort: string; page: number; pageSize: number },
+  now: Date,
+): { rows: PageRow[]; total: number; insights: Map<string, StoreInsights> } {
+  // One insights window per account, joined in as a small VALUES table.
+  const windows = accounts.map((a) => ({ id: a.id, ...windowOf('last_7d', now, a.timezone) }));
+  const values = windows.map(() => '(?, ?, ?)').join(', ');
+  const windowParams = windows.flatMap((w) => [w.id, w.from, w.to]);
+  const scope = accountScope(ctx);
+  const filters = [scope.sql];
+  const filterParams: string[] = [...scope.params];
+  if (filter.status) {
+    filters.push('c.status = ?');
+    filterParams.push(filter.status);
+  }
+  const where = filters.join(' AND ');
+  const from = `FROM campaigns c JOIN w ON w.account_id = c.account_id JOIN ad_accounts a ON a.id = c.account_id
+    WHERE ${where}`;
+  const withWindows = `WITH w(account_id, win_from, win_to) AS (VALUES ${values})`;
+  const total = (
+    stmt(db, `${withWindows} SELECT count(*) AS n ${from}`).get(...windowParams, ...filterParams) as {
+      n: number;
+    }
+  ).n;
+  const spendColumn = filter.sort.endsWith('spend')
+    ? `, (SELECT coalesce(sum(i.spend_micros), 0) FROM insights_campaign_daily i
+         WHERE i.campaign_id = c.id AND i.date BETWEEN w.win_from AND w.win_to) AS spend_micros`
+    : '';
+  const sql = `${withWindows}
+    SELECT c.*, a.currency, a.timezone, w.win_from, w.win_to,
+      (SELECT count(*) FROM ad_sets s WHERE s.campaign_id = c.id) AS ad_set_count,
+      (SELECT count(*) FROM ads d WHERE d.campaign_id = c.id) AS ad_count${spendColumn}
+    ${from}
+    ORDER BY ${SORT_SQL[filter.sort] ?? SORT_SQL.name} LIMIT ? OFFSET ?`;
+  const rows = stmt(db, sql).all(
+    ...windowParams,
+    ...filterParams,
+    filter.pageSize,
+    (filter.page - 1) * filter.pageSize,
+  ) as PageRow[];
+  // Insights per window group (accounts in different timezones have different "today"s).
+  const groups = new Map<string, string[]>();
+  for (const row of rows) {
+    const key = `${row.win_from}|${row.win_to}`;
+    groups.set(key, [...(groups.get(key) ?? []), row.id]);
+  }
+  const insights = new Map<string, StoreInsights>();
+  for (const [key, ids] of groups) {
+    const [start, end] = key.split('|') as [string, string];
+    for (const [id, m] of campaignInsights(db, ids, start, end)) insights.set(id, m);
+  }
+  return { rows, total, insights };
+}
+
+export function campaignWithAccount(db: Db, campaignId: string): CampaignBaseRow {
+  return db
+    .prepare(
+      `SELECT c.*, a.currency, a.timezone FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id WHERE c.id = ?`,
+    )
+    .get(campaignId) as CampaignBaseRow;
+}
+
+export function firstInsightDate(db: Db, campaignId: string): string | undefined {
+  const row = db
+    .prepare(`SELECT min(date) AS d FROM insights_campaign_daily WHERE campaign_id = ?`)
+    .get(campaignId) as { d: string | null } | undefined;
+  return row?.d ?? undefined;
+}
+
+export function targetCpaMicros(db: Db, campaignId: string): number | null {
+  const row = db.prepare(`SELECT target_cpa_micros AS t FROM campaigns WHERE id = ?`).get(campaignId) as
+    { t: number | null } | undefined;
+  return row?.t ?? null;
+}

@@ -1,0 +1,190 @@
+// Campaigns: the list and detail every transport shows, and the analyst's target CPA. Access, ID
+// resolution, pagination and sort defaults, and insight windows (each account's own "today") are
+// decided here once; the SQL is in ./store.
+import { DEFAULT_PAGE_SIZE, type InsightsDateRange } from '../../shared/api/common';
+import type { CampaignDetail, CampaignListItem } from '../../shared/api/campaigns';
+import type { DiagnosticListItem, RiskLevel } from '../../shared/api/diagnostics';
+import type { CampaignDetail as ScreenDetail, CampaignList } from '../../shared/ipc/types';
+import type { AppServices } from '../app-services';
+import { dateInZone } from '../clock';
+import { AppError } from '../errors';
+import { resolveAccount, resolveCampaign, visibleAccounts, type RequestContext } from '../identity/access';
+import { campaignDaily, campaignInsights } from '../insights';
+import { microsToAmount } from '../money';
+import { resolveRange, windowOf, type RangeInput } from '../windows';
+import {
+  campaignPage,
+  campaignRows,
+  campaignWithAccount,
+  firstInsightDate,
+  screenAdSetsAndAds,
+  targetCpaMicros,
+  toRows,
+} from './store';
+import { adSetsOf, adsOf, campaignBase, toInsights } from './views';
+
+export type CampaignInclude = 'adSets' | 'ads' | 'diagnostics' | 'insights';
+
+const money = (micros: number | null): number | null => (micros === null ? null : microsToAmount(micros));
+
+export function campaignUseCases(services: AppServices) {
+  const { core, diagnostics } = services;
+  const { db, clock } = core;
+
+  /**
+   * The window of a screen's range. With one account, its own "today"; across accounts, the latest
+   * "today" among them (as the insights summary), never UTC's.
+   */
+  function screenWindow(ctx: RequestContext, accountId: string | undefined, range: RangeInput | undefined) {
+    const accounts = accountId ? [resolveAccount(db, ctx, accountId)] : visibleAccounts(db, ctx);
+    const now = clock.now();
+    const latest = accounts.reduce<{ zone: string; day: string } | null>((best, a) => {
+      const day = dateInZone(now, a.timezone);
+      return !best || day > best.day ? { zone: a.timezone, day } : best;
+    }, null);
+    return { accounts, window: resolveRange(now, range, latest?.zone ?? 'UTC', 7) };
+  }
+
+  return {
+    /** The /v1 list: a page of campaigns with their last-7-day insights and latest diagnostic. */
+    async list(
+      ctx: RequestContext,
+      input: {
+        accountId?: string | undefined;
+        status?: string | undefined;
+        sort?: string | undefined;
+        page?: number | undefined;
+        pageSize?: number | undefined;
+      },
+    ): Promise<{ items: CampaignListItem[]; total: number; page: number; pageSize: number }> {
+      const page = input.page ?? 1;
+      const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+      const accounts = input.accountId
+        ? [resolveAccount(db, ctx, input.accountId)]
+        : visibleAccounts(db, ctx);
+      if (accounts.length === 0) return { items: [], total: 0, page, pageSize };
+      const { rows, total, insights } = campaignPage(
+        db,
+        ctx,
+        accounts,
+        { status: input.status, sort: input.sort ?? 'name', page, pageSize },
+        clock.now(),
+      );
+      const latest = await diagnostics.latestForCampaigns(rows.map((row) => row.id));
+      const items = rows.map((row): CampaignListItem => {
+        const diag = latest.get(row.id);
+        return {
+          ...campaignBase(row),
+          adSetCount: row.ad_set_count,
+          adCount: row.ad_count,
+          insights: toInsights(insights.get(row.id), 'last_7d'),
+          latestDiagnostic: diag
+            ? {
+                id: diag.id,
+                riskLevel: diag.riskLevel as RiskLevel | null,
+                issuesDetected: diag.issuesDetected,
+                completedAt: diag.completedAt,
+              }
+            : null,
+        };
+      });
+      return { items, total, page, pageSize };
+    },
+
+    /** The /v1 detail, with what `include` asks for and insights over an insightsDateRange. */
+    async get(
+      ctx: RequestContext,
+      id: string,
+      input: {
+        include?: ReadonlySet<CampaignInclude> | undefined;
+        insightsDateRange?: InsightsDateRange | undefined;
+      },
+    ): Promise<CampaignDetail> {
+      const row = campaignWithAccount(db, resolveCampaign(db, ctx, id).id);
+      const include = input.include ?? new Set<CampaignInclude>();
+      const detail: CampaignDetail = {
+        ...campaignBase(row),
+        specialAdCategories: JSON.parse(row.special_ad_categories || '[]') as string[],
+      };
+      if (include.has('insights')) {
+        const range = input.insightsDateRange ?? 'last_7d';
+        const window = windowOf(range, clock.now(), row.timezone, firstInsightDate(db, row.id));
+        const totals = campaignInsights(db, [row.id], window.from, window.to).get(row.id);
+        detail.insights = {
+          ...toInsights(totals, range),
+          daily: campaignDaily(db, row.id, window.from, window.to).map((day) => ({
+            date: day.date,
+            spend: day.spend,
+            conversions: day.conversions,
+            cpa: day.cpa,
+          })),
+        };
+      }
+      if (include.has('adSets')) detail.adSets = adSetsOf(db, row.id);
+      if (include.has('ads')) detail.ads = adsOf(db, row.id);
+      if (include.has('diagnostics')) {
+        const list = await diagnostics.list(ctx, {
+          accountIds: [row.account_id],
+          campaignId: row.id,
+          page: 1,
+          pageSize: 20,
+        });
+        detail.diagnostics = list.items as DiagnosticListItem[];
+      }
+      return detail;
+    },
+
+    /** The campaigns table of the app: every campaign (of one account or all) over a chosen range. */
+    async table(
+      ctx: RequestContext,
+      input: { accountId?: string | undefined; range?: RangeInput | undefined },
+    ): Promise<CampaignList> {
+      const { accounts, window } = screenWindow(ctx, input.accountId, input.range);
+      const only = input.accountId ? accounts[0]?.id : undefined;
+      const rows = campaignRows(db, ctx, only ? 'AND c.account_id = ?' : '', only ? [only] : []);
+      return { dateRange: window, items: toRows(db, ctx, rows, window.from, window.to) };
+    },
+
+    /** A campaign's page in the app: its row, daily series, ad sets and ads over a chosen range. */
+    async screen(ctx: RequestContext, id: string, range?: RangeInput): Promise<ScreenDetail> {
+      const visible = resolveCampaign(db, ctx, id);
+      const row = campaignRows(db, ctx, 'AND c.id = ?', [visible.id])[0];
+      if (!row) throw new AppError('not_found', `Campaign ${id} was not found.`);
+      const { from, to } = resolveRange(clock.now(), range, row.timezone, 30);
+      const campaign = toRows(db, ctx, [row], from, to)[0] as CampaignList['items'][number];
+      const { adSets, ads } = screenAdSetsAndAds(db, row, from, to);
+      return {
+        campaign,
+        targetCpa: money(row.target_cpa_micros),
+        dateRange: { from, to },
+        daily: campaignDaily(db, row.id, from, to).map((d) => ({
+          date: d.date,
+          spend: d.spend,
+          conversions: d.conversions,
+          cpa: d.cpa,
+          roas: d.roas,
+          impressions: d.impressions,
+          clicks: d.clicks,
+        })),
+        adSets,
+        ads,
+      };
+    },
+
+    /**
+     * The analyst's target CPA (account currency; null clears it): the diagnostics use it when the
+     * campaign has no cost cap (decision order: cost cap, this target, the campaign's own baseline).
+     */
+    async setTargetCpa(
+      ctx: RequestContext,
+      id: string,
+      amount: number | null,
+    ): Promise<{ campaignId: string; targetCpa: number | null }> {
+      const campaign = resolveCampaign(db, ctx, id);
+      diagnostics.setTargetCpa(ctx, campaign.id, amount);
+      return { campaignId: campaign.id, targetCpa: money(targetCpaMicros(db, campaign.id)) };
+    },
+  };
+}
+
+export type CampaignUseCases = ReturnType<typeof campaignUseCases>;

@@ -1,0 +1,92 @@
+// Insights: the summary (totals, trends, daily series, per-campaign breakdown) every transport shows.
+// One rule for the window (the dates given, else the N days ending today, "today" being the latest
+// calendar day among the selected accounts' time zones), for the selection (account, campaigns of
+// it) and for currencies (never summed across them).
+import type { AppServices } from '../app-services';
+import { addDays, dateInZone } from '../clock';
+import { AppError } from '../errors';
+import {
+  resolveAccount,
+  resolveCampaign,
+  visibleAccounts,
+  type RequestContext,
+  type VisibleAccount,
+} from '../identity/access';
+import { checkWindow } from '../windows';
+import { insightsSummary, type InsightsSummary } from './index';
+
+/** Shown when nothing is selected (no visible account): the summary is all zeros anyway. */
+const EMPTY_CURRENCY = 'USD';
+export const MAX_SUMMARY_CAMPAIGNS = 100;
+
+export interface SummaryInput {
+  accountId?: string | undefined;
+  campaignIds?: readonly string[] | undefined;
+  dateStart?: string | undefined;
+  dateEnd?: string | undefined;
+  /** Without dates: the number of days ending today (default 7). */
+  days?: number | undefined;
+}
+
+export function insightUseCases(services: AppServices) {
+  const { db, clock } = services.core;
+  return {
+    async summary(ctx: RequestContext, input: SummaryInput): Promise<InsightsSummary> {
+      // An explicit range is checked first: its error (invalid_date_range) must not be hidden by the
+      // currency refusal below, which depends on the selection rather than on the dates.
+      if (input.dateStart !== undefined && input.dateEnd !== undefined)
+        checkWindow(input.dateStart, input.dateEnd);
+      let accounts: VisibleAccount[] = input.accountId
+        ? [resolveAccount(db, ctx, input.accountId)]
+        : visibleAccounts(db, ctx);
+      let campaignIds: string[] | undefined;
+      if (input.campaignIds) {
+        if (input.campaignIds.length > MAX_SUMMARY_CAMPAIGNS) {
+          throw new AppError(
+            'invalid_request',
+            `campaign_ids accepts at most ${MAX_SUMMARY_CAMPAIGNS} campaign IDs.`,
+          );
+        }
+        const campaigns = input.campaignIds.map((id) => resolveCampaign(db, ctx, id));
+        const allowed = new Set(accounts.map((a) => a.id));
+        const outside = campaigns.find((c) => !allowed.has(c.accountId));
+        if (outside) {
+          throw new AppError(
+            'not_found',
+            `Campaign ${outside.id} was not found in account ${input.accountId}.`,
+          );
+        }
+        const used = new Set(campaigns.map((c) => c.accountId));
+        accounts = accounts.filter((a) => used.has(a.id));
+        campaignIds = campaigns.map((c) => c.id);
+      }
+      const currencies = [...new Set(accounts.map((a) => a.currency))].sort();
+      if (currencies.length > 1) {
+        throw new AppError(
+          'invalid_request',
+          `The selected accounts use several currencies (${currencies.join(', ')}); choose one account or campaigns of one currency.`,
+        );
+      }
+      const now = clock.now();
+      const today = accounts.reduce(
+        (latest, a) => {
+          const day = dateInZone(now, a.timezone);
+          return day > latest ? day : latest;
+        },
+        accounts.length > 0 ? '0000-01-01' : dateInZone(now, 'UTC'),
+      );
+      const to = input.dateEnd ?? today;
+      const from = input.dateStart ?? addDays(to, -((input.days ?? 7) - 1));
+      const window = checkWindow(from, to);
+      return insightsSummary(db, {
+        accountIds: accounts.map((a) => a.id),
+        campaignIds,
+        from: window.from,
+        to: window.to,
+        currency: currencies[0] ?? EMPTY_CURRENCY,
+      });
+    },
+  };
+}
+
+export type InsightUseCases = ReturnType<typeof insightUseCases>;
