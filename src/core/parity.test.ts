@@ -62,12 +62,14 @@ describe('accounts', () => {
 describe('campaigns', () => {
   it("shows the same campaigns and 7-day figures per account (each account's own today)", async () => {
     for (const account of w.accounts) {
-      const v1 = await w.v1(`/v1/campaigns?account_id=${account.id}&page_size=100`);
-      expect(v1.status).toBe(200);
-      const api = v1.body.data as Array<{
-        id: string;
-        insights: { spend: number; clicks: number; conversions: number };
-      }>;
+      type ApiCampaign = { id: string; insights: { spend: number; clicks: number; conversions: number } };
+      const api: ApiCampaign[] = [];
+      for (let page = 1; ; page += 1) {
+        const v1 = await w.v1(`/v1/campaigns?account_id=${account.id}&page_size=100&page=${page}`);
+        expect(v1.status).toBe(200);
+        api.push(...(v1.body.data as ApiCampaign[]));
+        if (api.length >= (v1.body.pagination?.total ?? 0)) break;
+      }
       const ipc = await w.ipc<CampaignList>('campaigns.list', { accountId: account.id, range: { days: 7 } });
       const bridge = await w.bridge<CampaignList>('campaigns.list', {
         accountId: account.id,
