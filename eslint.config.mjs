@@ -126,6 +126,8 @@ export default tseslint.config(
     files: [
       'src/core/api/routes/accounts.ts',
       'src/core/api/routes/campaigns.ts',
+      'src/core/api/routes/diagnostics.ts',
+      'src/core/handlers/diagnostics.ts',
       'src/core/api/routes/insights.ts',
       'src/core/handlers/campaigns.ts',
       'src/core/handlers/insights.ts',

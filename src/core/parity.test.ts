@@ -136,3 +136,38 @@ describe('insights', () => {
     await expect(w.ipc('insights.summary', {})).rejects.toThrow(/several currencies/);
   });
 });
+
+describe('diagnostics', () => {
+  it('runs with the same default window through /v1 and the app, and reads back the same diagnostic', async () => {
+    const account = w.accounts[0] as AccountView;
+    const list = await w.ipc<CampaignList>('campaigns.list', { accountId: account.id });
+    const [first, second] = [...list.items].sort((a, b) => b.spend - a.spend);
+    const viaApi = await w.v1('/v1/diagnostics', {
+      body: { account_id: account.platformAccountId, campaign_id: first?.id },
+    });
+    expect(viaApi.status).toBe(202);
+    const viaApp = await w.ipc<{ id: string }>('diagnostics.run', {
+      accountId: account.id,
+      campaignId: second?.id,
+    });
+    const today = dateInZone(w.app.core.clock.now(), account.timezone);
+    const expected = { from: addDays(today, -7), to: today };
+    for (const id of [(viaApi.body.data as { id: string }).id, viaApp.id]) {
+      let detail: { status: string; dateRange: unknown } | undefined;
+      for (let i = 0; i < 200; i += 1) {
+        detail = (await w.v1(`/v1/diagnostics/${id}`)).body.data as { status: string; dateRange: unknown };
+        if (detail.status === 'completed' || detail.status === 'failed') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(detail?.status).toBe('completed');
+      expect(detail?.dateRange).toEqual(expected);
+      const screen = await w.ipc<Record<string, unknown>>('diagnostics.get', { id });
+      const bridge = await w.bridge<Record<string, unknown>>('diagnostics.get', { id });
+      expect(bridge).toEqual(screen);
+      const { feedback, campaignTargetCpa, ...common } = screen;
+      expect(feedback).toEqual({});
+      expect(campaignTargetCpa).toBeNull();
+      expect(common).toEqual(detail);
+    }
+  });
+});

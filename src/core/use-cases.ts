@@ -4,6 +4,7 @@
 import { accountUseCases } from './accounts/use-cases';
 import type { AppServices } from './app-services';
 import { campaignUseCases } from './campaigns/use-cases';
+import { diagnosticUseCases } from './diagnostics/use-cases';
 import { identityUseCases } from './identity/use-cases';
 import { insightUseCases } from './insights/use-cases';
 import { settingsUseCases } from './settings/use-cases';
@@ -12,6 +13,7 @@ export function createUseCases(services: AppServices) {
   return {
     accounts: accountUseCases(services),
     campaigns: campaignUseCases(services),
+    diagnostics: diagnosticUseCases(services),
     identity: identityUseCases(services),
     insights: insightUseCases(services),
     settings: settingsUseCases(services),

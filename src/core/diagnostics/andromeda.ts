@@ -146,3 +146,18 @@ export function recordFeedback(
   );
   return { actionKind };
 }
+
+/** The verdicts a user already gave on a diagnostic's recommendations. */
+export function feedbackGiven(
+  db: Db,
+  diagnosticId: string,
+  userId: string | null,
+): Record<string, 'applied' | 'dismissed'> {
+  if (!userId) return {};
+  const rows = db
+    .prepare(
+      `SELECT recommendation_id, feedback FROM recommendation_feedback WHERE diagnostic_id = ? AND user_id = ?`,
+    )
+    .all(diagnosticId, userId) as Array<{ recommendation_id: string; feedback: 'applied' | 'dismissed' }>;
+  return Object.fromEntries(rows.map((r) => [r.recommendation_id, r.feedback]));
+}

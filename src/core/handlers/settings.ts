@@ -2,7 +2,7 @@
 // local API address. Translation only: the rules are in the identity, settings and diagnostics use cases.
 import type { ApiKeyInfo } from '../identity/api-keys';
 import type { AndromedaProfile, ApiKeyView } from '../../shared/ipc/types';
-import type { HandlerContext, HandlerEnv } from './context';
+import type { HandlerEnv } from './context';
 import type { HandlerImpls } from './dispatch';
 
 export { API_PORT_SETTING, DEFAULT_API_PORT } from '../settings/use-cases';
@@ -18,10 +18,11 @@ const keyView = (k: ApiKeyInfo): ApiKeyView => ({
   lastUsedAt: k.lastUsedAt,
 });
 
-function profileOf(env: HandlerEnv, ctx: HandlerContext): AndromedaProfile {
-  const { riskAppetite, focusMetric, updatedAt } = env.app.diagnostics.getProfile(ctx);
-  return { riskAppetite, focusMetric, updatedAt };
-}
+const profileView = (p: AndromedaProfile): AndromedaProfile => ({
+  riskAppetite: p.riskAppetite,
+  focusMetric: p.focusMetric,
+  updatedAt: p.updatedAt,
+});
 
 export function settingsHandlers(
   env: HandlerEnv,
@@ -35,7 +36,7 @@ export function settingsHandlers(
   | 'settings.get'
   | 'settings.update'
 > {
-  const { identity, settings } = env.app.use;
+  const { identity, settings, diagnostics } = env.app.use;
   return {
     'keys.list': async (ctx) => (await identity.listKeys(ctx)).map(keyView),
     'keys.create': async (ctx, args) => {
@@ -43,11 +44,11 @@ export function settingsHandlers(
       return { key: created.key, apiKey: keyView(created.apiKey) };
     },
     'keys.revoke': async (ctx, args) => keyView(await identity.revokeKey(ctx, args.id)),
-    'profile.get': (ctx) => profileOf(env, ctx),
-    'profile.update': (ctx, args) => {
-      env.app.diagnostics.setProfile(ctx, { riskAppetite: args.riskAppetite, focusMetric: args.focusMetric });
-      return profileOf(env, ctx);
-    },
+    'profile.get': async (ctx) => profileView(await diagnostics.profile(ctx)),
+    'profile.update': async (ctx, args) =>
+      profileView(
+        await diagnostics.setProfile(ctx, { riskAppetite: args.riskAppetite, focusMetric: args.focusMetric }),
+      ),
     'settings.get': (ctx) => settings.get(ctx, env.host.kind),
     'settings.update': (ctx, args) =>
       settings.update(ctx, env.host.kind, {

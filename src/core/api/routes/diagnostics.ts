@@ -13,10 +13,7 @@ import {
   listEnvelope,
   pagination,
 } from '../../../shared/api/common';
-import { addDays, dateInZone } from '../../clock';
 import { AppError } from '../../errors';
-import { canSeeDiagnostic, resolveAccount, resolveCampaign, visibleAccounts } from '../../identity/access';
-import { checkFilterRange, checkWindow } from '../../windows';
 import { defineRoute, json } from '../route';
 
 /** Format checks the shared schemas leave to the API layer (400 on a malformed ID). */
@@ -45,28 +42,19 @@ export const diagnosticRoutes = [
     response: { status: 200, name: 'DiagnosticList', schema: listEnvelope(DiagnosticListItemSchema) },
     errors: ['invalid_request', 'invalid_date_range', 'permission_error', 'not_found'],
     async handle({ app, ctx, query }) {
-      const db = app.core.db;
       checkIdFormat(query.account_id, AccountIdParam, 'account_id');
       checkIdFormat(query.campaign_id, CampaignIdParam, 'campaign_id');
-      checkFilterRange(query.date_start, query.date_end, ['date_start', 'date_end']);
-      const accountIds = query.account_id
-        ? [resolveAccount(db, ctx, query.account_id).id]
-        : visibleAccounts(db, ctx).map((a) => a.id);
-      const campaignId = query.campaign_id ? resolveCampaign(db, ctx, query.campaign_id).id : undefined;
-      const list =
-        accountIds.length === 0
-          ? { items: [], total: 0 }
-          : await app.diagnostics.list(ctx, {
-              accountIds,
-              riskLevel: query.risk_level,
-              dateStart: query.date_start,
-              dateEnd: query.date_end,
-              status: query.status,
-              campaignId,
-              page: query.page,
-              pageSize: query.page_size,
-            });
-      return json(list.items, 200, pagination(list.total, query.page, query.page_size));
+      const list = await app.use.diagnostics.list(ctx, {
+        accountId: query.account_id,
+        campaignId: query.campaign_id,
+        riskLevel: query.risk_level,
+        status: query.status,
+        dateStart: query.date_start,
+        dateEnd: query.date_end,
+        page: query.page,
+        pageSize: query.page_size,
+      });
+      return json(list.items, 200, pagination(list.total, list.page, list.pageSize));
     },
   }),
   defineRoute({
@@ -80,10 +68,7 @@ export const diagnosticRoutes = [
     response: { status: 200, name: 'DiagnosticResponse', schema: dataEnvelope(DiagnosticDetailSchema) },
     errors: ['invalid_request', 'not_found'],
     async handle({ app, ctx, params }) {
-      const id = params.id as string;
-      const detail = canSeeDiagnostic(app.core.db, ctx, id) ? await app.diagnostics.get(ctx, id) : undefined;
-      if (!detail) throw new AppError('not_found', `Diagnostic ${id} was not found.`);
-      return json(detail);
+      return json(await app.use.diagnostics.get(ctx, params.id as string));
     },
   }),
   defineRoute({
@@ -110,30 +95,13 @@ export const diagnosticRoutes = [
       'campaign_not_synced',
     ],
     async handle({ app, ctx, body }) {
-      const db = app.core.db;
       checkIdFormat(body.account_id, AccountIdParam, 'account_id');
       checkIdFormat(body.campaign_id, CampaignIdParam, 'campaign_id');
-      const account = resolveAccount(db, ctx, body.account_id);
-      let campaignId: string | null = null;
-      if (body.campaign_id) {
-        const campaign = resolveCampaign(db, ctx, body.campaign_id);
-        if (campaign.accountId !== account.id) {
-          throw new AppError(
-            'not_found',
-            `Campaign ${campaign.id} was not found in account ${body.account_id}.`,
-          );
-        }
-        campaignId = campaign.id;
-      }
-      const today = dateInZone(app.core.clock.now(), account.timezone);
-      const to = body.date_end ?? today;
-      const from = body.date_start ?? addDays(to > today ? today : to, -7);
-      const window = checkWindow(from, to);
-      const created = await app.diagnostics.create(ctx, {
-        accountId: account.id,
-        campaignId,
-        dateFrom: window.from,
-        dateTo: window.to,
+      const created = await app.use.diagnostics.start(ctx, {
+        accountId: body.account_id,
+        campaignId: body.campaign_id,
+        dateStart: body.date_start,
+        dateEnd: body.date_end,
       });
       return json(created, 202);
     },

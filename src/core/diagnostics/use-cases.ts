@@ -1,0 +1,147 @@
+// Diagnostics: list, read, run and give feedback, the same for every transport. One default window
+// (the spec's: date_start 7 days before today, date_end today, in the account's own time zone), one
+// rule for a campaign of another account (404), one visibility check for a diagnostic.
+import type { AppServices } from '../app-services';
+import { addDays, dateInZone } from '../clock';
+import { AppError } from '../errors';
+import {
+  canSeeDiagnostic,
+  resolveAccount,
+  resolveCampaign,
+  visibleAccounts,
+  type RequestContext,
+} from '../identity/access';
+import { targetCpaMicros } from '../campaigns/store';
+import { microsToAmount } from '../money';
+import { checkFilterRange, checkWindow } from '../windows';
+import type {
+  DiagnosticCreated,
+  DiagnosticDetail,
+  DiagnosticListItem,
+  RiskLevel,
+} from '../../shared/api/diagnostics';
+import type { DiagnosticDetail as ScreenDetail } from '../../shared/ipc/types';
+import { feedbackGiven } from './andromeda';
+import type { Profile } from './types';
+
+/** Days before today where a diagnostic's window starts by default (spec: "7 days ago"). */
+export const DEFAULT_WINDOW_DAYS_BACK = 7;
+
+export interface RunInput {
+  accountId: string;
+  campaignId?: string | null | undefined;
+  dateStart?: string | undefined;
+  dateEnd?: string | undefined;
+}
+
+export interface DiagnosticFilter {
+  accountId?: string | undefined;
+  campaignId?: string | undefined;
+  riskLevel?: RiskLevel | undefined;
+  status?: 'pending' | 'running' | 'completed' | 'failed' | undefined;
+  dateStart?: string | undefined;
+  dateEnd?: string | undefined;
+  page: number;
+  pageSize: number;
+}
+
+export function diagnosticUseCases(services: AppServices) {
+  const { core, diagnostics } = services;
+  const { db, clock } = core;
+
+  /** Account, campaign (of that account) and window of a diagnostic to run. */
+  function target(ctx: RequestContext, input: RunInput) {
+    const account = resolveAccount(db, ctx, input.accountId);
+    let campaignId: string | null = null;
+    if (input.campaignId) {
+      const campaign = resolveCampaign(db, ctx, input.campaignId);
+      if (campaign.accountId !== account.id) {
+        throw new AppError(
+          'not_found',
+          `Campaign ${campaign.id} was not found in account ${input.accountId}.`,
+        );
+      }
+      campaignId = campaign.id;
+    }
+    const today = dateInZone(clock.now(), account.timezone);
+    const to = input.dateEnd ?? today;
+    const from = input.dateStart ?? addDays(to > today ? today : to, -DEFAULT_WINDOW_DAYS_BACK);
+    const window = checkWindow(from, to);
+    return { accountId: account.id, campaignId, dateFrom: window.from, dateTo: window.to };
+  }
+
+  async function visible(ctx: RequestContext, id: string): Promise<DiagnosticDetail> {
+    const detail = canSeeDiagnostic(db, ctx, id) ? await diagnostics.get(ctx, id) : undefined;
+    if (!detail) throw new AppError('not_found', `Diagnostic ${id} was not found.`);
+    return detail;
+  }
+
+  return {
+    async list(
+      ctx: RequestContext,
+      filter: DiagnosticFilter,
+    ): Promise<{ items: DiagnosticListItem[]; total: number; page: number; pageSize: number }> {
+      checkFilterRange(filter.dateStart, filter.dateEnd, ['date_start', 'date_end']);
+      const accountIds = filter.accountId
+        ? [resolveAccount(db, ctx, filter.accountId).id]
+        : visibleAccounts(db, ctx).map((a) => a.id);
+      const campaignId = filter.campaignId ? resolveCampaign(db, ctx, filter.campaignId).id : undefined;
+      const { page, pageSize } = filter;
+      if (accountIds.length === 0) return { items: [], total: 0, page, pageSize };
+      const list = await diagnostics.list(ctx, {
+        accountIds,
+        riskLevel: filter.riskLevel,
+        dateStart: filter.dateStart,
+        dateEnd: filter.dateEnd,
+        status: filter.status,
+        campaignId,
+        page,
+        pageSize,
+      });
+      return { items: list.items, total: list.total, page, pageSize };
+    },
+
+    get: visible,
+
+    /** The detail as the app shows it: with the feedback this user gave and the campaign's target CPA. */
+    async screen(ctx: RequestContext, id: string): Promise<ScreenDetail> {
+      const detail = await visible(ctx, id);
+      const target = detail.campaignId ? targetCpaMicros(db, detail.campaignId) : null;
+      return {
+        ...detail,
+        feedback: feedbackGiven(db, id, diagnostics.userFor(ctx)),
+        campaignTargetCpa: target === null ? null : microsToAmount(target),
+      };
+    },
+
+    /** Starts a diagnostic job (202 in /v1); poll `get` until completed or failed. */
+    async start(ctx: RequestContext, input: RunInput): Promise<DiagnosticCreated> {
+      return diagnostics.create(ctx, target(ctx, input));
+    },
+
+    /** Runs a diagnostic to the end and returns it (the command line's `diagnose`). */
+    async runNow(ctx: RequestContext, input: RunInput): Promise<DiagnosticDetail> {
+      return diagnostics.runNow(ctx, target(ctx, input));
+    },
+
+    async feedback(
+      ctx: RequestContext,
+      input: { diagnosticId: string; recommendationId: string; feedback: 'applied' | 'dismissed' },
+    ) {
+      await visible(ctx, input.diagnosticId);
+      const { actionKind } = diagnostics.feedback(ctx, input);
+      return { ...input, actionKind };
+    },
+
+    async profile(ctx: RequestContext) {
+      return diagnostics.getProfile(ctx);
+    },
+
+    async setProfile(ctx: RequestContext, change: Partial<Profile>) {
+      diagnostics.setProfile(ctx, change);
+      return diagnostics.getProfile(ctx);
+    },
+  };
+}
+
+export type DiagnosticUseCases = ReturnType<typeof diagnosticUseCases>;
