@@ -127,6 +127,8 @@ export default tseslint.config(
       'src/core/api/routes/accounts.ts',
       'src/core/api/routes/campaigns.ts',
       'src/core/api/routes/diagnostics.ts',
+      'src/core/api/routes/reports.ts',
+      'src/core/handlers/reports.ts',
       'src/core/handlers/diagnostics.ts',
       'src/core/api/routes/insights.ts',
       'src/core/handlers/campaigns.ts',

@@ -6,7 +6,7 @@ import { toApiAccount, type Account } from '../shared/api/accounts';
 import type { AccountView, CampaignList } from '../shared/ipc/types';
 import { addDays, dateInZone } from './clock';
 import { microsToAmount } from './money';
-import { transportWorld, type TransportWorld } from '../test-support/transports';
+import { PARITY_TODAY, transportWorld, type TransportWorld } from '../test-support/transports';
 
 let w: TransportWorld;
 
@@ -169,5 +169,48 @@ describe('diagnostics', () => {
       expect(campaignTargetCpa).toBeNull();
       expect(common).toEqual(detail);
     }
+  });
+});
+
+describe('reports', () => {
+  it('counts the 20-campaign limit after de-duplication everywhere, and lists reports identically', async () => {
+    const account = w.accounts[0] as AccountView;
+    const list = await w.ipc<CampaignList>('campaigns.list', { accountId: account.id });
+    const twenty = list.items.slice(0, 20).map((c) => c.id);
+    const withRepeat = [...twenty, twenty[0] as string];
+    const body = {
+      account_id: account.id,
+      title: 'Parity',
+      date_start: addDays(PARITY_TODAY, -13),
+      date_end: PARITY_TODAY,
+      format: 'json',
+      campaign_ids: withRepeat,
+    };
+    expect((await w.v1('/v1/reports', { body })).status).toBe(202);
+    const viaApp = await w.ipc<{ id: string }>('reports.create', {
+      accountId: account.id,
+      title: 'Parity',
+      dateFrom: body.date_start,
+      dateTo: body.date_end,
+      format: 'json',
+      campaignIds: withRepeat,
+    });
+    expect(viaApp.id).toMatch(/^rpt_/);
+    const tooMany = await w.v1('/v1/reports', {
+      body: { ...body, campaign_ids: list.items.slice(0, 21).map((c) => c.id) },
+    });
+    expect(tooMany.body.error?.type).toBe('too_many_campaigns');
+    await expect(
+      w.ipc('reports.create', {
+        accountId: account.id,
+        title: 'x',
+        dateFrom: body.date_start,
+        dateTo: body.date_end,
+        campaignIds: list.items.slice(0, 21).map((c) => c.id),
+      }),
+    ).rejects.toThrow(/too_many_campaigns/);
+    const v1 = await w.v1('/v1/reports?page_size=100');
+    const ipc = await w.ipc<{ items: unknown[] }>('reports.list', { page: 1, pageSize: 100 });
+    expect(ipc.items).toEqual(v1.body.data);
   });
 });

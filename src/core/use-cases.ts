@@ -7,6 +7,7 @@ import { campaignUseCases } from './campaigns/use-cases';
 import { diagnosticUseCases } from './diagnostics/use-cases';
 import { identityUseCases } from './identity/use-cases';
 import { insightUseCases } from './insights/use-cases';
+import { reportUseCases } from './reports/use-cases';
 import { settingsUseCases } from './settings/use-cases';
 
 export function createUseCases(services: AppServices) {
@@ -16,6 +17,7 @@ export function createUseCases(services: AppServices) {
     diagnostics: diagnosticUseCases(services),
     identity: identityUseCases(services),
     insights: insightUseCases(services),
+    reports: reportUseCases(services),
     settings: settingsUseCases(services),
   };
 }

@@ -20,7 +20,7 @@ import { daysBetween } from '../clock';
 import type { Core } from '../core';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import type { RequestContext } from '../identity/access';
+import { WHITE_LABEL_PLANS, type RequestContext } from '../identity/access';
 import { ReportRenderer } from './renderer';
 import { CONTENT_TYPES, FILE_EXTENSIONS, toJobError } from './render';
 import {
@@ -354,9 +354,13 @@ export class ReportsService {
 
   // ---- internals ----
 
-  private checkLimits(
+  /**
+   * The plan and size rules of a report request, once for every transport: at most 20 distinct
+   * campaigns (a campaign named twice is one campaign of the report), white-label on plans that have it.
+   */
+  checkLimits(
     ctx: RequestContext,
-    campaignIds: string[] | undefined,
+    campaignIds: readonly string[] | undefined,
     whiteLabel: WhiteLabel | undefined,
   ): void {
     if (campaignIds && new Set(campaignIds).size > MAX_REPORT_CAMPAIGNS) {
@@ -365,7 +369,7 @@ export class ReportsService {
         `A report covers at most ${MAX_REPORT_CAMPAIGNS} campaigns; ${new Set(campaignIds).size} were given.`,
       );
     }
-    if (whiteLabel && ctx.plan !== 'agency') {
+    if (whiteLabel && !WHITE_LABEL_PLANS.includes(ctx.plan)) {
       throw new AppError(
         'white_label_not_available',
         `White-label reports need the Agency plan; this workspace is on the ${ctx.plan} plan.`,

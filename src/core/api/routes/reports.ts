@@ -3,7 +3,6 @@ import {
   CampaignIdParam,
   dataEnvelope,
   listEnvelope,
-  MAX_REPORT_CAMPAIGNS,
   pagination,
   ReportIdParam,
 } from '../../../shared/api/common';
@@ -14,15 +13,6 @@ import {
   ReportCreatedSchema,
   ReportSchema,
 } from '../../../shared/api/reports';
-import { AppError } from '../../errors';
-import {
-  canSeeReport,
-  resolveAccount,
-  resolveCampaign,
-  visibleAccounts,
-  WHITE_LABEL_PLANS,
-} from '../../identity/access';
-import { checkFilterRange, checkWindow } from '../../windows';
 import { defineRoute, json } from '../route';
 import { checkIdFormat } from './diagnostics';
 
@@ -40,28 +30,19 @@ export const reportRoutes = [
     response: { status: 200, name: 'ReportList', schema: listEnvelope(ReportSchema) },
     errors: ['invalid_request', 'invalid_date_range', 'permission_error', 'not_found'],
     async handle({ app, ctx, query }) {
-      const db = app.core.db;
       checkIdFormat(query.accountId, AccountIdParam, 'accountId');
       checkIdFormat(query.campaignId, CampaignIdParam, 'campaignId');
-      checkFilterRange(query.from, query.to, ['from', 'to']);
-      const account = query.accountId ? resolveAccount(db, ctx, query.accountId) : undefined;
-      const accountIds = account ? [account.id] : visibleAccounts(db, ctx).map((a) => a.id);
-      const campaignId = query.campaignId ? resolveCampaign(db, ctx, query.campaignId).id : undefined;
-      const list =
-        accountIds.length === 0
-          ? { items: [], total: 0 }
-          : await app.reports.list(ctx, {
-              accountIds,
-              accountId: account?.id,
-              campaignId,
-              status: query.status,
-              format: query.format,
-              from: query.from,
-              to: query.to,
-              page: query.page,
-              pageSize: query.page_size,
-            });
-      return json(list.items, 200, pagination(list.total, query.page, query.page_size));
+      const list = await app.use.reports.list(ctx, {
+        accountId: query.accountId,
+        campaignId: query.campaignId,
+        status: query.status,
+        format: query.format,
+        from: query.from,
+        to: query.to,
+        page: query.page,
+        pageSize: query.page_size,
+      });
+      return json(list.items, 200, pagination(list.total, list.page, list.pageSize));
     },
   }),
   defineRoute({
@@ -75,10 +56,7 @@ export const reportRoutes = [
     response: { status: 200, name: 'ReportResponse', schema: dataEnvelope(ReportSchema) },
     errors: ['invalid_request', 'not_found'],
     async handle({ app, ctx, params }) {
-      const id = params.id as string;
-      const report = canSeeReport(app.core.db, ctx, id) ? await app.reports.get(ctx, id) : undefined;
-      if (!report) throw new AppError('not_found', `Report ${id} was not found.`);
-      return json(report);
+      return json(await app.use.reports.get(ctx, params.id as string));
     },
   }),
   defineRoute({
@@ -101,40 +79,16 @@ export const reportRoutes = [
       'not_found',
     ],
     async handle({ app, ctx, body }) {
-      const db = app.core.db;
-      if (body.campaign_ids && body.campaign_ids.length > MAX_REPORT_CAMPAIGNS) {
-        throw new AppError(
-          'too_many_campaigns',
-          `A report covers at most ${MAX_REPORT_CAMPAIGNS} campaigns; ${body.campaign_ids.length} were given.`,
-        );
-      }
-      if (body.whiteLabel && !WHITE_LABEL_PLANS.includes(ctx.plan)) {
-        throw new AppError(
-          'white_label_not_available',
-          `White-label reports need the Agency plan; this workspace is on the ${ctx.plan} plan.`,
-        );
-      }
       checkIdFormat(body.account_id, AccountIdParam, 'account_id');
       for (const id of body.campaign_ids ?? []) checkIdFormat(id, CampaignIdParam, 'campaign_ids entry');
-      const account = resolveAccount(db, ctx, body.account_id);
-      const campaignIds = body.campaign_ids
-        ? [...new Set(body.campaign_ids)].map((id) => {
-            const campaign = resolveCampaign(db, ctx, id);
-            if (campaign.accountId !== account.id) {
-              throw new AppError('not_found', `Campaign ${id} was not found in account ${body.account_id}.`);
-            }
-            return campaign.id;
-          })
-        : undefined;
-      const window = checkWindow(body.date_start, body.date_end);
-      const created = await app.reports.create(ctx, {
-        accountId: account.id,
+      const created = await app.use.reports.create(ctx, {
+        accountId: body.account_id,
         title: body.title,
-        dateFrom: window.from,
-        dateTo: window.to,
-        ...(campaignIds ? { campaignIds } : {}),
-        ...(body.format ? { format: body.format } : {}),
-        ...(body.whiteLabel ? { whiteLabel: body.whiteLabel } : {}),
+        dateStart: body.date_start,
+        dateEnd: body.date_end,
+        campaignIds: body.campaign_ids,
+        format: body.format,
+        whiteLabel: body.whiteLabel,
       });
       return json(created, 202);
     },
@@ -156,9 +110,7 @@ export const reportRoutes = [
     },
     errors: ['invalid_request', 'not_found'],
     async handle({ app, ctx, params, query }) {
-      const id = params.id as string;
-      if (!canSeeReport(app.core.db, ctx, id)) throw new AppError('not_found', `Report ${id} was not found.`);
-      const file = await app.reports.download(ctx, id, query);
+      const file = await app.use.reports.download(ctx, params.id as string, query);
       return {
         kind: 'file',
         status: 200,

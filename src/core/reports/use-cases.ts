@@ -1,0 +1,158 @@
+// Reports: list, read, create, download, open and schedule, the same for every transport. Access and
+// ID resolution (an account of the workspace, campaigns of that account), the size and plan rules (at
+// most 20 distinct campaigns, white-label on its plans) and the date window are decided here once.
+import type { Report, ReportCreated, ReportFormat, WhiteLabel } from '../../shared/api/reports';
+import type { ReportScheduleView } from '../../shared/ipc/types';
+import type { AppServices } from '../app-services';
+import { AppError } from '../errors';
+import {
+  canSeeReport,
+  resolveAccount,
+  resolveCampaign,
+  visibleAccounts,
+  type RequestContext,
+} from '../identity/access';
+import { checkFilterRange, checkWindow } from '../windows';
+
+export interface ReportRequest {
+  accountId: string;
+  title: string;
+  campaignIds?: readonly string[] | undefined;
+  format?: ReportFormat | undefined;
+  whiteLabel?: WhiteLabel | undefined;
+}
+
+export interface ReportFilter {
+  accountId?: string | undefined;
+  campaignId?: string | undefined;
+  status?: Report['status'] | undefined;
+  format?: ReportFormat | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  page: number;
+  pageSize: number;
+}
+
+export interface ReportFileView {
+  contentType: string;
+  fileName: string;
+  contentDisposition?: string | undefined;
+  body: Buffer;
+}
+
+export function reportUseCases(services: AppServices) {
+  const { core, reports } = services;
+  const { db } = core;
+
+  /** The account and campaigns of a request, after the size and plan rules. */
+  function resolveRequest(ctx: RequestContext, input: ReportRequest) {
+    reports.checkLimits(ctx, input.campaignIds, input.whiteLabel);
+    const account = resolveAccount(db, ctx, input.accountId);
+    const campaignIds = input.campaignIds
+      ? [...new Set(input.campaignIds)].map((id) => {
+          const campaign = resolveCampaign(db, ctx, id);
+          if (campaign.accountId !== account.id) {
+            throw new AppError('not_found', `Campaign ${id} was not found in account ${input.accountId}.`);
+          }
+          return campaign.id;
+        })
+      : undefined;
+    return {
+      accountId: account.id,
+      title: input.title,
+      ...(campaignIds && campaignIds.length > 0 ? { campaignIds } : {}),
+      ...(input.format ? { format: input.format } : {}),
+      ...(input.whiteLabel ? { whiteLabel: input.whiteLabel } : {}),
+    };
+  }
+
+  async function visible(ctx: RequestContext, id: string): Promise<Report> {
+    const report = canSeeReport(db, ctx, id) ? await reports.get(ctx, id) : undefined;
+    if (!report) throw new AppError('not_found', `Report ${id} was not found.`);
+    return report;
+  }
+
+  function withAccountNames(ctx: RequestContext, schedules: ReturnType<typeof reports.listSchedules>) {
+    const names = new Map(visibleAccounts(db, ctx).map((a) => [a.id, a.name]));
+    return schedules.map((s): ReportScheduleView => ({
+      ...s,
+      accountName: names.get(s.accountId) ?? s.accountId,
+    }));
+  }
+
+  return {
+    async list(
+      ctx: RequestContext,
+      filter: ReportFilter,
+    ): Promise<{ items: Report[]; total: number; page: number; pageSize: number }> {
+      checkFilterRange(filter.from, filter.to, ['from', 'to']);
+      const account = filter.accountId ? resolveAccount(db, ctx, filter.accountId) : undefined;
+      const accountIds = account ? [account.id] : visibleAccounts(db, ctx).map((a) => a.id);
+      const campaignId = filter.campaignId ? resolveCampaign(db, ctx, filter.campaignId).id : undefined;
+      const { page, pageSize } = filter;
+      if (accountIds.length === 0) return { items: [], total: 0, page, pageSize };
+      const list = await reports.list(ctx, {
+        accountIds,
+        accountId: account?.id,
+        campaignId,
+        status: filter.status,
+        format: filter.format,
+        from: filter.from,
+        to: filter.to,
+        page,
+        pageSize,
+      });
+      return { items: list.items, total: list.total, page, pageSize };
+    },
+
+    get: visible,
+
+    /** Starts generation (202 in /v1): poll `get` until completed or failed. */
+    async create(
+      ctx: RequestContext,
+      input: ReportRequest & { dateStart: string; dateEnd: string },
+    ): Promise<ReportCreated> {
+      const request = resolveRequest(ctx, input);
+      const window = checkWindow(input.dateStart, input.dateEnd);
+      return reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
+    },
+
+    /** The file behind a signed link (every refusal is 404, DESIGN §5). */
+    async download(ctx: RequestContext, id: string, link: { expires: string; signature: string }) {
+      if (!canSeeReport(db, ctx, id)) throw new AppError('not_found', `Report ${id} was not found.`);
+      return reports.download(ctx, id, link) as ReportFileView;
+    },
+
+    /** A completed report's file for a signed-in person (the desktop's save dialog, the dashboard). */
+    async file(ctx: RequestContext, id: string): Promise<ReportFileView> {
+      const report = await visible(ctx, id);
+      if (report.status !== 'completed') throw new AppError('conflict', 'This report is not ready yet.');
+      return reports.openFile(ctx, id);
+    },
+
+    async schedule(
+      ctx: RequestContext,
+      input: ReportRequest & { cadence: 'weekly' | 'monthly' },
+    ): Promise<ReportScheduleView> {
+      const schedule = await reports.schedule(ctx, { ...resolveRequest(ctx, input), cadence: input.cadence });
+      return withAccountNames(ctx, [schedule])[0] as ReportScheduleView;
+    },
+
+    async schedules(
+      ctx: RequestContext,
+      input: { includeCancelled?: boolean } = {},
+    ): Promise<ReportScheduleView[]> {
+      const all = await reports.listSchedules(ctx);
+      return withAccountNames(
+        ctx,
+        all.filter((s) => input.includeCancelled || s.cancelledAt === null),
+      );
+    },
+
+    async unschedule(ctx: RequestContext, id: string): Promise<ReportScheduleView> {
+      return withAccountNames(ctx, [await reports.cancelSchedule(ctx, id)])[0] as ReportScheduleView;
+    },
+  };
+}
+
+export type ReportUseCases = ReturnType<typeof reportUseCases>;
