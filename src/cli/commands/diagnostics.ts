@@ -2,27 +2,10 @@
 // recommendations, and a synchronous diagnostic from the command line.
 import { z } from 'zod';
 import { FocusMetricSchema, RiskAppetiteSchema, type DiagnosticDetail } from '../../shared/api/diagnostics';
-import { addDays, dateInZone } from '../../core/clock';
-import { DiagnosticsService } from '../../core/diagnostics/service';
-import { AppError } from '../../core/errors';
-import { requireWorkspace } from '../../core/identity/workspaces';
-import type { Db } from '../../core/store/open';
-import { cli, command, type CliContext, type CommandModule } from '../framework';
+import { cli, command, type CommandModule } from '../framework';
 
 const workspace = z.string({ error: '--workspace WS is required' }).min(1);
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'dates look like YYYY-MM-DD');
-
-function contextFor(ctx: CliContext, workspaceId: string, user: string | undefined) {
-  const core = ctx.core();
-  requireWorkspace(core.db, workspaceId);
-  if (user) {
-    const found = core.db
-      .prepare(`SELECT 1 FROM users WHERE id = ? AND workspace_id = ?`)
-      .get(user, workspaceId);
-    if (!found) throw new AppError('not_found', `user ${user} is not in workspace ${workspaceId}`);
-  }
-  return { service: new DiagnosticsService(core), rc: { workspaceId, userId: user ?? null } };
-}
 
 export const profileCommands: CommandModule = [
   command({
@@ -47,12 +30,14 @@ export const profileCommands: CommandModule = [
         '--risk-appetite LOW|MEDIUM|HIGH or --focus-metric ROAS|CPA|CTR|CONVERSIONS is required',
       ),
     async run(ctx, input) {
-      const { service, rc } = contextFor(ctx, input.workspace, input.user);
-      service.setProfile(rc, {
-        ...(input['risk-appetite'] ? { riskAppetite: input['risk-appetite'] } : {}),
-        ...(input['focus-metric'] ? { focusMetric: input['focus-metric'] } : {}),
-      });
-      const profile = service.getProfile(rc);
+      const { use } = ctx.app();
+      const profile = await use.diagnostics.setProfile(
+        use.identity.contextForMember(input.workspace, input.user),
+        {
+          ...(input['risk-appetite'] ? { riskAppetite: input['risk-appetite'] } : {}),
+          ...(input['focus-metric'] ? { focusMetric: input['focus-metric'] } : {}),
+        },
+      );
       return {
         json: { profile },
         text: `${profile.userId}\triskAppetite ${profile.riskAppetite}\tfocusMetric ${profile.focusMetric}`,
@@ -65,8 +50,10 @@ export const profileCommands: CommandModule = [
     options: { workspace: { type: 'string' }, user: { type: 'string' } },
     input: z.object({ workspace, user: z.string().optional(), positionals: cli.noPositionals }),
     async run(ctx, input) {
-      const { service, rc } = contextFor(ctx, input.workspace, input.user);
-      const profile = service.getProfile(rc);
+      const { use } = ctx.app();
+      const profile = await use.diagnostics.profile(
+        use.identity.contextForMember(input.workspace, input.user),
+      );
       return {
         json: { profile },
         text: `${profile.userId ?? '(no user)'}\triskAppetite ${profile.riskAppetite}\tfocusMetric ${profile.focusMetric}${profile.updatedAt ? '' : '\t(defaults)'}`,
@@ -92,10 +79,14 @@ export const profileCommands: CommandModule = [
       })
       .refine((v) => (v.cpa !== undefined) !== (v.clear === true), 'give --cpa AMOUNT or --clear'),
     async run(ctx, input) {
-      const { service, rc } = contextFor(ctx, input.workspace, undefined);
-      service.setTargetCpa(rc, input.campaign, input.clear ? null : (input.cpa ?? null));
+      const { use } = ctx.app();
+      const set = await use.campaigns.setTargetCpa(
+        use.identity.contextForWorkspace(input.workspace),
+        input.campaign,
+        input.clear ? null : (input.cpa ?? null),
+      );
       return {
-        json: { campaignId: input.campaign, targetCpa: input.clear ? null : input.cpa },
+        json: set,
         text: input.clear
           ? `${input.campaign}\ttarget CPA cleared`
           : `${input.campaign}\ttarget CPA ${input.cpa}`,
@@ -103,13 +94,6 @@ export const profileCommands: CommandModule = [
     },
   }),
 ];
-
-function workspaceOfDiagnostic(db: Db, id: string): string {
-  const row = db.prepare(`SELECT workspace_id FROM diagnostics WHERE id = ?`).get(id) as
-    { workspace_id: string } | undefined;
-  if (!row) throw new AppError('not_found', `diagnostic ${id} not found`);
-  return row.workspace_id;
-}
 
 export const feedbackCommands: CommandModule = [
   command({
@@ -138,14 +122,17 @@ export const feedbackCommands: CommandModule = [
       })
       .refine((v) => v.applied !== v.dismissed, 'give exactly one of --applied or --dismissed'),
     async run(ctx, input) {
-      const db = ctx.core().db;
-      const { service, rc } = contextFor(ctx, workspaceOfDiagnostic(db, input.diagnostic), input.user);
+      const { use } = ctx.app();
+      const admin = use.identity.contextForWorkspaceOf({ diagnosticId: input.diagnostic });
       const feedback = input.applied ? 'applied' : 'dismissed';
-      const { actionKind } = service.feedback(rc, {
-        diagnosticId: input.diagnostic,
-        recommendationId: input.recommendation,
-        feedback,
-      });
+      const { actionKind } = await use.diagnostics.feedback(
+        use.identity.contextForMember(admin.workspaceId, input.user),
+        {
+          diagnosticId: input.diagnostic,
+          recommendationId: input.recommendation,
+          feedback,
+        },
+      );
       return {
         json: {
           diagnosticId: input.diagnostic,
@@ -196,34 +183,16 @@ export const diagnoseCommands: CommandModule = [
       })
       .refine((v) => v.campaign || v.account, '--campaign camp_… or --account act_… is required'),
     async run(ctx, input) {
-      const { service, rc } = contextFor(ctx, input.workspace, input.user);
-      const db = ctx.core().db;
-      const target = input.campaign
-        ? (db
-            .prepare(
-              `SELECT c.account_id AS accountId, a.timezone FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
-               WHERE c.id = ? AND a.workspace_id = ?`,
-            )
-            .get(input.campaign, input.workspace) as { accountId: string; timezone: string } | undefined)
-        : (db
-            .prepare(
-              `SELECT id AS accountId, timezone FROM ad_accounts WHERE (id = ? OR platform_account_id = ?) AND workspace_id = ?`,
-            )
-            .get(input.account, input.account, input.workspace) as
-            { accountId: string; timezone: string } | undefined);
-      if (!target)
-        throw new AppError(
-          'not_found',
-          `${input.campaign ?? input.account} not found in workspace ${input.workspace}`,
-        );
-      const to = input.to ?? dateInZone(ctx.core().clock.now(), target.timezone);
-      const from = input.from ?? addDays(to, -7);
-      const detail = await service.runNow(rc, {
-        accountId: target.accountId,
-        campaignId: input.campaign ?? null,
-        dateFrom: from,
-        dateTo: to,
-      });
+      const { use } = ctx.app();
+      const detail = await use.diagnostics.runNow(
+        use.identity.contextForMember(input.workspace, input.user),
+        {
+          accountId: input.account,
+          campaignId: input.campaign ?? null,
+          dateStart: input.from,
+          dateEnd: input.to,
+        },
+      );
       return {
         json: { diagnostic: detail },
         text: render(detail),

@@ -3,24 +3,7 @@
 import { z } from 'zod';
 import { ReportCadenceSchema, ReportFormatSchema, ReportStatusSchema } from '../../shared/api/reports';
 import { DateParam } from '../../shared/api/common';
-import type { Core } from '../../core/core';
-import type { RequestContext } from '../../core/identity/access';
-import { getWorkspaceOwner } from '../../core/identity/users';
-import { requireWorkspace } from '../../core/identity/workspaces';
-import { ReportsService } from '../../core/reports/service';
 import { cli, command, type CommandModule } from '../framework';
-
-/** The CLI acts as the workspace's local owner, seeing accounts of both modes. */
-function contextFor(core: Core, workspaceId: string): RequestContext {
-  const workspace = requireWorkspace(core.db, workspaceId);
-  return {
-    workspaceId: workspace.id,
-    plan: workspace.plan,
-    userId: getWorkspaceOwner(core.db, workspace.id)?.id ?? null,
-    keyId: null,
-    mode: 'all',
-  };
-}
 
 const campaignList = z
   .string()
@@ -57,32 +40,27 @@ const reportCommands: CommandModule = [
     options: { ...reportOptions, from: { type: 'string' }, to: { type: 'string' } },
     input: z.object({ ...reportFields, from: DateParam, to: DateParam }),
     async run(ctx, input) {
-      const core = ctx.core();
-      const reports = new ReportsService(core);
-      try {
-        const rc = contextFor(core, input.workspace);
-        const created = reports.create(rc, {
+      const { use } = ctx.app();
+      const { report, path } = await use.reports.generateNow(
+        use.identity.contextForWorkspace(input.workspace),
+        {
           accountId: input.account,
           title: input.title,
-          dateFrom: input.from,
-          dateTo: input.to,
-          ...(input.format ? { format: input.format } : {}),
-          ...(input.campaigns ? { campaignIds: input.campaigns } : {}),
-        });
-        ctx.note(`generating ${created.id}…`);
-        const report = await reports.waitFor(rc, created.id);
-        const path = reports.localPath(rc, created.id);
-        if (report.status === 'failed') {
-          return {
-            json: { report },
-            text: `${report.id}\tfailed\t${report.error?.message ?? ''}`,
-            exitCode: 1,
-          };
-        }
-        return { json: { report, path }, text: path ?? '' };
-      } finally {
-        await reports.stop();
+          dateStart: input.from,
+          dateEnd: input.to,
+          format: input.format,
+          campaignIds: input.campaigns,
+        },
+        (id) => ctx.note(`generating ${id}…`),
+      );
+      if (report.status === 'failed') {
+        return {
+          json: { report },
+          text: `${report.id}\tfailed\t${report.error?.message ?? ''}`,
+          exitCode: 1,
+        };
       }
+      return { json: { report, path }, text: path ?? '' };
     },
   }),
   command({
@@ -102,17 +80,9 @@ const reportCommands: CommandModule = [
       positionals: cli.noPositionals,
     }),
     async run(ctx, input) {
-      const core = ctx.core();
-      const reports = new ReportsService(core);
-      const rc = contextFor(core, input.workspace);
-      const accountIds = (
-        core.db
-          .prepare(`SELECT id FROM ad_accounts WHERE workspace_id = ?`)
-          .pluck()
-          .all(rc.workspaceId) as string[]
-      ).filter((id) => !input.account || id === input.account);
-      const { items, total } = reports.list(rc, {
-        accountIds,
+      const { use } = ctx.app();
+      const { items, total } = await use.reports.list(use.identity.contextForWorkspace(input.workspace), {
+        accountId: input.account,
         status: input.status,
         format: input.format,
         page: 1,
@@ -130,14 +100,13 @@ const reportCommands: CommandModule = [
     options: { ...reportOptions, cadence: { type: 'string' } },
     input: z.object({ ...reportFields, cadence: ReportCadenceSchema }),
     async run(ctx, input) {
-      const core = ctx.core();
-      const reports = new ReportsService(core);
-      const schedule = reports.schedule(contextFor(core, input.workspace), {
+      const { use } = ctx.app();
+      const schedule = await use.reports.schedule(use.identity.contextForWorkspace(input.workspace), {
         accountId: input.account,
         title: input.title,
         cadence: input.cadence,
-        ...(input.format ? { format: input.format } : {}),
-        ...(input.campaigns ? { campaignIds: input.campaigns } : {}),
+        format: input.format,
+        campaignIds: input.campaigns,
       });
       return {
         json: { schedule },
@@ -154,8 +123,10 @@ const reportCommands: CommandModule = [
       positionals: cli.noPositionals,
     }),
     async run(ctx, input) {
-      const core = ctx.core();
-      const schedules = new ReportsService(core).listSchedules(contextFor(core, input.workspace));
+      const { use } = ctx.app();
+      const schedules = await use.reports.schedules(use.identity.contextForWorkspace(input.workspace), {
+        includeCancelled: true,
+      });
       const text = schedules
         .map(
           (s) => `${s.id}\t${s.cadence}\t${s.cancelledAt ? 'cancelled' : `next ${s.nextRunAt}`}\t${s.title}`,
@@ -173,9 +144,9 @@ const reportCommands: CommandModule = [
       positionals: z.array(z.string()).length(1, 'give the schedule ID: report unschedule SCHEDULE_ID'),
     }),
     async run(ctx, input) {
-      const core = ctx.core();
-      const schedule = new ReportsService(core).cancelSchedule(
-        contextFor(core, input.workspace),
+      const { use } = ctx.app();
+      const schedule = await use.reports.unschedule(
+        use.identity.contextForWorkspace(input.workspace),
         input.positionals[0] ?? '',
       );
       return { json: { schedule }, text: `${schedule.id}\tcancelled ${schedule.cancelledAt ?? ''}` };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Core } from '../core';
 import { AppError } from '../errors';
 import { findOpenInvitation, markInvitationAccepted } from '../identity/invitations';
-import { createUser, getUser } from '../identity/users';
+import { createUser, getUser, setPasswordHash, signInCandidates } from '../identity/users';
 import { getWorkspace } from '../identity/workspaces';
 import { readJson, sendError, sendJson } from './http';
 import { dummyHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
@@ -17,7 +17,7 @@ import {
   reserveSignInAttempt,
   sessionCookie,
   type Session,
-} from './sessions';
+} from '../identity/sessions';
 
 const password = z
   .string()
@@ -99,7 +99,7 @@ export async function handleAuth(
         },
         clock.now(),
       );
-      db.prepare(`UPDATE users SET password_hash = ? WHERE id = ?`).run(passwordHash, user.id);
+      setPasswordHash(db, user.id, passwordHash);
       markInvitationAccepted(db, clock, invitation.id, user.id);
       return user.id;
     })();
@@ -117,12 +117,7 @@ export async function handleAuth(
         `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
       );
     }
-    const candidates = db
-      .prepare(
-        `SELECT id, password_hash, disabled_at FROM users
-         WHERE lower(email) = ? AND password_hash IS NOT NULL AND removed_at IS NULL`,
-      )
-      .all(body.email) as Array<{ id: string; password_hash: string; disabled_at: string | null }>;
+    const candidates = signInCandidates(db, body.email);
     // An unknown email costs the same hash as a known one, so timing does not tell which exist.
     if (candidates.length === 0) await verifyPassword(body.password, await dummyHash());
     for (const candidate of candidates) {

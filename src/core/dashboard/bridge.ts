@@ -7,7 +7,7 @@ import type { App } from '../app';
 import { isAppError } from '../errors';
 import { reportFile, type Dispatch, type HandlerContext, type HandlerEnv } from '../handlers';
 import { readJson, sendError, sendJson } from './http';
-import { sessionAlive } from './sessions';
+import { sessionAlive } from '../identity/sessions';
 
 const HEARTBEAT_MS = 25_000;
 

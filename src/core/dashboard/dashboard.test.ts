@@ -11,7 +11,7 @@ import { createInvitation } from '../identity/invitations';
 import { createUser } from '../identity/users';
 import { createWorkspace } from '../identity/workspaces';
 import { createDashboard, type DashboardHandler } from './index';
-import { LOCKOUT_FAILURES } from './sessions';
+import { LOCKOUT_FAILURES } from '../identity/sessions';
 
 let dir: string;
 let core: Core;

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../identity/api-keys';
 import { dashboardServer, openStream, type DashboardServer } from '../../test-support/dashboard-server';
-import { LOCKOUT_CLIENT_FAILURES, LOCKOUT_FAILURES } from './sessions';
+import { LOCKOUT_CLIENT_FAILURES, LOCKOUT_FAILURES } from '../identity/sessions';
 
 let s: DashboardServer;
 const PASSWORD = 'correct horse battery';

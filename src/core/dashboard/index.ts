@@ -7,11 +7,11 @@ import { createHandlerDispatch, type HandlerApp, type HandlerEnv } from '../hand
 import { handleAuth } from './auth';
 import { handleBridgeCall, sendReportFile, streamEvents } from './bridge';
 import { readCookie, securityHeaders, sendError } from './http';
-import { csrfMatches, findSession, SESSION_COOKIE, type Session } from './sessions';
+import { csrfMatches, findSession, SESSION_COOKIE, type Session } from '../identity/sessions';
 import { serveRenderer } from './static';
 
 export { hashPassword, verifyPassword } from './passwords';
-export { LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, SESSION_COOKIE, SESSION_TTL_MS } from './sessions';
+export { LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, SESSION_COOKIE, SESSION_TTL_MS } from '../identity/sessions';
 export { CONTENT_SECURITY_POLICY } from './http';
 
 export interface DashboardOptions {

@@ -28,7 +28,8 @@ import type { Profile } from './types';
 export const DEFAULT_WINDOW_DAYS_BACK = 7;
 
 export interface RunInput {
-  accountId: string;
+  /** The account (service or platform ID); optional when the campaign names it. */
+  accountId?: string | undefined;
   campaignId?: string | null | undefined;
   dateStart?: string | undefined;
   dateEnd?: string | undefined;
@@ -51,10 +52,12 @@ export function diagnosticUseCases(services: AppServices) {
 
   /** Account, campaign (of that account) and window of a diagnostic to run. */
   function target(ctx: RequestContext, input: RunInput) {
-    const account = resolveAccount(db, ctx, input.accountId);
+    const campaign = input.campaignId ? resolveCampaign(db, ctx, input.campaignId) : undefined;
+    const accountRef = input.accountId ?? campaign?.accountId;
+    if (!accountRef) throw new AppError('invalid_request', 'Name the account (or a campaign) to diagnose.');
+    const account = resolveAccount(db, ctx, accountRef);
     let campaignId: string | null = null;
-    if (input.campaignId) {
-      const campaign = resolveCampaign(db, ctx, input.campaignId);
+    if (campaign) {
       if (campaign.accountId !== account.id) {
         throw new AppError(
           'not_found',

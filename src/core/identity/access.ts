@@ -145,3 +145,11 @@ export function accountMode(db: Db, accountId: string): 'test' | 'live' | undefi
     { mode: 'test' | 'live' } | undefined;
   return row?.mode;
 }
+
+/** The workspace a diagnostic belongs to (for an administrator's command naming only the diagnostic). */
+export function workspaceOfDiagnostic(db: Db, diagnosticId: string): string | undefined {
+  return (
+    stmt(db, `SELECT workspace_id FROM diagnostics WHERE id = ?`).get(diagnosticId) as
+      { workspace_id: string } | undefined
+  )?.workspace_id;
+}

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../app';
 import { createCore } from '../core';
-import { createSession, findSession } from '../dashboard/sessions';
+import { createSession, findSession } from './sessions';
 import { createApiKey, getApiKey } from './api-keys';
 import { createUser, getUser, type User } from './users';
 import { createWorkspace } from './workspaces';

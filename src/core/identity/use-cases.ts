@@ -3,7 +3,7 @@
 // Settings screen, the web dashboard and the CLI alike.
 import type { AppServices } from '../app-services';
 import { AppError } from '../errors';
-import { API_PLANS, type Plan, type RequestContext } from './access';
+import { API_PLANS, workspaceOfDiagnostic, type Plan, type RequestContext } from './access';
 import {
   createApiKey,
   getApiKey,
@@ -126,17 +126,35 @@ export function identityUseCases(services: AppServices) {
       };
     },
 
-    /** The administrator's context of the workspace a key or user belongs to (`key revoke KEY_ID`). */
-    contextForWorkspaceOf(ref: { keyId: string } | { userId: string }): RequestContext {
+    /** The administrator's context of the workspace a key, user or diagnostic belongs to (`key revoke KEY_ID`). */
+    contextForWorkspaceOf(
+      ref: { keyId: string } | { userId: string } | { diagnosticId: string },
+    ): RequestContext {
       const workspaceId =
-        'keyId' in ref ? getApiKey(db, ref.keyId)?.workspaceId : getUser(db, ref.userId)?.workspaceId;
+        'keyId' in ref
+          ? getApiKey(db, ref.keyId)?.workspaceId
+          : 'userId' in ref
+            ? getUser(db, ref.userId)?.workspaceId
+            : workspaceOfDiagnostic(db, ref.diagnosticId);
       if (!workspaceId) {
+        const [kind, id] = Object.entries(ref)[0] as [string, string];
         throw new AppError(
           'not_found',
-          'keyId' in ref ? `API key ${ref.keyId} does not exist` : `User ${ref.userId} was not found.`,
+          `${kind === 'keyId' ? 'API key' : kind === 'userId' ? 'User' : 'Diagnostic'} ${id} was not found.`,
         );
       }
       return this.contextForWorkspace(workspaceId);
+    },
+
+    /** The administrator acting as one member of a workspace (`--user`), or as its owner. */
+    contextForMember(workspaceId: string, userId?: string): RequestContext {
+      const base = this.contextForWorkspace(workspaceId);
+      if (!userId) return base;
+      const user = getUser(db, userId);
+      if (!user || user.workspaceId !== workspaceId || user.status === 'removed') {
+        throw new AppError('not_found', `User ${userId} is not in workspace ${workspaceId}.`);
+      }
+      return { ...base, userId: user.id };
     },
 
     /**

@@ -127,3 +127,20 @@ export function markUserRemoved(db: Db, id: string, at: string): void {
 export function endSessionsOf(db: Db, userId: string): number {
   return db.prepare(`DELETE FROM dashboard_sessions WHERE user_id = ?`).run(userId).changes;
 }
+
+export function setPasswordHash(db: Db, userId: string, hash: string): void {
+  db.prepare(`UPDATE users SET password_hash = ? WHERE id = ?`).run(hash, userId);
+}
+
+/** Users (of any workspace) who may sign in with this email: a password set, not removed. */
+export function signInCandidates(
+  db: Db,
+  email: string,
+): Array<{ id: string; password_hash: string; disabled_at: string | null }> {
+  return db
+    .prepare(
+      `SELECT id, password_hash, disabled_at FROM users
+       WHERE lower(email) = ? AND password_hash IS NOT NULL AND removed_at IS NULL`,
+    )
+    .all(email) as Array<{ id: string; password_hash: string; disabled_at: string | null }>;
+}

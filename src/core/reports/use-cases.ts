@@ -117,6 +117,20 @@ export function reportUseCases(services: AppServices) {
       return reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
     },
 
+    /** Generates a report and waits for it (the command line): the report and its file's path. */
+    async generateNow(
+      ctx: RequestContext,
+      input: ReportRequest & { dateStart: string; dateEnd: string },
+      onStarted?: (id: string) => void,
+    ): Promise<{ report: Report; path: string | null }> {
+      const request = resolveRequest(ctx, input);
+      const window = checkWindow(input.dateStart, input.dateEnd);
+      const created = reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
+      onStarted?.(created.id);
+      const report = await reports.waitFor(ctx, created.id);
+      return { report, path: reports.localPath(ctx, created.id) };
+    },
+
     /** The file behind a signed link (every refusal is 404, DESIGN §5). */
     async download(ctx: RequestContext, id: string, link: { expires: string; signature: string }) {
       if (!canSeeReport(db, ctx, id)) throw new AppError('not_found', `Report ${id} was not found.`);

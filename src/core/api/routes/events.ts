@@ -1,41 +1,11 @@
 // GET /v1/events: a Server-Sent Events stream of the core's events for the key's workspace and mode
 // (sync progress and outcomes, connection changes, diagnostic and report state changes).
-import type { CoreEventMap, CoreEventName } from '../../events';
-import { accountMode, type RequestContext } from '../../identity/access';
-import type { Db } from '../../store/open';
+import { visibleEvent } from '../../identity/event-scope';
 import { defineRoute } from '../route';
 
 export const HEARTBEAT_MS = 15_000;
 /** How often a live stream re-checks that its key still has access (closed within this time). */
 export const ACCESS_RECHECK_MS = 500;
-
-/** The account an event is about, for the mode check (diagnostics and reports are looked up). */
-function accountOf(db: Db, name: CoreEventName, payload: CoreEventMap[CoreEventName]): string | undefined {
-  if ('accountId' in payload) return payload.accountId;
-  if (name === 'diagnostic.changed' && 'diagnosticId' in payload) {
-    const row = db.prepare(`SELECT account_id FROM diagnostics WHERE id = ?`).get(payload.diagnosticId) as
-      { account_id: string } | undefined;
-    return row?.account_id;
-  }
-  if (name === 'report.changed' && 'reportId' in payload) {
-    const row = db.prepare(`SELECT account_id FROM reports WHERE id = ?`).get(payload.reportId) as
-      { account_id: string } | undefined;
-    return row?.account_id;
-  }
-  return undefined;
-}
-
-export function visibleEvent(
-  db: Db,
-  ctx: RequestContext,
-  name: CoreEventName,
-  payload: CoreEventMap[CoreEventName],
-): boolean {
-  if (payload.workspaceId !== ctx.workspaceId) return false;
-  if (ctx.mode === 'all') return true;
-  const accountId = accountOf(db, name, payload);
-  return accountId !== undefined && accountMode(db, accountId) === ctx.mode;
-}
 
 export const eventRoutes = [
   defineRoute({
