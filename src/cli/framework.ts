@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
+import { fixedClock, type Clock } from '../core/clock';
 import { createCore, type Core } from '../core/core';
 import { AppError, isAppError } from '../core/errors';
 import { createApp, type App } from '../core/app';
@@ -62,6 +63,18 @@ export class UsageError extends AppError {
   constructor(message: string) {
     super('invalid_request', message);
   }
+}
+
+/**
+ * ADLENS_NOW=<ISO instant> pins "now" for a command (reproducible demos and scripts, and the tests
+ * that compare the CLI with a server running on a pinned clock).
+ */
+function pinnedClock(): { clock?: Clock } {
+  const pinned = process.env.ADLENS_NOW;
+  if (!pinned) return {};
+  if (Number.isNaN(Date.parse(pinned)))
+    throw new UsageError(`ADLENS_NOW must be an ISO 8601 instant, not "${pinned}"`);
+  return { clock: fixedClock(pinned) };
 }
 
 /** Finds the command, parses and validates its arguments, runs it, prints, and returns the exit code. */
@@ -127,7 +140,7 @@ export async function runCommand(
     const ctx: CliContext = {
       dataDir: dataDir ?? '',
       json,
-      core: () => (core ??= createCore({ dataDir: dataDir ?? '' })),
+      core: () => (core ??= createCore({ dataDir: dataDir ?? '', ...pinnedClock() })),
       app: () => (app ??= createApp(ctx.core())),
       sync: () => ctx.app().sync,
       note: (line) => io.stderr(`${line}\n`),

@@ -6,7 +6,7 @@ import { runCommand } from './framework';
 type Loader = () => Promise<{ default: CommandModule }>;
 
 // Register a command module with one line: name → its file in src/cli/commands/.
-const modules: Record<string, Loader> = {
+export const COMMAND_MODULES: Record<string, Loader> = {
   workspace: () => import('./commands/workspace'),
   account: () => import('./commands/account'),
   sync: () => import('./commands/sync'),
@@ -21,9 +21,9 @@ const modules: Record<string, Loader> = {
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const loader = name ? modules[name] : undefined;
+  const loader = name ? COMMAND_MODULES[name] : undefined;
   if (!name || !loader || name === '--help' || name === 'help') {
-    const known = Object.keys(modules).sort().join(', ');
+    const known = Object.keys(COMMAND_MODULES).sort().join(', ');
     process.stderr.write(
       `${name && name !== '--help' && name !== 'help' ? `error: unknown command "${name}". ` : ''}usage: npm run cli -- <command> --data-dir DIR [--json]\ncommands: ${known}\n`,
     );

@@ -1,5 +1,7 @@
 import { NO_HOST, type HostPorts } from './app-services';
 import type { Core } from './core';
+import { SERVER_URL_SETTING } from './identity/invitations';
+import { readSetting } from './settings/store';
 import { DiagnosticsService } from './diagnostics/service';
 import { ReportsService } from './reports/service';
 import { SyncService, type SyncServiceOptions } from './sync/service';
@@ -32,6 +34,10 @@ export function createApp(core: Core, options: AppOptions = {}): App {
   const diagnostics = new DiagnosticsService(core);
   const reports = new ReportsService(core, { renderInWorker: options.renderReportsInWorker ?? true });
   const host: HostPorts = { ...NO_HOST, ...options.host };
+  // A host without its own /v1 server (the CLI) signs download links for the server that last ran
+  // on this store, so every transport shows the same links; a server sets its own URL when it listens.
+  const recordedServer = readSetting(core.db, SERVER_URL_SETTING);
+  if (recordedServer) reports.setBaseUrl(recordedServer);
   const use = createUseCases({ core, sync, diagnostics, reports, host });
   let stopping: Promise<void> | undefined;
   return {

@@ -214,3 +214,36 @@ describe('reports', () => {
     expect(ipc.items).toEqual(v1.body.data);
   });
 });
+
+describe('the command line', () => {
+  it('lists the same accounts as the app, and the same reports as /v1', async () => {
+    const { accounts } = await w.cli<{ accounts: AccountView[] }>('account', [
+      'list',
+      '--workspace',
+      w.workspaceId,
+    ]);
+    const ipc = await w.ipc<AccountView[]>('accounts.list');
+    expect(byId(accounts).map(toApiAccount)).toEqual(byId(ipc).map(toApiAccount));
+    expect(byId(accounts).map((a) => [a.mode, a.statusReason])).toEqual(
+      byId(ipc).map((a) => [a.mode, a.statusReason]),
+    );
+    const { reports } = await w.cli<{ reports: unknown[] }>('report', ['list', '--workspace', w.workspaceId]);
+    const v1 = await w.v1('/v1/reports?page_size=100');
+    expect(reports).toEqual(v1.body.data);
+  });
+
+  it('diagnoses with the same default window as /v1 and the app', async () => {
+    const account = w.accounts[1] as AccountView;
+    const { diagnostic } = await w.cli<{ diagnostic: { dateRange: unknown; status: string } }>('diagnose', [
+      '--workspace',
+      w.workspaceId,
+      '--account',
+      account.platformAccountId,
+    ]);
+    const today = dateInZone(w.app.core.clock.now(), account.timezone);
+    expect(diagnostic).toMatchObject({
+      status: 'completed',
+      dateRange: { from: addDays(today, -7), to: today },
+    });
+  });
+});

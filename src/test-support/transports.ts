@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCommand } from '../cli/framework';
 import { createApiServer, type ApiServer } from '../core/api/server';
 import { createApp, type App } from '../core/app';
 import { dateInZone, fixedClock } from '../core/clock';
@@ -30,6 +31,8 @@ export interface TransportWorld {
   v1(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: V1Body }>;
   /** The desktop's IPC path: the dispatcher with the local owner's context. */
   ipc<T>(name: string, args?: unknown): Promise<T>;
+  /** `npm run cli -- <argv> --json` on the same data directory: its real command code, in-process. */
+  cli<T>(module: string, argv: string[]): Promise<T>;
   /** The web dashboard's bridge over HTTP, signed in as an invited analyst. */
   bridge<T>(name: string, args?: unknown): Promise<T>;
   close(): Promise<void>;
@@ -144,6 +147,26 @@ export async function transportWorld(accountCount = 2): Promise<TransportWorld> 
       },
       async ipc<T>(name: string, args: unknown = {}) {
         return unwrap<T>(await dispatch(ctx, name, args));
+      },
+      async cli<T>(module: string, argv: string[]) {
+        const { COMMAND_MODULES } = await import('../cli/index');
+        const load = COMMAND_MODULES[module];
+        if (!load) throw new Error(`no CLI module ${module}`);
+        let stdout = '';
+        let stderr = '';
+        process.env.ADLENS_NOW = clock.now().toISOString();
+        const code = await runCommand(
+          module,
+          (await load()).default,
+          [...argv, '--data-dir', dataDir, '--json'],
+          {
+            stdout: (text) => (stdout += text),
+            stderr: (text) => (stderr += text),
+          },
+        );
+        delete process.env.ADLENS_NOW;
+        if (code !== 0) throw new Error(`cli ${module} ${argv.join(' ')} exited ${code}: ${stderr}`);
+        return JSON.parse(stdout) as T;
       },
       async bridge<T>(name: string, args: unknown = {}) {
         const res = await fetch(`${server.url}/bridge/${name}`, {
