@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { addDays } from '../src/core/clock';
 import { newId } from '../src/core/ids';
-import { seedAccount, seedKey, seedWorkspace } from '../src/core/api/test-fixtures';
-import { startTestApi } from '../src/core/api/test-server';
+import { seedAccount, seedKey, seedWorkspace } from '../src/test-support/api-fixtures';
+import { startTestApi } from '../src/test-support/api-server';
 import { figure, percentile, type BenchFigure, type BenchSuite } from './harness';
 
 interface AutocannonResult {

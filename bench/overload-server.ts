@@ -3,8 +3,8 @@
 // Prints one JSON line with their URLs, keys and IDs, and stops when stdin closes.
 import { addDays } from '../src/core/clock';
 import { newId } from '../src/core/ids';
-import { seedAccount, seedKey, seedWorkspace } from '../src/core/api/test-fixtures';
-import { startTestApi, type TestApi } from '../src/core/api/test-server';
+import { seedAccount, seedKey, seedWorkspace } from '../src/test-support/api-fixtures';
+import { startTestApi, type TestApi } from '../src/test-support/api-server';
 
 const CAMPAIGNS = 300;
 const DAYS = 120;

@@ -11,7 +11,7 @@ import { createApiServer } from '../src/core/api/server';
 import { createApp } from '../src/core/app';
 import { createApiKey } from '../src/core/identity/api-keys';
 import type { RequestContext } from '../src/core/identity/access';
-import { seedDiagnostic, seedReportFixture } from '../src/core/reports/fixtures';
+import { seedDiagnostic, seedReportFixture } from '../src/test-support/reports-fixtures';
 import { figure, percentile, type BenchFigure, type BenchSuite } from './harness';
 
 const RANGE = { dateFrom: '2026-01-01', dateTo: '2026-03-31' };

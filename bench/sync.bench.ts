@@ -306,7 +306,7 @@ export async function peakRss(): Promise<BenchFigure[]> {
     core.close();
     const child = spawn(
       process.execPath,
-      [...TSX, 'src/core/sync/testing/sync-child.ts', dataDir, account.id, demo.url, demo.apiVersion],
+      [...TSX, 'src/test-support/sync-child.ts', dataDir, account.id, demo.url, demo.apiVersion],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     type Done = { event: string; status: string; ms: number; maxRssKb: number };

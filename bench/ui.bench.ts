@@ -11,7 +11,12 @@ import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import { createCore } from '../src/core/core';
-import { seedAccount, seedCampaign, seedDailyInsights, seedWorkspace } from '../src/core/api/test-fixtures';
+import {
+  seedAccount,
+  seedCampaign,
+  seedDailyInsights,
+  seedWorkspace,
+} from '../src/test-support/api-fixtures';
 import { createInvitation } from '../src/core/identity/invitations';
 import { figure, percentile, type BenchFigure, type BenchSuite } from './harness';
 import { CHROMIUM_LAUNCH } from '../e2e/chromium';

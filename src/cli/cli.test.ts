@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoPlatform } from '../core/demo-platform/index';
 import { GraphClient } from '../core/platform/graph-client';
-import { FAKE_ACCOUNT, fakeAccountState, startFakeAccount } from '../core/sync/fake-account';
+import { FAKE_ACCOUNT, fakeAccountState, startFakeAccount } from '../test-support/fake-account';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

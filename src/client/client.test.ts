@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedScenario, type Scenario } from '../core/api/scenario';
-import { seedKey } from '../core/api/test-fixtures';
-import { startTestApi, type TestApi } from '../core/api/test-server';
+import { seedScenario, type Scenario } from '../test-support/api-scenario';
+import { seedKey } from '../test-support/api-fixtures';
+import { startTestApi, type TestApi } from '../test-support/api-server';
 import { AdLensClient, ApiError } from './index';
 
 let t: TestApi;

@@ -11,7 +11,7 @@ import {
   seedWorkspace,
   step,
   type SeededWorkspace,
-} from '../../core/diagnostics/fixtures';
+} from '../../test-support/diagnostics-fixtures';
 import { runCommand, type CommandModule } from '../framework';
 import { diagnoseCommands, feedbackCommands, profileCommands } from './diagnostics';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../core/core';
-import { seedReportFixture, type ReportFixture } from '../../core/reports/fixtures';
+import { seedReportFixture, type ReportFixture } from '../../test-support/reports-fixtures';
 import { runCommand } from '../framework';
 import reportCommands from './reports';
 

@@ -2,8 +2,8 @@
 // and a retry hint, while an ordinary burst of a screen's parallel calls is served whole.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Admission } from './admission';
-import { seedKey, seedWorkspace } from './test-fixtures';
-import { startTestApi, type TestApi } from './test-server';
+import { seedKey, seedWorkspace } from '../../test-support/api-fixtures';
+import { startTestApi, type TestApi } from '../../test-support/api-server';
 
 let t: TestApi | undefined;
 afterEach(async () => {

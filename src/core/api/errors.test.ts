@@ -1,9 +1,9 @@
 // An unexpected failure is 500 api_error with the request's ID, never a stack trace. The store is
 // broken on purpose (a table renamed under the running server) to get one through real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { responseChecker } from './openapi-check';
-import { seedScenario, type Scenario } from './scenario';
-import { call, startTestApi, type TestApi } from './test-server';
+import { responseChecker } from '../../test-support/openapi-check';
+import { seedScenario, type Scenario } from '../../test-support/api-scenario';
+import { call, startTestApi, type TestApi } from '../../test-support/api-server';
 
 let t: TestApi;
 let s: Scenario;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedScenario, type Scenario } from './scenario';
-import { startTestApi, type TestApi } from './test-server';
+import { seedScenario, type Scenario } from '../../test-support/api-scenario';
+import { startTestApi, type TestApi } from '../../test-support/api-server';
 
 let t: TestApi;
 let s: Scenario;

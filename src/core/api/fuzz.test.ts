@@ -3,9 +3,9 @@
 import fc from 'fast-check';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedScenario, type Scenario } from './scenario';
-import { seedKey, storeChecksum } from './test-fixtures';
-import { startTestApi, type TestApi } from './test-server';
+import { seedScenario, type Scenario } from '../../test-support/api-scenario';
+import { seedKey, storeChecksum } from '../../test-support/api-fixtures';
+import { startTestApi, type TestApi } from '../../test-support/api-server';
 
 let t: TestApi;
 let s: Scenario;

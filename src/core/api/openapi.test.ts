@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestApi, type TestApi } from './test-server';
+import { call, startTestApi, type TestApi } from '../../test-support/api-server';
 
 let t: TestApi;
 beforeAll(async () => {

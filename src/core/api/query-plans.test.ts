@@ -11,8 +11,8 @@ import {
   seedDailyInsights,
   seedKey,
   seedWorkspace,
-} from './test-fixtures';
-import { call, startTestApi, type TestApi } from './test-server';
+} from '../../test-support/api-fixtures';
+import { call, startTestApi, type TestApi } from '../../test-support/api-server';
 
 const GROWING_TABLES = [
   'ad_accounts',

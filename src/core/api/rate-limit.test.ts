@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setApiKeyLimits } from '../identity/api-keys';
 import { DEFAULT_LIMITS, RateLimiter } from './rate-limit';
-import { seedScenario, type Scenario } from './scenario';
-import { seedKey, TestClock } from './test-fixtures';
-import { call, startTestApi, type TestApi } from './test-server';
+import { seedScenario, type Scenario } from '../../test-support/api-scenario';
+import { seedKey, TestClock } from '../../test-support/api-fixtures';
+import { call, startTestApi, type TestApi } from '../../test-support/api-server';
 
 describe('RateLimiter', () => {
   it('slides: requests leave the window 60 s after they were made', () => {

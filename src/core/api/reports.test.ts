@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { responseChecker } from './openapi-check';
-import { seedScenario, type Scenario } from './scenario';
-import { seedKey } from './test-fixtures';
-import { call, startTestApi, type TestApi } from './test-server';
+import { responseChecker } from '../../test-support/openapi-check';
+import { seedScenario, type Scenario } from '../../test-support/api-scenario';
+import { seedKey } from '../../test-support/api-fixtures';
+import { call, startTestApi, type TestApi } from '../../test-support/api-server';
 
 let t: TestApi;
 let s: Scenario;

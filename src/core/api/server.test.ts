@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../identity/api-keys';
-import { responseChecker } from './openapi-check';
+import { responseChecker } from '../../test-support/openapi-check';
 import { createApiServer } from './server';
-import { seedKey } from './test-fixtures';
-import { seedScenario, type Scenario } from './scenario';
-import { call, startTestApi, type TestApi } from './test-server';
+import { seedKey } from '../../test-support/api-fixtures';
+import { seedScenario, type Scenario } from '../../test-support/api-scenario';
+import { call, startTestApi, type TestApi } from '../../test-support/api-server';
 
 let t: TestApi;
 let s: Scenario;

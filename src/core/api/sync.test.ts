@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoPlatform, type DemoPlatform } from '../demo-platform/index';
 import { GraphClient } from '../platform/graph-client';
 import type { PlatformAdAccount } from '../platform/parse';
-import { seedKey, seedWorkspace } from './test-fixtures';
-import { call, startTestApi, type TestApi } from './test-server';
+import { seedKey, seedWorkspace } from '../../test-support/api-fixtures';
+import { call, startTestApi, type TestApi } from '../../test-support/api-server';
 
 const TODAY = '2026-03-10';
 let demo: DemoPlatform;

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groundTruth, startDemoPlatform, type DemoPlatform } from './index';
-import { allPages, errorOf, graphGet, graphPost, graphUrl, type Row } from './test-util';
+import {
+  allPages,
+  errorOf,
+  graphGet,
+  graphPost,
+  graphUrl,
+  type Row,
+} from '../../test-support/demo-platform-util';
 
 const today = '2026-11-22';
 const range = JSON.stringify({ since: '2026-11-05', until: '2026-11-18' });

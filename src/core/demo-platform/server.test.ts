@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoPlatform, type DemoPlatform } from './index';
-import { allPages, errorOf, graphGet, graphUrl, type Row } from './test-util';
+import { allPages, errorOf, graphGet, graphUrl, type Row } from '../../test-support/demo-platform-util';
 
 const today = '2026-11-22';
 let p: DemoPlatform;

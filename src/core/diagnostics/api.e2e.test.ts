@@ -3,10 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticDetailSchema } from '../../shared/api/diagnostics';
 import { addDays } from '../clock';
-import { responseChecker } from '../api/openapi-check';
-import { call, startTestApi, type TestApi } from '../api/test-server';
+import { responseChecker } from '../../test-support/openapi-check';
+import { call, startTestApi, type TestApi } from '../../test-support/api-server';
 import { createApiKey } from '../identity/api-keys';
-import { buildCampaign, insertCampaign, seedWorkspace, step, type SeededWorkspace } from './fixtures';
+import {
+  buildCampaign,
+  insertCampaign,
+  seedWorkspace,
+  step,
+  type SeededWorkspace,
+} from '../../test-support/diagnostics-fixtures';
 
 const TODAY = '2026-03-01';
 const FROM = addDays(TODAY, -13);

@@ -4,7 +4,7 @@ import { DiagnosticDetailSchema } from '../../shared/api/diagnostics';
 import { addDays } from '../clock';
 import { DEFAULT_PROFILE, type Learned } from './andromeda';
 import { diagnose } from './engine';
-import { buildCampaign, step, type AdSetSpec } from './fixtures';
+import { buildCampaign, step, type AdSetSpec } from '../../test-support/diagnostics-fixtures';
 
 const TODAY = '2026-03-01';
 const FROM = addDays(TODAY, -13);

@@ -8,7 +8,7 @@ import { addDays } from '../clock';
 import { openStore, type Store } from '../store/open';
 import { DEFAULT_PROFILE } from './andromeda';
 import { diagnose, loadFromDate } from './engine';
-import { buildCampaign, insertCampaign, seedWorkspace, step } from './fixtures';
+import { buildCampaign, insertCampaign, seedWorkspace, step } from '../../test-support/diagnostics-fixtures';
 import { campaignsWithDelivery, loadCampaigns } from './load';
 import type { CampaignData } from './types';
 

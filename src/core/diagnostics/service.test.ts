@@ -9,7 +9,13 @@ import { addDays } from '../clock';
 import { createCore, type Core } from '../core';
 import { AppError } from '../errors';
 import { campaignInsights } from '../insights/index';
-import { buildCampaign, insertCampaign, seedWorkspace, step, type SeededWorkspace } from './fixtures';
+import {
+  buildCampaign,
+  insertCampaign,
+  seedWorkspace,
+  step,
+  type SeededWorkspace,
+} from '../../test-support/diagnostics-fixtures';
 import { DiagnosticsService } from './service';
 
 const TODAY = '2026-03-01';

@@ -4,7 +4,7 @@ import type { App } from '../app';
 import type { DemoPlatform } from '../demo-platform';
 import type { CoreEventMap } from '../events';
 import type { AccountView, DemoCandidate } from '../../shared/ipc/types';
-import { demoHandlerWorld, type HandlerWorld } from './test-world';
+import { demoHandlerWorld, type HandlerWorld } from '../../test-support/handler-world';
 
 let world: Awaited<ReturnType<typeof demoHandlerWorld>>;
 let app: App;

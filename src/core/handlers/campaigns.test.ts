@@ -1,9 +1,9 @@
 // The analyst's target CPA per campaign through the handler map, on the real App and a seeded store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ReportFixture } from '../reports/fixtures';
-import { manualClock } from '../reports/test-helpers';
+import type { ReportFixture } from '../../test-support/reports-fixtures';
+import { manualClock } from '../../test-support/reports-harness';
 import type { CampaignDetail } from '../../shared/ipc/types';
-import { seededHandlerWorld, type HandlerWorld } from './test-world';
+import { seededHandlerWorld, type HandlerWorld } from '../../test-support/handler-world';
 
 let world: ReturnType<typeof seededHandlerWorld>;
 let fixture: ReportFixture;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../app';
 import type { AccountView, CampaignList, DemoCandidate, DiagnosticDetail } from '../../shared/ipc/types';
-import { demoHandlerWorld, type HandlerWorld } from './test-world';
+import { demoHandlerWorld, type HandlerWorld } from '../../test-support/handler-world';
 
 let world: Awaited<ReturnType<typeof demoHandlerWorld>>;
 let app: App;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { seedWorkspace, TestClock, tempCore } from '../api/test-fixtures';
+import { seedWorkspace, TestClock, tempCore } from '../../test-support/api-fixtures';
 import { createApiKey, findApiKeyBySecret, isWellFormedApiKey, listApiKeys, revokeApiKey } from './api-keys';
 import { createInvitation, findOpenInvitation, markInvitationAccepted, recordServerUrl } from './invitations';
 

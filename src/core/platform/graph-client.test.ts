@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GraphError } from './errors';
-import { startFakeGraph, graphError, type FakeAnswer, type FakeRequest } from './fake-graph-server';
+import {
+  startFakeGraph,
+  graphError,
+  type FakeAnswer,
+  type FakeRequest,
+} from '../../test-support/fake-graph-server';
 import { GraphClient } from './graph-client';
 
 const servers: { close(): Promise<void> }[] = [];

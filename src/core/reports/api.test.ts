@@ -8,7 +8,7 @@ import { createApiKey } from '../identity/api-keys';
 import { ReportSchema, type Report } from '../../shared/api/reports';
 import { ReportsService } from './service';
 import { pdfText } from '../../test-support/pdf';
-import { harness, manualClock, type Harness } from './test-helpers';
+import { harness, manualClock, type Harness } from '../../test-support/reports-harness';
 
 const clock = manualClock('2026-04-01T09:00:00.000Z');
 let h: Harness;

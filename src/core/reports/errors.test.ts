@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReportsService } from './service';
-import { harness, manualClock, TINY_PNG, type Harness } from './test-helpers';
+import { harness, manualClock, TINY_PNG, type Harness } from '../../test-support/reports-harness';
 import { signDownload, signingSecret } from './signing';
 
 const RANGE = { dateFrom: '2026-03-01', dateTo: '2026-03-31' };

@@ -3,11 +3,11 @@ import { marked, type Tokens } from 'marked';
 import { ReportContentSchema, type ReportContent, type WhiteLabel } from '../../shared/api/reports';
 import { campaignInsights, insightsSummary } from '../insights';
 import { buildReportContent } from './content';
-import { seedDiagnostic } from './fixtures';
+import { seedDiagnostic } from '../../test-support/reports-fixtures';
 import { renderMarkdown } from './markdown';
 import { renderPdf } from './pdf/render';
 import { inkCoverage, pdfFonts, pdfImages, pdfPagePng, pdfPages, pdfText } from '../../test-support/pdf';
-import { harness, pngLogo, type Harness } from './test-helpers';
+import { harness, pngLogo, type Harness } from '../../test-support/reports-harness';
 
 const RANGE = { dateFrom: '2026-01-01', dateTo: '2026-03-31' };
 const WHITE_LABEL: WhiteLabel = {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ReportSchema } from '../../shared/api/reports';
 import { ReportsService } from './service';
 import { nextRun } from './schedule';
-import { harness, manualClock, type Harness } from './test-helpers';
+import { harness, manualClock, type Harness } from '../../test-support/reports-harness';
 
 let h: Harness | undefined;
 let s: ReportsService | undefined;

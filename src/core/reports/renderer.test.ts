@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { silentLogger } from '../core';
 import { ReportRenderer } from './renderer';
 import type { GenerateJob } from './render';
-import { harness, type Harness } from './test-helpers';
+import { harness, type Harness } from '../../test-support/reports-harness';
 
 let h: Harness | undefined;
 let renderer: ReportRenderer | undefined;

@@ -5,9 +5,9 @@ import { createCore } from '../core';
 import { insightsSummary } from '../insights';
 import { ReportContentSchema, ReportSchema } from '../../shared/api/reports';
 import { ReportsService } from './service';
-import { seedDiagnostic } from './fixtures';
+import { seedDiagnostic } from '../../test-support/reports-fixtures';
 import { pdfText } from '../../test-support/pdf';
-import { harness, manualClock, type Harness } from './test-helpers';
+import { harness, manualClock, type Harness } from '../../test-support/reports-harness';
 
 const RANGE = { dateFrom: '2026-01-01', dateTo: '2026-03-31' };
 

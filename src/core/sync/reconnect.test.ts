@@ -8,7 +8,7 @@ import type { CoreEventMap } from '../events';
 import { newId } from '../ids';
 import { createWorkspace } from '../identity/workspaces';
 import { getAdAccount, getConnection } from './accounts';
-import { FAKE_ACCOUNT, fakeAccountState, startFakeAccount } from './fake-account';
+import { FAKE_ACCOUNT, fakeAccountState, startFakeAccount } from '../../test-support/fake-account';
 import { disconnectAccount, reconnectAccount } from './reconnect';
 import { SyncService } from './service';
 

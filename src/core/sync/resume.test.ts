@@ -70,15 +70,7 @@ describe('resume after a kill', () => {
     demo.controls.setLatency(15);
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/core/sync/testing/sync-child.ts',
-        dataDir,
-        account.id,
-        demo.url,
-        demo.apiVersion,
-      ],
+      ['--import', 'tsx', 'src/test-support/sync-child.ts', dataDir, account.id, demo.url, demo.apiVersion],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));

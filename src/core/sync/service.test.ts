@@ -6,7 +6,12 @@ import { addDays, fixedClock } from '../clock';
 import { createCore, type Core } from '../core';
 import type { CoreEventMap } from '../events';
 import { createWorkspace } from '../identity/workspaces';
-import { FAKE_ACCOUNT, fakeAccountState, startFakeAccount, type FakeAccountState } from './fake-account';
+import {
+  FAKE_ACCOUNT,
+  fakeAccountState,
+  startFakeAccount,
+  type FakeAccountState,
+} from '../../test-support/fake-account';
 import { SyncService } from './service';
 
 const TODAY = '2026-03-15';

@@ -1,7 +1,12 @@
 // Each detector on constructed series at, just below and just above its threshold (MEDIUM profile).
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../clock';
-import { buildCampaign, step, type AdSetSpec, type CampaignSpec } from '../fixtures';
+import {
+  buildCampaign,
+  step,
+  type AdSetSpec,
+  type CampaignSpec,
+} from '../../../test-support/diagnostics-fixtures';
 import { DEFAULT_THRESHOLDS } from '../thresholds';
 import type { CampaignData } from '../types';
 import {

@@ -1,8 +1,8 @@
 // A seeded scenario shared by the API tests: two agency workspaces with live and test accounts,
 // workspaces on every plan, and keys in every state.
-import type { Db } from '../store/open';
-import type { Clock } from '../clock';
-import { createApiKey, revokeApiKey } from '../identity/api-keys';
+import type { Db } from '../core/store/open';
+import type { Clock } from '../core/clock';
+import { createApiKey, revokeApiKey } from '../core/identity/api-keys';
 import {
   seedAccount,
   seedAd,
@@ -11,7 +11,7 @@ import {
   seedDailyInsights,
   seedKey,
   seedWorkspace,
-} from './test-fixtures';
+} from './api-fixtures';
 
 export function seedScenario(db: Db, clock: Clock) {
   const a = seedWorkspace(db, { plan: 'agency', name: 'Agency A' });

@@ -1,8 +1,8 @@
 // A sync in a separate process, for the resume-after-kill test and the memory bench:
 //   node --import tsx src/core/sync/testing/sync-child.ts DATA_DIR ACCOUNT_ID DEMO_URL API_VERSION
 // Prints one JSON line per progress event, then the outcome with the process's peak RSS.
-import { createCore } from '../../core';
-import { SyncService } from '../service';
+import { createCore } from '../core/core';
+import { SyncService } from '../core/sync/service';
 
 async function main(): Promise<number> {
   const [dataDir, accountId, url, apiVersion = 'v25.0'] = process.argv.slice(2);

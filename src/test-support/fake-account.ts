@@ -1,5 +1,5 @@
-import { dateRange } from '../clock';
-import { graphError, startFakeGraph, type FakeAnswer, type FakeRequest } from '../platform/fake-graph-server';
+import { dateRange } from '../core/clock';
+import { graphError, startFakeGraph, type FakeAnswer, type FakeRequest } from './fake-graph-server';
 
 /**
  * A small, fully controllable Graph ad account served by the throwaway fake server: 3 campaigns × 2 ad

@@ -1,6 +1,6 @@
 // Helpers for the demo platform's own tests: a tiny Graph client over fetch.
 
-import type { DemoPlatform } from './server';
+import type { DemoPlatform } from '../core/demo-platform/server';
 
 export interface GraphReply {
   status: number;

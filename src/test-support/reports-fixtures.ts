@@ -1,8 +1,8 @@
 // Test and bench data for reports, written straight into a store with SQL: workspaces, an ad account,
 // campaigns (with Cyrillic and accented names), daily insights and completed diagnostics.
-import { addDays, dateRange } from '../clock';
-import { newId } from '../ids';
-import type { Db } from '../store/open';
+import { addDays, dateRange } from '../core/clock';
+import { newId } from '../core/ids';
+import type { Db } from '../core/store/open';
 
 export const FIXTURE_NAMES = [
   'Кампания Осень',

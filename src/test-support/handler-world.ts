@@ -3,16 +3,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type App } from '../app';
-import type { Clock } from '../clock';
-import { createCore } from '../core';
-import { startDemoPlatform, type DemoPlatform } from '../demo-platform';
-import { createUser } from '../identity/users';
-import { createWorkspace } from '../identity/workspaces';
-import { seedReportFixture, type ReportFixture } from '../reports/fixtures';
-import type { HandlerContext } from './context';
-import type { Dispatch } from './dispatch';
-import { createHandlerDispatch } from './index';
+import { createApp, type App } from '../core/app';
+import type { Clock } from '../core/clock';
+import { createCore } from '../core/core';
+import { startDemoPlatform, type DemoPlatform } from '../core/demo-platform';
+import { createUser } from '../core/identity/users';
+import { createWorkspace } from '../core/identity/workspaces';
+import { seedReportFixture, type ReportFixture } from './reports-fixtures';
+import type { HandlerContext } from '../core/handlers/context';
+import type { Dispatch } from '../core/handlers/dispatch';
+import { createHandlerDispatch } from '../core/handlers/index';
 
 export interface HandlerWorld {
   app: App;

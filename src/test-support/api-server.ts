@@ -1,11 +1,11 @@
 // Starts the /v1 server for tests on an ephemeral port, over a temp store and a movable clock.
-import { createApiServer, type ApiServer, type ApiServerOptions } from './server';
-import { TestClock } from './test-fixtures';
+import { createApiServer, type ApiServer, type ApiServerOptions } from '../core/api/server';
+import { TestClock } from './api-fixtures';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type App, type AppOptions } from '../app';
-import { createCore, type Core } from '../core';
+import { createApp, type App, type AppOptions } from '../core/app';
+import { createCore, type Core } from '../core/core';
 
 export interface TestApi {
   core: Core;

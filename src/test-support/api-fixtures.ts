@@ -4,12 +4,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '../clock';
-import { createCore, type Core } from '../core';
-import { createApiKey, type KeyMode, type LimitOverrides } from '../identity/api-keys';
-import type { Plan } from '../identity/access';
-import { newId } from '../ids';
-import type { Db } from '../store/open';
+import type { Clock } from '../core/clock';
+import { createCore, type Core } from '../core/core';
+import { createApiKey, type KeyMode, type LimitOverrides } from '../core/identity/api-keys';
+import type { Plan } from '../core/identity/access';
+import { newId } from '../core/ids';
+import type { Db } from '../core/store/open';
 
 /** A clock tests move by hand (rate-limit windows, expiry) instead of sleeping. */
 export class TestClock implements Clock {

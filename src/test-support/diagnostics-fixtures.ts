@@ -1,10 +1,10 @@
 // Constructed campaigns for tests and the benchmark: daily series shaped by functions of the day,
 // built in memory (for the pure detectors) or written into a store (for the loader and the service).
-import { addDays, dateRange } from '../clock';
-import { newId } from '../ids';
-import type { Db } from '../store/open';
-import { parseTargeting } from './targeting';
-import type { AdData, AdSetData, CampaignData, DayRow, LearningSnapshot } from './types';
+import { addDays, dateRange } from '../core/clock';
+import { newId } from '../core/ids';
+import type { Db } from '../core/store/open';
+import { parseTargeting } from '../core/diagnostics/targeting';
+import type { AdData, AdSetData, CampaignData, DayRow, LearningSnapshot } from '../core/diagnostics/types';
 
 /** `d` counts days before the last day (0 = the last day of the series). */
 export type Shape = (d: number) => number;

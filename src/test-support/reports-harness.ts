@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { createCore, type Core } from '../core';
-import type { Clock } from '../clock';
-import type { RequestContext } from '../identity/access';
-import { seedReportFixture, type ReportFixture } from './fixtures';
+import { createCore, type Core } from '../core/core';
+import type { Clock } from '../core/clock';
+import type { RequestContext } from '../core/identity/access';
+import { seedReportFixture, type ReportFixture } from './reports-fixtures';
 
 export interface Harness {
   dir: string;
