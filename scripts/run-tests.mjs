@@ -17,7 +17,7 @@ const only = process.argv[2]; // 'unit' | 'e2e' | undefined (both)
 // One temp root for the run: tests, servers and browsers they start inherit TMPDIR, so whatever a
 // killed process could not clean up is removed here with the rest.
 const runTmp = mkdtempSync(join(tmpdir(), 'adlens-test-run-'));
-const env = { ...process.env, TMPDIR: runTmp, TMP: runTmp, TEMP: runTmp };
+const env = { ...process.env, TMPDIR: runTmp, TMP: runTmp, TEMP: runTmp, ADLENS_TEST_TMP: runTmp };
 
 function run(command, args, extra = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...env, ...extra } });
