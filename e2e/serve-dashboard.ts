@@ -7,16 +7,9 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { createApiServer } from '../src/core/api/server';
-import { createApp } from '../src/core/app';
-import { createCore } from '../src/core/core';
-import { createDashboard } from '../src/core/dashboard';
-import { startDemoPlatform } from '../src/core/demo-platform';
-import { provisionIfEmpty } from '../src/core/host/provision';
+import { startHost } from '../src/core/host/start';
 import { createInvitation } from '../src/core/identity/invitations';
-import { createUser } from '../src/core/identity/users';
-import { createWorkspace, listWorkspaces } from '../src/core/identity/workspaces';
-import { listAdAccounts } from '../src/core/sync/accounts';
+import { listWorkspaces } from '../src/core/identity/workspaces';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -30,46 +23,18 @@ async function main(): Promise<void> {
   });
   const dataDir = values['data-dir'];
   if (!dataDir) throw new Error('--data-dir DIR is required');
-  const core = createCore({ dataDir });
-  const platform = await startDemoPlatform({
-    port: 0,
+  const host = await startHost({
+    dataDir,
+    kind: 'headless',
+    port: Number(values.port),
     seed: 1,
+    provision: values.bare ? 'bare' : 'demo',
+    initialSync: 'await',
+    dashboard: { rendererDir: resolve(import.meta.dirname, '../out/renderer') },
     ...(values.campaigns ? { largeAccountCampaigns: Number(values.campaigns) } : {}),
   });
-  const demo = { url: platform.url, apiVersion: platform.apiVersion };
-  let apiUrl: string | null = null;
-  const app = createApp(core, {
-    sync: { demoPlatform: async () => demo },
-    host: { demoPlatform: () => demo, apiBaseUrl: () => apiUrl, runsBackgroundWork: true },
-  });
-  const { sync } = app;
-  if (values.bare) {
-    if (listWorkspaces(core.db).length === 0) {
-      const ws = createWorkspace(core.db, { name: 'Demo Agency', plan: 'trial' });
-      createUser(core.db, {
-        workspaceId: ws.id,
-        email: 'owner@adlens.local',
-        name: 'Local owner',
-        role: 'owner',
-      });
-    }
-  } else {
-    await provisionIfEmpty(core, sync, demo, { seed: 1 });
-    for (const ws of listWorkspaces(core.db)) {
-      for (const account of listAdAccounts(core.db, ws.id)) {
-        const outcome = await sync.syncAccount(account.id);
-        if (outcome.status !== 'completed')
-          console.error(
-            `sync of ${account.platformAccountId}: ${outcome.status} ${JSON.stringify(outcome.error)}`,
-          );
-      }
-    }
-  }
-  const dashboard = createDashboard(app, { rendererDir: resolve(import.meta.dirname, '../out/renderer') });
-  const server = await createApiServer(app, { port: Number(values.port), fallback: dashboard });
-  apiUrl = server.url;
-  app.reports.setBaseUrl(server.url);
-  app.start();
+  const { core, platform } = host;
+  const server = { url: host.url };
   console.log(`READY ${server.url}`);
   if (values.invite) {
     const workspace = listWorkspaces(core.db)[0];
@@ -82,10 +47,7 @@ async function main(): Promise<void> {
     console.log(`INVITE ${url}`);
   }
   const stop = async (): Promise<void> => {
-    dashboard.close();
-    await server.close();
-    await app.stop();
-    await platform.close();
+    await host.stop();
     process.exit(0);
   };
   createInterface({ input: process.stdin }).on('line', (line) => {

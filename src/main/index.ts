@@ -3,17 +3,12 @@
 // settings), the window, IPC from the handler map, and calm desktop notifications.
 import { app, BrowserWindow, dialog, Notification } from 'electron';
 import { join } from 'node:path';
-import { createApiServer, type ApiServer } from '../core/api/server';
-import { createApp } from '../core/app';
 import { configuredApiPort } from '../core/settings/use-cases';
-import { consoleLogger, createCore, type Core } from '../core/core';
-import { startDemoPlatform } from '../core/demo-platform';
+import { consoleLogger } from '../core/core';
+import { startHost } from '../core/host/start';
 import { createHandlerDispatch, type HandlerContext, type HandlerEnv } from '../core/handlers';
-import { acquireDataDirLock } from '../core/host/lock';
-import { provisionIfEmpty, syncDemoAccounts } from '../core/host/provision';
 import { getWorkspaceOwner } from '../core/identity/users';
 import { listWorkspaces } from '../core/identity/workspaces';
-import { demoSeed } from '../core/sync/embedded-demo';
 import type { BridgeEvent } from '../shared/ipc/types';
 import { registerIpc } from './ipc';
 import { NotificationPolicy } from './notify-policy';
@@ -46,36 +41,17 @@ if (!app.requestSingleInstanceLock()) {
 
   async function start(): Promise<void> {
     const dataDir = process.env.ADLENS_DATA_DIR ?? join(app.getPath('userData'), 'data');
-    const lock = acquireDataDirLock(dataDir, 'desktop');
-    const core: Core = createCore({
+    // The one host start (src/core/host/start.ts), with the desktop's lock, keychain and port setting.
+    const host = await startHost({
       dataDir,
+      kind: 'desktop',
+      port: (core) => configuredApiPort(core.db),
+      portFallback: true,
       logger: consoleLogger,
-      tokenCipher: desktopTokenCipher(dataDir, (m) => consoleLogger.warn(m)),
+      tokenCipher: (dir) => desktopTokenCipher(dir, (m) => consoleLogger.warn(m)),
     });
-    const platform = await startDemoPlatform({ port: 0, seed: demoSeed(core.db) });
-    const demo = { url: platform.url, apiVersion: platform.apiVersion };
-    let api: ApiServer | null = null;
-    const services = createApp(core, {
-      sync: { demoPlatform: async () => demo },
-      host: { demoPlatform: () => demo, apiBaseUrl: () => api?.url ?? null, runsBackgroundWork: true },
-    });
-    await provisionIfEmpty(core, services.sync, demo, { seed: demoSeed(core.db) });
-
-    const env: HandlerEnv = {
-      app: services,
-      host: { kind: 'desktop' },
-    };
-    try {
-      api = await createApiServer(services, { port: configuredApiPort(core.db) });
-    } catch (error) {
-      // The configured port is taken: serve on a free one and show that address in Settings.
-      core.logger.warn('configured API port unavailable, using an ephemeral one', { error: String(error) });
-      api = await createApiServer(services, { port: 0 });
-    }
-    services.reports.setBaseUrl(api.url);
-    services.start();
-    // Demo-first: the demo accounts are synced in the background while the window opens.
-    const initialSync = syncDemoAccounts(core, services.sync);
+    const { core, app: services } = host;
+    const env: HandlerEnv = { app: services, host: { kind: 'desktop' } };
 
     const workspace = listWorkspaces(core.db)[0];
     const owner = workspace ? getWorkspaceOwner(core.db, workspace.id) : undefined;
@@ -112,12 +88,7 @@ if (!app.requestSingleInstanceLock()) {
       offNotify();
       unregister();
       void (async () => {
-        await api?.close();
-        await services.sync.stop();
-        await initialSync;
-        await services.stop();
-        await platform.close();
-        lock.release();
+        await host.stop();
         app.exit(0);
       })();
     });
