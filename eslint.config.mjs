@@ -76,7 +76,6 @@ export default tseslint.config(
     ignores: [
       'src/core/demo-platform/**',
       'src/core/host/**',
-      'src/core/sync/embedded-demo.ts',
       '**/*.test.{ts,tsx}',
       '**/test-*.ts',
       '**/testing/**',

@@ -4,6 +4,7 @@ import { fixedClock, type Clock } from '../core/clock';
 import { createCore, type Core } from '../core/core';
 import { AppError, isAppError } from '../core/errors';
 import { createApp, type App } from '../core/app';
+import { lazyEmbeddedDemo } from '../core/host/embedded-demo';
 import type { SyncService } from '../core/sync/service';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -89,6 +90,7 @@ export async function runCommand(
   const spec = sorted.find((c) => c.path.every((word, i) => argv[i] === word));
   let core: Core | undefined;
   let app: App | undefined;
+  let demo: ReturnType<typeof lazyEmbeddedDemo> | undefined;
   let onSignal: ((signal: NodeJS.Signals) => void) | undefined;
   try {
     if (!spec) {
@@ -141,7 +143,10 @@ export async function runCommand(
       dataDir: dataDir ?? '',
       json,
       core: () => (core ??= createCore({ dataDir: dataDir ?? '', ...pinnedClock() })),
-      app: () => (app ??= createApp(ctx.core())),
+      app: () =>
+        (app ??= createApp(ctx.core(), {
+          sync: { demoPlatform: (demo ??= lazyEmbeddedDemo(ctx.core().db)).source },
+        })),
       sync: () => ctx.app().sync,
       note: (line) => io.stderr(`${line}\n`),
       interrupted,
@@ -164,6 +169,7 @@ export async function runCommand(
     }
     if (app) await app.stop();
     else core?.close();
+    await demo?.close();
   }
 }
 

@@ -24,27 +24,3 @@ export function demoSeed(db: Db): number {
 export function setDemoSeed(db: Db, seed: number): void {
   writeSetting(db, DEMO_SEED_SETTING, String(seed));
 }
-
-/**
- * Starts an in-process demo platform on an ephemeral loopback port the first time it is needed (a CLI
- * `sync` of a demo account with no server around), with the data directory's seed.
- */
-export function lazyEmbeddedDemo(db: Db): { source: DemoPlatformSource; close(): Promise<void> } {
-  let started: Promise<{ endpoint: DemoPlatformEndpoint; close(): Promise<void> }> | null = null;
-  return {
-    source: async () => {
-      started ??= import('../demo-platform/index').then(async ({ startDemoPlatform }) => {
-        const platform = await startDemoPlatform({ port: 0, seed: demoSeed(db) });
-        return {
-          endpoint: { url: platform.url, apiVersion: platform.apiVersion },
-          close: () => platform.close(),
-        };
-      });
-      return (await started).endpoint;
-    },
-    close: async () => {
-      if (started) await (await started).close();
-      started = null;
-    },
-  };
-}

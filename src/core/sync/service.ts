@@ -15,7 +15,7 @@ import {
   type AdAccount,
   type AdAccountRow,
 } from './accounts';
-import { DEMO_BASE_URL, lazyEmbeddedDemo, type DemoPlatformSource } from './embedded-demo';
+import { DEMO_BASE_URL, type DemoPlatformSource } from './embedded-demo';
 import { runSync, SyncStopped, type SyncPhase, type SyncStats } from './engine';
 import { beginRun, finishRun, lastCompletedRun, recordProgress, type SyncKind } from './runs';
 
@@ -74,7 +74,6 @@ const connectInput = z.object({
 /** Connects ad accounts and keeps them synced: one sync at a time per account, in this process and across processes. */
 export class SyncService {
   private readonly running = new Map<string, { abort: AbortController; done: Promise<SyncOutcome> }>();
-  private readonly embedded;
   private readonly demoPlatform: DemoPlatformSource;
   private stopping = false;
 
@@ -82,8 +81,15 @@ export class SyncService {
     private readonly core: Core,
     private readonly options: SyncServiceOptions = {},
   ) {
-    this.embedded = options.demoPlatform ? null : lazyEmbeddedDemo(core.db);
-    this.demoPlatform = options.demoPlatform ?? this.embedded!.source;
+    // The host injects its demo platform; a process without one cannot reach demo accounts.
+    this.demoPlatform =
+      options.demoPlatform ??
+      (async () => {
+        throw new AppError(
+          'not_found',
+          'No demo platform runs in this process; demo accounts cannot sync here.',
+        );
+      });
   }
 
   async connectAccount(input: ConnectAccountInput): Promise<AdAccount> {
@@ -214,7 +220,6 @@ export class SyncService {
     const runs = [...this.running.values()];
     for (const run of runs) run.abort.abort();
     await Promise.all(runs.map((run) => run.done));
-    await this.embedded?.close();
   }
 
   private async execute(

@@ -1,0 +1,29 @@
+// A demo platform started on first use, for hosts that do not run one all the time (a CLI
+// command that syncs a demo account with no server around). The host owns it and injects its
+// endpoint into the App; product code never imports the simulator.
+import type { Db } from '../store/open';
+import { demoSeed, type DemoPlatformEndpoint, type DemoPlatformSource } from '../sync/embedded-demo';
+
+/**
+ * Starts an in-process demo platform on an ephemeral loopback port the first time it is needed (a CLI
+ * `sync` of a demo account with no server around), with the data directory's seed.
+ */
+export function lazyEmbeddedDemo(db: Db): { source: DemoPlatformSource; close(): Promise<void> } {
+  let started: Promise<{ endpoint: DemoPlatformEndpoint; close(): Promise<void> }> | null = null;
+  return {
+    source: async () => {
+      started ??= import('../demo-platform/index').then(async ({ startDemoPlatform }) => {
+        const platform = await startDemoPlatform({ port: 0, seed: demoSeed(db) });
+        return {
+          endpoint: { url: platform.url, apiVersion: platform.apiVersion },
+          close: () => platform.close(),
+        };
+      });
+      return (await started).endpoint;
+    },
+    close: async () => {
+      if (started) await (await started).close();
+      started = null;
+    },
+  };
+}
