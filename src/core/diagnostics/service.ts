@@ -1,6 +1,7 @@
 // Diagnostics as jobs: pending → running → completed | failed, one active per campaign (and per
 // account for account-level runs, enforced by partial unique indexes), run one at a time on an
 // in-process queue so that POST returns at once. Results are stored whole in diagnostics.result.
+import { JobQueue } from '../jobs/queue';
 import type {
   DiagnosticCreated,
   DiagnosticDetail,
@@ -40,12 +41,15 @@ export interface ListDiagnosticsFilter {
 }
 
 export class DiagnosticsService {
-  private readonly queue: string[] = [];
-  private active: string | null = null;
-  private stopped = false;
-  private idleWaiters: (() => void)[] = [];
+  private readonly jobs: JobQueue;
 
-  constructor(private readonly core: Core) {}
+  constructor(private readonly core: Core) {
+    this.jobs = new JobQueue({
+      run: (id) => this.process(id),
+      onError: (id, error) =>
+        core.logger.error('diagnostic job crashed', { diagnosticId: id, error: String(error) }),
+    });
+  }
 
   private get db() {
     return this.core.db;
@@ -67,7 +71,7 @@ export class DiagnosticsService {
   }
 
   create(ctx: DiagnosticsContext, input: CreateDiagnosticInput): DiagnosticCreated {
-    if (this.stopped) throw new AppError('api_error', 'The diagnostics service is shutting down.');
+    if (this.jobs.isStopped) throw new AppError('api_error', 'The diagnostics service is shutting down.');
     if (input.dateFrom > input.dateTo)
       throw new AppError('invalid_date_range', 'date_start is after date_end.');
     const account = this.db
@@ -148,35 +152,12 @@ export class DiagnosticsService {
       )
       .get() as { ms: number | null };
     const perJob = row.ms ?? 1000;
-    const ahead = this.queue.length + (this.active ? 1 : 0) + 1;
+    const ahead = this.jobs.queued + (this.jobs.active ? 1 : 0) + 1;
     return Math.max(1, Math.ceil((perJob * ahead) / 1000));
   }
 
   private enqueue(id: string): void {
-    this.queue.push(id);
-    this.pump();
-  }
-
-  private pump(): void {
-    if (this.active || this.stopped) return this.notifyIdle();
-    const next = this.queue.shift();
-    if (!next) return this.notifyIdle();
-    this.active = next;
-    setImmediate(() => {
-      try {
-        this.process(next);
-      } finally {
-        this.active = null;
-        this.pump();
-      }
-    });
-  }
-
-  private notifyIdle(): void {
-    if (this.active || (this.queue.length > 0 && !this.stopped)) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const resolve of waiters) resolve();
+    this.jobs.enqueue(id);
   }
 
   private process(id: string): void {
@@ -339,24 +320,20 @@ export class DiagnosticsService {
    * engine is deterministic, so a re-run gives what the interrupted run would have given.
    */
   resume(): void {
-    this.stopped = false;
+    this.jobs.start();
     const rows = this.db
       .prepare(`SELECT id FROM diagnostics WHERE status IN ('pending', 'running') ORDER BY created_at, id`)
       .all() as { id: string }[];
-    for (const { id } of rows) if (id !== this.active && !this.queue.includes(id)) this.queue.push(id);
-    this.pump();
+    for (const { id } of rows) this.jobs.enqueue(id);
   }
 
   whenIdle(): Promise<void> {
-    if (!this.active && (this.queue.length === 0 || this.stopped)) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.jobs.whenIdle();
   }
 
   /** No new jobs; the running one finishes; queued ones stay pending for the next start's resume(). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.queue.length = 0;
-    await this.whenIdle();
+    await this.jobs.stop();
   }
 
   // Andromeda, scoped to the caller's workspace.

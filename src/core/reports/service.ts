@@ -1,6 +1,7 @@
 // Reports: creation and validation, the generation queue (PDFs rendered in a worker thread), the
 // lifecycle generating → completed | failed, recurring schedules (pending until due), listing, and
 // signed downloads. Files live in <dataDir>/reports and survive restarts.
+import { JobQueue } from '../jobs/queue';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -102,20 +103,21 @@ function invalid(error: z.ZodError): AppError {
 export class ReportsService {
   private readonly store: ReportStore;
   private readonly renderer: ReportRenderer;
-  private readonly queue: string[] = [];
-  private readonly queued = new Set<string>();
-  private running: Promise<void> | null = null;
-  private idleWaiters: Array<() => void> = [];
+  private readonly jobs: JobQueue;
   private baseUrl = '';
   private secret: string | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private stopped = false;
 
   constructor(
     private readonly core: Core,
     private readonly options: ReportsServiceOptions = {},
   ) {
     this.store = new ReportStore(core.db);
+    this.jobs = new JobQueue({
+      run: (id) => this.generate(id),
+      onError: (id, error) =>
+        core.logger.error('report generation crashed', { reportId: id, error: String(error) }),
+    });
     this.renderer = new ReportRenderer(core.db, {
       useWorker: options.renderInWorker ?? true,
       logger: core.logger,
@@ -282,7 +284,7 @@ export class ReportsService {
    * (unref'd: it never keeps a process alive) looks for due reports every minute.
    */
   resume(): void {
-    this.stopped = false;
+    this.jobs.start();
     for (const id of this.store.idsWithStatus('generating')) this.enqueue(id);
     this.runDue();
     if (!this.timer) {
@@ -293,7 +295,7 @@ export class ReportsService {
 
   /** Moves due `pending` reports to `generating` and schedules each one's next run. Returns how many. */
   runDue(): number {
-    if (this.stopped) return 0;
+    if (this.jobs.isStopped) return 0;
     const now = this.core.clock.now();
     const due = this.store.duePending(now.toISOString());
     for (const row of due) {
@@ -315,8 +317,7 @@ export class ReportsService {
 
   /** Resolves when no report is queued or generating. */
   whenIdle(): Promise<void> {
-    if (!this.running && this.queue.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.jobs.whenIdle();
   }
 
   /** Resolves with the report once it is completed or failed (for the CLI and tests). */
@@ -343,12 +344,9 @@ export class ReportsService {
 
   /** No new work; waits for the report being generated, then ends the worker. Queued ones stay `generating` for resume(). */
   async stop(): Promise<void> {
-    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.queue.length = 0;
-    this.queued.clear();
-    if (this.running) await this.running.catch(() => undefined);
+    await this.jobs.stop();
     await this.renderer.close();
   }
 
@@ -405,28 +403,7 @@ export class ReportsService {
   }
 
   private enqueue(id: string): void {
-    if (this.stopped || this.queued.has(id)) return;
-    this.queued.add(id);
-    this.queue.push(id);
-    if (!this.running) this.running = this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    // Let create() return (and its response go out) before the first generation starts.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    for (let id = this.queue.shift(); id !== undefined; id = this.queue.shift()) {
-      try {
-        await this.generate(id);
-      } catch (error) {
-        this.core.logger.error('report generation crashed', { reportId: id, error: String(error) });
-      } finally {
-        this.queued.delete(id);
-      }
-    }
-    this.running = null;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const resolve of waiters) resolve();
+    this.jobs.enqueue(id);
   }
 
   private async generate(id: string): Promise<void> {
