@@ -8,8 +8,11 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
-          // PDF rendering runs on this worker thread, off the main process's event loop.
+          // Heavy work runs on these worker threads, off the main process's event loop (the window).
           'render-worker': resolve(__dirname, 'src/core/reports/render-worker.ts'),
+          'diagnose-worker': resolve(__dirname, 'src/core/diagnostics/diagnose-worker.ts'),
+          'sync-worker': resolve(__dirname, 'src/core/sync/sync-worker.ts'),
+          'demo-worker': resolve(__dirname, 'src/core/host/demo-worker.ts'),
         },
       },
     },

@@ -53,12 +53,10 @@ async function main(): Promise<void> {
   createInterface({ input: process.stdin }).on('line', (line) => {
     const command = line.trim();
     if (command === 'expire-token') {
-      platform.controls.expireToken('all');
-      console.log('OK expire-token');
+      void platform.controls.expireToken('all').then(() => console.log('OK expire-token'));
     } else if (command === 'restore-token') {
       // The platform accepts its tokens again (as after the user signs in anew): re-authentication works.
-      platform.controls.reset();
-      console.log('OK restore-token');
+      void platform.controls.reset().then(() => console.log('OK restore-token'));
     } else if (command === 'stop') void stop();
   });
   process.on('SIGTERM', () => void stop());

@@ -15,7 +15,7 @@ export interface App {
   readonly reports: ReportsService;
   /** The application layer: the use cases every transport calls. */
   readonly use: UseCases;
-  /** Resumes jobs a previous process left pending or running, and starts schedules. */
+  /** Resumes jobs (syncs, diagnostics, reports) a previous process left unfinished, and starts schedules. */
   start(): void;
   /** No new work; running work finishes; then the database is closed. */
   stop(): Promise<void>;
@@ -25,13 +25,19 @@ export interface AppOptions {
   sync?: SyncServiceOptions;
   /** Render reports on a worker thread (default) or inline (some tests). */
   renderReportsInWorker?: boolean;
+  /**
+   * Syncs and diagnoses on worker threads, so the host's thread (the Electron main process, a server)
+   * never stalls on them; hosts set it, the CLI and most tests run them inline.
+   */
+  offThread?: boolean;
   /** What the host knows (its /v1 URL, its demo platform); default: a host with neither (the CLI). */
   host?: Partial<HostPorts>;
 }
 
 export function createApp(core: Core, options: AppOptions = {}): App {
-  const sync = new SyncService(core, options.sync);
-  const diagnostics = new DiagnosticsService(core);
+  const offThread = options.offThread ?? false;
+  const sync = new SyncService(core, { inWorker: offThread, ...options.sync });
+  const diagnostics = new DiagnosticsService(core, { inWorker: offThread });
   const reports = new ReportsService(core, { renderInWorker: options.renderReportsInWorker ?? true });
   const host: HostPorts = { ...NO_HOST, ...options.host };
   // A host without its own /v1 server (the CLI) signs download links for the server that last ran
@@ -47,6 +53,7 @@ export function createApp(core: Core, options: AppOptions = {}): App {
     reports,
     use,
     start() {
+      sync.resume();
       diagnostics.resume();
       reports.resume();
     },

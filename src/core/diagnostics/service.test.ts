@@ -276,6 +276,50 @@ describe('DiagnosticsService', () => {
     expect(detail.completedAt).not.toBeNull();
   });
 
+  it('gives the same diagnosis on the worker thread (as hosts run it), and its errors keep their type', async () => {
+    const campaignId = insertCampaign(core.db, ws.accountId, sickCampaign('Spring Sale'));
+    insertCampaign(core.db, ws.accountId, sickCampaign('Autumn Sale'));
+    const offThread = new DiagnosticsService(core, { inWorker: true });
+    try {
+      expect(offThread.offThread).toBe(true);
+      expect(service.offThread).toBe(false);
+      for (const campaign of [campaignId, null]) {
+        const input = { accountId: ws.accountId, campaignId: campaign, dateFrom: FROM, dateTo: TODAY };
+        const inline = await service.runNow(ctx(), input);
+        const worker = await offThread.runNow(ctx(), input);
+        const comparable = (d: typeof inline) => ({
+          ...d,
+          id: undefined,
+          createdAt: undefined,
+          completedAt: undefined,
+          processingTimeMs: undefined,
+        });
+        expect(worker.status).toBe('completed');
+        expect(worker.issues.length).toBeGreaterThan(0);
+        expect(comparable(worker)).toEqual(comparable(inline));
+      }
+      // A campaign that vanished under a queued job: the worker's not_found comes back as not_found.
+      core.db
+        .prepare(
+          `INSERT INTO diagnostics (id, workspace_id, account_id, campaign_id, status, date_from, date_to, created_at)
+           VALUES ('diag_VanishedOnWorker1', ?, ?, NULL, 'pending', ?, ?, ?)`,
+        )
+        .run(ws.workspaceId, ws.accountId, FROM, TODAY, '2026-03-01T10:00:00.000Z');
+      core.db.pragma('foreign_keys = OFF');
+      core.db.prepare(`DELETE FROM ad_accounts WHERE id = ?`).run(ws.accountId);
+      core.db.pragma('foreign_keys = ON');
+      offThread.resume();
+      await offThread.whenIdle();
+      const failed = core.db
+        .prepare(`SELECT status, error FROM diagnostics WHERE id = 'diag_VanishedOnWorker1'`)
+        .get() as { status: string; error: string };
+      expect(failed.status).toBe('failed');
+      expect(JSON.parse(failed.error)).toMatchObject({ type: 'not_found' });
+    } finally {
+      await offThread.stop();
+    }
+  });
+
   it('keeps profiles and feedback per user and applies them to later diagnostics', async () => {
     const campaignId = insertCampaign(core.db, ws.accountId, sickCampaign());
     expect(service.getProfile(ctx())).toMatchObject({

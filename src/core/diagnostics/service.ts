@@ -13,9 +13,10 @@ import type { Core } from '../core';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { RequestContext } from '../identity/access';
-import { learnedFor, recordFeedback, setProfile, getProfile, type ActionKind } from './andromeda';
-import { diagnose, loadFromDate, type DiagnosisContent } from './engine';
-import { campaignsWithDelivery, loadCampaigns } from './load';
+import { JobThread } from '../jobs/thread';
+import { recordFeedback, setProfile, getProfile, type ActionKind } from './andromeda';
+import { computeDiagnosis, fromDiagnosisFault, type DiagnosisFault, type DiagnosisJob } from './compute';
+import type { DiagnosisContent } from './engine';
 import { SELECT, toDetail, toListItem, type DiagnosticRow, type StoredResult } from './rows';
 import type { Profile } from './types';
 
@@ -40,15 +41,36 @@ export interface ListDiagnosticsFilter {
   pageSize: number;
 }
 
+export interface DiagnosticsServiceOptions {
+  /** Load and analyse on a worker thread, so the host's thread stays free (hosts); default inline. */
+  inWorker?: boolean;
+}
+
 export class DiagnosticsService {
   private readonly jobs: JobQueue;
+  private readonly thread: JobThread<DiagnosisJob, DiagnosisContent, never, DiagnosisFault> | null;
 
-  constructor(private readonly core: Core) {
+  constructor(
+    private readonly core: Core,
+    options: DiagnosticsServiceOptions = {},
+  ) {
+    this.thread = options.inWorker
+      ? new JobThread({
+          entry: new URL('./diagnose-worker', import.meta.url),
+          decodeError: fromDiagnosisFault,
+          label: 'diagnosis',
+        })
+      : null;
     this.jobs = new JobQueue({
       run: (id) => this.process(id),
       onError: (id, error) =>
         core.logger.error('diagnostic job crashed', { diagnosticId: id, error: String(error) }),
     });
+  }
+
+  /** True when diagnoses run on the worker thread. */
+  get offThread(): boolean {
+    return this.thread !== null;
   }
 
   private get db() {
@@ -160,7 +182,7 @@ export class DiagnosticsService {
     this.jobs.enqueue(id);
   }
 
-  private process(id: string): void {
+  private async process(id: string): Promise<void> {
     const row = this.db.prepare(`SELECT * FROM diagnostics WHERE id = ?`).get(id) as
       DiagnosticRow | undefined;
     if (!row || (row.status !== 'pending' && row.status !== 'running')) return;
@@ -171,7 +193,7 @@ export class DiagnosticsService {
     this.emit(row.workspace_id, id, row.campaign_id, 'running', null);
     const started = performance.now();
     try {
-      const content = this.compute(row);
+      const content = await this.compute(row);
       const processingTimeMs = Math.max(1, Math.round(performance.now() - started));
       const stored: StoredResult = {
         issues: content.issues,
@@ -213,23 +235,17 @@ export class DiagnosticsService {
     }
   }
 
-  /** Loads and analyses one diagnostic's data (pure engine over a store snapshot). */
-  private compute(row: DiagnosticRow): DiagnosisContent {
-    const learned = learnedFor(this.db, row.user_id);
-    const loadFrom = loadFromDate(row.date_from, row.date_to);
-    if (row.campaign_id) {
-      const campaigns = loadCampaigns(this.db, [row.campaign_id], loadFrom, row.date_to);
-      if (campaigns.length === 0)
-        throw new AppError('not_found', `Campaign ${row.campaign_id} no longer exists.`);
-      return diagnose({ campaigns, from: row.date_from, to: row.date_to, learned });
-    }
-    const account = this.db
-      .prepare(`SELECT name, currency FROM ad_accounts WHERE id = ?`)
-      .get(row.account_id) as { name: string; currency: string } | undefined;
-    if (!account) throw new AppError('not_found', `Account ${row.account_id} no longer exists.`);
-    const ids = campaignsWithDelivery(this.db, row.account_id, row.date_from, row.date_to);
-    const campaigns = loadCampaigns(this.db, ids, loadFrom, row.date_to);
-    return diagnose({ campaigns, from: row.date_from, to: row.date_to, learned, account });
+  /** Loads and analyses one diagnostic's data (pure engine over a store snapshot), off-thread in hosts. */
+  private compute(row: DiagnosticRow): Promise<DiagnosisContent> | DiagnosisContent {
+    const job: DiagnosisJob = {
+      dataDir: this.core.dataDir,
+      accountId: row.account_id,
+      campaignId: row.campaign_id,
+      userId: row.user_id,
+      dateFrom: row.date_from,
+      dateTo: row.date_to,
+    };
+    return this.thread ? this.thread.run(job) : computeDiagnosis(this.db, job);
   }
 
   private emit(
@@ -334,6 +350,7 @@ export class DiagnosticsService {
   /** No new jobs; the running one finishes; queued ones stay pending for the next start's resume(). */
   async stop(): Promise<void> {
     await this.jobs.stop();
+    await this.thread?.close();
   }
 
   // Andromeda, scoped to the caller's workspace.

@@ -87,7 +87,8 @@ export async function syncDemoAccounts(core: Core, sync: SyncService): Promise<v
     for (const account of listAdAccounts(core.db, workspace.id)) {
       if (account.mode !== 'test' || account.connectionStatus !== 'active') continue;
       try {
-        const outcome = await sync.syncAccount(account.id);
+        // A sync resumed after a crash is already on its way: wait for it instead of starting another.
+        const outcome = await (sync.current(account.id) ?? sync.syncAccount(account.id));
         if (outcome.status === 'interrupted') return;
       } catch (error) {
         if (error instanceof AppError && error.type === 'conflict') return; // shutting down

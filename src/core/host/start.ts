@@ -6,12 +6,12 @@ import { createApiServer, type ApiServer } from '../api/server';
 import { createApp, type App } from '../app';
 import { createCore, type Core, type Logger } from '../core';
 import { createDashboard, type DashboardHandler } from '../dashboard/index';
-import type { DemoPlatform } from '../demo-platform/index';
 import { AppError } from '../errors';
 import { createUser } from '../identity/users';
 import { createWorkspace, listWorkspaces } from '../identity/workspaces';
 import type { TokenCipher } from '../secrets';
 import { demoSeed, type DemoPlatformEndpoint } from '../sync/embedded-demo';
+import { startDemoPlatformThread, type HostedDemoPlatform } from './demo-thread';
 import { acquireDataDirLock, type DataDirLock } from './lock';
 import { LOCAL_OWNER_EMAIL, provisionIfEmpty, syncDemoAccounts, TRIAL_WORKSPACE_NAME } from './provision';
 
@@ -36,6 +36,8 @@ export interface HostOptions {
   /** Seals platform tokens (the desktop's keychain); made once the data directory is locked. */
   tokenCipher?: (dataDir: string) => TokenCipher;
   logger?: Logger;
+  /** Syncs and diagnoses on worker threads (default), or inline (tests that pin the clock exactly). */
+  offThread?: boolean;
 }
 
 export interface Host {
@@ -43,8 +45,8 @@ export interface Host {
   app: App;
   core: Core;
   demo: DemoPlatformEndpoint;
-  /** The embedded demo platform itself (its controls simulate expiry and throttling in tests). */
-  platform: DemoPlatform;
+  /** The embedded demo platform on its thread (its controls simulate expiry and throttling in tests). */
+  platform: HostedDemoPlatform;
   /** Settles when the start-up syncs of demo accounts have finished. */
   initialSync: Promise<void>;
   /** Graceful: stop accepting, stop syncs at a page boundary, finish jobs, close everything, unlock. */
@@ -71,7 +73,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const lock: DataDirLock = acquireDataDirLock(opts.dataDir, opts.kind);
   let core: Core | undefined;
   let app: App | undefined;
-  let platform: DemoPlatform | undefined;
+  let platform: HostedDemoPlatform | undefined;
   let api: ApiServer | undefined;
   let dashboard: DashboardHandler | undefined;
   try {
@@ -85,15 +87,15 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     if (!fresh && opts.seed !== undefined && opts.seed !== seed) {
       core.logger.warn(`this data directory uses demo seed ${seed}; --seed ${opts.seed} is ignored`);
     }
-    // The demo platform is the host's: it is started here and injected, never imported by sync.
-    const { startDemoPlatform } = await import('../demo-platform/index');
-    platform = await startDemoPlatform({
+    // The demo platform is the host's: started here on its own thread and injected, never imported by sync.
+    platform = await startDemoPlatformThread({
       port: 0,
       seed,
       ...(opts.largeAccountCampaigns ? { largeAccountCampaigns: opts.largeAccountCampaigns } : {}),
     });
     const demo = { url: platform.url, apiVersion: platform.apiVersion };
     app = createApp(core, {
+      offThread: opts.offThread ?? true,
       sync: { demoPlatform: async () => demo },
       host: { demoPlatform: () => demo, apiBaseUrl: () => api?.url ?? null, runsBackgroundWork: true },
     });

@@ -61,3 +61,34 @@ describe('JobQueue', () => {
     expect(done).toEqual(['a', 'c']);
   });
 });
+
+describe('JobQueue with concurrency', () => {
+  it('runs up to N jobs at once, in order of arrival, and the same ID never twice at once', async () => {
+    let running = 0;
+    let peak = 0;
+    const started: string[] = [];
+    const queue = new JobQueue({
+      concurrency: 2,
+      run: async (id) => {
+        running += 1;
+        peak = Math.max(peak, running);
+        started.push(id);
+        await new Promise((r) => setTimeout(r, 5));
+        running -= 1;
+      },
+    });
+    for (const id of ['a', 'b', 'c', 'd']) queue.enqueue(id);
+    expect(queue.enqueue('a')).toBe(false);
+    await new Promise((r) => setTimeout(r, 1));
+    expect(queue.runningCount).toBe(2);
+    expect(queue.has('a') && queue.has('d')).toBe(true);
+    await queue.whenIdle();
+    expect(peak).toBe(2);
+    expect(started).toEqual(['a', 'b', 'c', 'd']);
+    expect(queue.has('a')).toBe(false);
+    // Once done, the same ID may run again.
+    expect(queue.enqueue('a')).toBe(true);
+    await queue.whenIdle();
+    expect(started).toEqual(['a', 'b', 'c', 'd', 'a']);
+  });
+});

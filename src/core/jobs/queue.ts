@@ -1,39 +1,56 @@
-// The one job queue of the core's background work (diagnostics, reports): jobs are IDs of rows the
-// service persisted first, so a crash loses nothing (the service's resume() enqueues what was left
-// pending); one runs at a time, each started as a macrotask so the request that queued it is
-// answered first; the same ID is never queued twice; stop() takes no new work, drops what waits (it
-// stays pending in the store for the next start) and lets the running job finish.
+// The one job queue of the core's background work (diagnostics, reports, syncs): jobs are IDs of rows
+// the service persisted first, so a crash loses nothing (the service's resume() enqueues what was left
+// unfinished); up to `concurrency` run at once (one by default), each started as a macrotask so the
+// request that queued it is answered first; the same ID is never queued or run twice at once; stop()
+// takes no new work, drops what waits (it stays in the store for the next start) and lets running
+// jobs finish.
 export interface JobQueueOptions {
   /** Runs one job; a thrown error is reported to `onError` and the queue goes on. */
   run(id: string): void | Promise<void>;
   onError?(id: string, error: unknown): void;
+  /** Jobs running at once (default 1). */
+  concurrency?: number;
 }
 
 export class JobQueue {
   private readonly waiting: string[] = [];
-  private current: string | null = null;
-  private draining: Promise<void> | null = null;
+  private readonly running = new Set<string>();
+  private readonly concurrency: number;
   private stopped = false;
+  /** A pump is scheduled for the next macrotask. */
+  private scheduled = false;
   private idleWaiters: Array<() => void> = [];
 
-  constructor(private readonly options: JobQueueOptions) {}
+  constructor(private readonly options: JobQueueOptions) {
+    this.concurrency = Math.max(1, options.concurrency ?? 1);
+  }
 
   /** Queues a job; false when stopping or when the job is already queued or running. */
   enqueue(id: string): boolean {
-    if (this.stopped || this.current === id || this.waiting.includes(id)) return false;
+    if (this.stopped || this.running.has(id) || this.waiting.includes(id)) return false;
     this.waiting.push(id);
-    this.draining ??= this.drain();
+    this.pump();
     return true;
   }
 
-  /** Jobs waiting, not counting the running one. */
+  /** Jobs waiting, not counting the running ones. */
   get queued(): number {
     return this.waiting.length;
   }
 
-  /** The running job's ID, if any. */
+  /** Jobs running now. */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** The first running job's ID, if any. */
   get active(): string | null {
-    return this.current;
+    return this.running.values().next().value ?? null;
+  }
+
+  /** Whether this ID waits or runs. */
+  has(id: string): boolean {
+    return this.running.has(id) || this.waiting.includes(id);
   }
 
   get isStopped(): boolean {
@@ -47,33 +64,50 @@ export class JobQueue {
 
   /** Resolves when nothing is queued or running. */
   whenIdle(): Promise<void> {
-    if (!this.draining) return Promise.resolve();
+    if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** No new jobs; queued ones are dropped (still pending in the store); the running one finishes. */
+  /** No new jobs; queued ones are dropped (still in the store); running ones finish. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.waiting.length = 0;
     await this.whenIdle();
   }
 
-  private async drain(): Promise<void> {
-    for (;;) {
-      // A macrotask between jobs: the caller's response, and other I/O, go first.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      const id = this.waiting.shift();
-      if (id === undefined || this.stopped) break;
-      this.current = id;
-      try {
-        await this.options.run(id);
-      } catch (error) {
-        this.options.onError?.(id, error);
-      } finally {
-        this.current = null;
+  private isIdle(): boolean {
+    return this.running.size === 0 && this.waiting.length === 0 && !this.scheduled;
+  }
+
+  private pump(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // A macrotask before a job starts: the caller's response, and other I/O, go first.
+    setImmediate(() => {
+      this.scheduled = false;
+      while (!this.stopped && this.running.size < this.concurrency && this.waiting.length > 0) {
+        const id = this.waiting.shift() as string;
+        this.running.add(id);
+        void this.runOne(id);
       }
+      this.notifyIfIdle();
+    });
+  }
+
+  private async runOne(id: string): Promise<void> {
+    try {
+      await this.options.run(id);
+    } catch (error) {
+      this.options.onError?.(id, error);
+    } finally {
+      this.running.delete(id);
     }
-    this.draining = null;
+    if (this.waiting.length > 0 && !this.stopped) this.pump();
+    else this.notifyIfIdle();
+  }
+
+  private notifyIfIdle(): void {
+    if (!this.isIdle()) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();

@@ -1,5 +1,5 @@
-// A sync process killed with SIGKILL mid-way loses nothing it committed, and the next sync completes
-// with the same data as a clean full sync.
+// A sync process killed with SIGKILL mid-way loses nothing it committed, the next start resumes the
+// sync by itself, and it completes with the same data as a clean full sync.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,7 +106,11 @@ describe('resume after a kill', () => {
       const resumed = new SyncService(after, {
         demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
       });
-      const outcome = await resumed.syncAccount(account.id);
+      // The start of the next host resumes it by itself: the dead process's run is found and re-run.
+      resumed.resume();
+      const resuming = resumed.current(account.id);
+      expect(resuming).toBeDefined();
+      const outcome = await resuming;
       expect(outcome).toMatchObject({ status: 'completed', kind: 'full' });
       expect(after.db.prepare(`SELECT status FROM sync_runs WHERE pid = ?`).pluck().get(child.pid)).toBe(
         'interrupted',

@@ -35,16 +35,18 @@ export function isProcessAlive(pid: number): boolean {
 /**
  * A run left 'running' by a process that is gone (killed, crashed) no longer blocks the account: it
  * becomes 'interrupted'. What it committed stays; the next run reads everything again idempotently.
+ * Returns the accounts whose run was interrupted so.
  */
-export function reapStaleRuns(db: Db, now: string): number {
-  const running = db.prepare(`SELECT id, pid FROM sync_runs WHERE status = 'running'`).all() as {
+export function reapStaleRuns(db: Db, now: string): string[] {
+  const running = db.prepare(`SELECT id, account_id, pid FROM sync_runs WHERE status = 'running'`).all() as {
     id: string;
+    account_id: string;
     pid: number | null;
   }[];
   const mark = db.prepare(
     `UPDATE sync_runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ? AND status = 'running'`,
   );
-  let reaped = 0;
+  const reaped: string[] = [];
   for (const run of running) {
     const dead =
       run.pid === null ||
@@ -55,20 +57,20 @@ export function reapStaleRuns(db: Db, now: string): number {
         JSON.stringify({ type: 'interrupted', message: `process ${run.pid ?? '?'} ended mid-sync` }),
         run.id,
       );
-      reaped += 1;
+      reaped.push(run.account_id);
     }
   }
   return reaped;
 }
 
-/** Records a new running sync; the database's partial unique index refuses a second one per account. */
+/** Records a new sync (queued, then running); the database's partial unique index refuses a second one per account. */
 export function beginRun(db: Db, accountId: string, kind: SyncKind, now: string): string {
   reapStaleRuns(db, now);
   const id = newId('sync');
   try {
     db.prepare(
       `INSERT INTO sync_runs (id, account_id, kind, status, phase, percent, pid, started_at)
-       VALUES (?, ?, ?, 'running', 'starting', 0, ?, ?)`,
+       VALUES (?, ?, ?, 'running', 'queued', 0, ?, ?)`,
     ).run(id, accountId, kind, process.pid, now);
   } catch (error) {
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {

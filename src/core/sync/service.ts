@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Core } from '../core';
 import { AppError, isAppError } from '../errors';
+import { JobQueue } from '../jobs/queue';
+import { JobThread } from '../jobs/thread';
 import { isPlatformAccountId, newId } from '../ids';
 import { getWorkspace } from '../identity/workspaces';
 import { getWorkspaceOwner } from '../identity/users';
@@ -17,7 +19,8 @@ import {
 } from './accounts';
 import { DEMO_BASE_URL, type DemoPlatformSource } from './embedded-demo';
 import { runSync, SyncStopped, type SyncPhase, type SyncStats } from './engine';
-import { beginRun, finishRun, lastCompletedRun, recordProgress, type SyncKind } from './runs';
+import { beginRun, finishRun, lastCompletedRun, reapStaleRuns, recordProgress, type SyncKind } from './runs';
+import { fromSyncFault, type SyncFault, type SyncJobProgress, type SyncJobRequest } from './sync-job';
 
 export interface SyncServiceOptions {
   fetch?: typeof fetch;
@@ -27,6 +30,11 @@ export interface SyncServiceOptions {
   client?: Partial<
     Pick<GraphClientOptions, 'sleep' | 'maxRetries' | 'backoffBaseMs' | 'pageLimit' | 'maxThrottleWaitMs'>
   >;
+  /**
+   * Run the engine (Graph paging, parsing, upserts) on the sync worker thread, so the host's thread
+   * stays free (hosts). Ignored when `fetch` or `client.sleep` is injected: functions stay in-process.
+   */
+  inWorker?: boolean;
 }
 
 export interface ConnectAccountInput {
@@ -71,10 +79,31 @@ const connectInput = z.object({
   userId: z.string().optional(),
 });
 
-/** Connects ad accounts and keeps them synced: one sync at a time per account, in this process and across processes. */
+/** Syncs running at once in a process; more wait in the job queue (accounts share one machine's bandwidth and CPU). */
+export const SYNC_CONCURRENCY = 4;
+
+interface ActiveSync {
+  account: AdAccount;
+  syncRunId: string;
+  kind: SyncKind;
+  startedAt: string;
+  updatedSince: string | null;
+  abort: AbortController;
+  done: Promise<SyncOutcome>;
+  settle: (outcome: SyncOutcome) => void;
+}
+
+/**
+ * Connects ad accounts and keeps them synced: one sync at a time per account, in this process and
+ * across processes (the run row's unique index). Syncs are jobs of the one job queue: the run is
+ * persisted first, then queued; a run a dead process left behind is resumed by resume().
+ */
 export class SyncService {
-  private readonly running = new Map<string, { abort: AbortController; done: Promise<SyncOutcome> }>();
+  /** Queued or running syncs by account ID. */
+  private readonly running = new Map<string, ActiveSync>();
+  private readonly jobs: JobQueue;
   private readonly demoPlatform: DemoPlatformSource;
+  private readonly thread: JobThread<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault> | null;
   private stopping = false;
 
   constructor(
@@ -90,6 +119,25 @@ export class SyncService {
           'No demo platform runs in this process; demo accounts cannot sync here.',
         );
       });
+    this.jobs = new JobQueue({
+      concurrency: SYNC_CONCURRENCY,
+      run: (syncRunId) => this.runQueued(syncRunId),
+      onError: (syncRunId, error) =>
+        core.logger.error('sync job crashed', { syncRunId, error: String(error) }),
+    });
+    this.thread =
+      options.inWorker && !options.fetch && !options.client?.sleep
+        ? new JobThread({
+            entry: new URL('./sync-worker', import.meta.url),
+            decodeError: fromSyncFault,
+            label: 'sync',
+          })
+        : null;
+  }
+
+  /** True when the engine runs on the sync worker thread. */
+  get offThread(): boolean {
+    return this.thread !== null;
   }
 
   async connectAccount(input: ConnectAccountInput): Promise<AdAccount> {
@@ -189,13 +237,51 @@ export class SyncService {
     const kind = opts.kind ?? (lastCompletedRun(db, accountId) ? 'incremental' : 'full');
     const updatedSince = lastCompletedRun(db, accountId)?.started_at ?? null;
     const startedAt = this.core.clock.now().toISOString();
+    // Persisted first (the row is the claim), then queued: a crash leaves a row that resume() finds.
     const syncRunId = beginRun(db, accountId, kind, startedAt);
+    let settle: (outcome: SyncOutcome) => void = () => {};
+    const done = new Promise<SyncOutcome>((resolve) => (settle = resolve));
     const abort = new AbortController();
-    const done = this.execute(account, syncRunId, kind, startedAt, updatedSince, abort).finally(() =>
-      this.running.delete(accountId),
-    );
-    this.running.set(accountId, { abort, done });
+    this.running.set(accountId, { account, syncRunId, kind, startedAt, updatedSince, abort, done, settle });
+    this.jobs.enqueue(syncRunId);
     return { syncRunId, startedAt, kind, done };
+  }
+
+  private async runQueued(syncRunId: string): Promise<void> {
+    const active = [...this.running.values()].find((run) => run.syncRunId === syncRunId);
+    if (!active) return;
+    const { account, kind, startedAt, updatedSince, abort } = active;
+    try {
+      active.settle(await this.execute(account, syncRunId, kind, startedAt, updatedSince, abort));
+    } finally {
+      this.running.delete(account.id);
+    }
+  }
+
+  /** The outcome of the account's queued or running sync, if it has one. */
+  current(accountId: string): Promise<SyncOutcome> | undefined {
+    return this.running.get(accountId)?.done;
+  }
+
+  /**
+   * Takes work again, and resumes the syncs a dead process left running (killed, crashed, the machine
+   * lost power): each such account whose connection is still active syncs again (what was committed
+   * stays; the re-read is idempotent).
+   */
+  resume(): void {
+    this.stopping = false;
+    this.jobs.start();
+    const { db, clock, logger } = this.core;
+    for (const accountId of new Set(reapStaleRuns(db, clock.now().toISOString()))) {
+      const account = getAdAccount(db, accountId);
+      if (!account || account.connectionStatus !== 'active' || this.running.has(accountId)) continue;
+      try {
+        this.startSync(accountId);
+        logger.info('resuming an interrupted sync', { accountId });
+      } catch (error) {
+        logger.warn('an interrupted sync could not be resumed', { accountId, error: String(error) });
+      }
+    }
   }
 
   syncAccount(accountId: string, opts: { kind?: SyncKind } = {}): Promise<SyncOutcome> {
@@ -214,12 +300,17 @@ export class SyncService {
     await run.done;
   }
 
-  /** Graceful: no new syncs; running ones stop at their next page boundary (committed pages stay). */
+  /**
+   * Graceful: no new syncs; running ones stop at their next page boundary (committed pages stay) and
+   * queued ones end as interrupted without a request.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     const runs = [...this.running.values()];
     for (const run of runs) run.abort.abort();
     await Promise.all(runs.map((run) => run.done));
+    await this.jobs.stop();
+    await this.thread?.close();
   }
 
   private async execute(
@@ -260,6 +351,7 @@ export class SyncService {
       return { ...base, status, finishedAt, ...(stats ? { stats } : {}), ...(error ? { error } : {}) };
     };
     try {
+      if (abort.signal.aborted) throw new SyncStopped();
       const connection = getConnection(db, account.connectionId);
       if (!connection) throw new AppError('not_found', `account ${account.id} has no platform connection`);
       const endpoint =
@@ -267,17 +359,23 @@ export class SyncService {
           ? await this.demoPlatform()
           : { url: connection.base_url, apiVersion: connection.api_version };
       const token = this.core.tokenCipher.decrypt(connection.token_encrypted);
-      const client = this.client(endpoint.url, endpoint.apiVersion, token, { signal: abort.signal });
-      const stats = await runSync({
-        db,
-        client,
-        account,
-        kind,
-        now: () => clock.now(),
-        updatedSince,
-        onProgress,
-        isStopped: () => abort.signal.aborted,
-      });
+      const stats = this.thread
+        ? await this.runOnWorker(
+            { account, kind, updatedSince, endpoint, token },
+            this.thread,
+            onProgress,
+            abort.signal,
+          )
+        : await runSync({
+            db,
+            client: this.client(endpoint.url, endpoint.apiVersion, token, { signal: abort.signal }),
+            account,
+            kind,
+            now: () => clock.now(),
+            updatedSince,
+            onProgress,
+            isStopped: () => abort.signal.aborted,
+          });
       return finish('completed', stats);
     } catch (error) {
       if (error instanceof SyncStopped || abort.signal.aborted) {
@@ -303,6 +401,32 @@ export class SyncService {
       if (isAppError(error)) return finish('failed', undefined, error.toValue());
       logger.error('sync failed', { syncRunId, error: (error as Error).stack ?? String(error) });
       return finish('failed', undefined, { type: 'api_error', message: (error as Error).message });
+    }
+  }
+
+  /** The same engine on the sync worker: progress comes back as messages, a stop goes as one. */
+  private async runOnWorker(
+    job: Pick<SyncJobRequest, 'account' | 'kind' | 'updatedSince' | 'endpoint' | 'token'>,
+    thread: JobThread<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault>,
+    onProgress: (phase: SyncPhase, percent: number) => void,
+    signal: AbortSignal,
+  ): Promise<SyncStats> {
+    const { sleep: _sleep, ...tuning } = this.options.client ?? {};
+    const running = thread.start(
+      {
+        ...job,
+        dataDir: this.core.dataDir,
+        client: tuning,
+        clockOffsetMs: this.core.clock.now().getTime() - Date.now(),
+      },
+      (progress) => onProgress(progress.phase, progress.percent),
+    );
+    const cancel = () => running.cancel();
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      return await running.result;
+    } finally {
+      signal.removeEventListener('abort', cancel);
     }
   }
 

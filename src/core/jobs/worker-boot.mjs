@@ -1,4 +1,4 @@
-// Starts the render worker. A worker thread does not inherit a TypeScript loader on Node 20 (and is
+// Starts a worker thread from source (report rendering, diagnoses, syncs, the demo platform). A worker thread does not inherit a TypeScript loader on Node 20 (and is
 // started without the parent's flags), so under tsx or a test runner it registers tsx itself (both
 // its require and import hooks) before importing the .ts entry.
 import { createRequire } from 'node:module';

@@ -1,0 +1,55 @@
+// One diagnosis from the store: the campaigns' snapshots, the user's Andromeda learning, the pure
+// engine. Runs on the diagnosis worker (hosts) or inline (tests, the CLI); same input, same output.
+import { AppError, isAppError } from '../errors';
+import type { Db } from '../store/open';
+import { learnedFor } from './andromeda';
+import { diagnose, loadFromDate, type DiagnosisContent } from './engine';
+import { campaignsWithDelivery, loadCampaigns } from './load';
+
+export interface DiagnosisJob {
+  dataDir: string;
+  accountId: string;
+  /** null: an account-level diagnostic over every campaign with delivery in the range. */
+  campaignId: string | null;
+  userId: string | null;
+  dateFrom: string;
+  dateTo: string;
+}
+
+/** An error as it crosses from the worker: an AppError keeps its type; anything else is a fault. */
+export interface DiagnosisFault {
+  appError: boolean;
+  type: string;
+  message: string;
+}
+
+export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
+  const learned = learnedFor(db, job.userId);
+  const loadFrom = loadFromDate(job.dateFrom, job.dateTo);
+  if (job.campaignId) {
+    const campaigns = loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo);
+    if (campaigns.length === 0)
+      throw new AppError('not_found', `Campaign ${job.campaignId} no longer exists.`);
+    return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned });
+  }
+  const account = db.prepare(`SELECT name, currency FROM ad_accounts WHERE id = ?`).get(job.accountId) as
+    { name: string; currency: string } | undefined;
+  if (!account) throw new AppError('not_found', `Account ${job.accountId} no longer exists.`);
+  const ids = campaignsWithDelivery(db, job.accountId, job.dateFrom, job.dateTo);
+  const campaigns = loadCampaigns(db, ids, loadFrom, job.dateTo);
+  return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account });
+}
+
+export function toDiagnosisFault(error: unknown): DiagnosisFault {
+  if (isAppError(error)) return { appError: true, type: error.type, message: error.message };
+  return {
+    appError: false,
+    type: 'api_error',
+    message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  };
+}
+
+export function fromDiagnosisFault(fault: DiagnosisFault): Error {
+  if (fault.appError) return new AppError(fault.type as AppError['type'], fault.message);
+  return new Error(fault.message);
+}

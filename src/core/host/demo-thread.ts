@@ -1,0 +1,95 @@
+// The host's embedded demo platform, started on a worker thread of its own. Its controls (expire a
+// token, throttle, add latency) are the simulator's, called across the thread and awaited.
+import { Worker } from 'node:worker_threads';
+import type { DemoControls, StartDemoPlatformOptions } from '../demo-platform/index';
+
+export type DemoControlCall = {
+  [K in keyof DemoControls]: { type: 'call'; callId: number; name: K; args: Parameters<DemoControls[K]> };
+}[keyof DemoControls];
+
+export type FromDemoWorker =
+  | { type: 'ready'; url: string; apiVersion: string }
+  | { type: 'result'; callId: number; ok: true; value: unknown }
+  | { type: 'result'; callId: number; ok: false; message: string };
+
+/** The simulator's controls, each answered once the platform's thread has applied it. */
+export type RemoteDemoControls = {
+  [K in keyof DemoControls]: (...args: Parameters<DemoControls[K]>) => Promise<ReturnType<DemoControls[K]>>;
+};
+
+export interface HostedDemoPlatform {
+  url: string;
+  apiVersion: string;
+  controls: RemoteDemoControls;
+  close(): Promise<void>;
+}
+
+const CONTROL_NAMES: (keyof DemoControls)[] = [
+  'setLatency',
+  'throttleNext',
+  'failNext',
+  'expireToken',
+  'setAsyncPolls',
+  'failNextJobs',
+  'reset',
+  'requestCount',
+  'requestLog',
+];
+
+export function startDemoPlatformThread(opts: StartDemoPlatformOptions): Promise<HostedDemoPlatform> {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./demo-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  const worker = fromSource
+    ? new Worker(new URL('../jobs/worker-boot.mjs', import.meta.url), {
+        workerData: { entry: entry.href, data: opts },
+        execArgv: [],
+      })
+    : new Worker(entry, { workerData: { data: opts }, execArgv: [] });
+  const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let nextCallId = 1;
+  let closed: Promise<void> | null = null;
+  return new Promise<HostedDemoPlatform>((resolve, reject) => {
+    worker.on('message', (message: FromDemoWorker) => {
+      if (message.type === 'ready') {
+        const controls = Object.fromEntries(
+          CONTROL_NAMES.map((name) => [
+            name,
+            (...args: unknown[]) =>
+              new Promise((resolveCall, rejectCall) => {
+                const callId = nextCallId++;
+                calls.set(callId, { resolve: resolveCall, reject: rejectCall });
+                worker.postMessage({ type: 'call', callId, name, args });
+              }),
+          ]),
+        ) as RemoteDemoControls;
+        resolve({
+          url: message.url,
+          apiVersion: message.apiVersion,
+          controls,
+          close: () =>
+            (closed ??= new Promise<void>((done) => {
+              worker.once('exit', () => done());
+              worker.postMessage({ type: 'close' });
+            })),
+        });
+        return;
+      }
+      const call = calls.get(message.callId);
+      if (!call) return;
+      calls.delete(message.callId);
+      if (message.ok) call.resolve(message.value);
+      else call.reject(new Error(message.message));
+    });
+    worker.on('error', (error) => {
+      reject(error);
+      for (const call of calls.values()) call.reject(error);
+      calls.clear();
+    });
+    worker.on('exit', (code) => {
+      reject(new Error(`the demo platform's thread exited (code ${code}) before it was ready`));
+      for (const call of calls.values())
+        call.reject(new Error(`the demo platform's thread exited (code ${code})`));
+      calls.clear();
+    });
+  });
+}

@@ -1,0 +1,30 @@
+// The sync worker: Graph API paging, parsing and the store's upserts of every account's sync run here,
+// through the worker's own read-write connection (WAL), so a long sync never stalls the host's thread.
+// Several accounts sync at once, interleaved on their requests; the host keeps the run's bookkeeping.
+import { serveJobs, workerStore } from '../jobs/worker-side';
+import { GraphClient } from '../platform/graph-client';
+import { runSync, type SyncStats } from './engine';
+import { toSyncFault, type SyncFault, type SyncJobProgress, type SyncJobRequest } from './sync-job';
+
+serveJobs<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault>({
+  run: (job, control) => {
+    const client = new GraphClient({
+      baseUrl: job.endpoint.url,
+      apiVersion: job.endpoint.apiVersion,
+      token: job.token,
+      ...job.client,
+      signal: control.signal,
+    });
+    return runSync({
+      db: workerStore(job.dataDir, 'readwrite').db,
+      client,
+      account: job.account,
+      kind: job.kind,
+      now: () => new Date(Date.now() + job.clockOffsetMs),
+      updatedSince: job.updatedSince,
+      onProgress: (phase, percent) => control.progress({ phase, percent }),
+      isStopped: control.isCancelled,
+    });
+  },
+  encodeError: toSyncFault,
+});
