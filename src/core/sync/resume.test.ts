@@ -1,15 +1,12 @@
 // A sync process killed with SIGKILL mid-way loses nothing it committed, the next start resumes the
 // sync by itself, and it completes with the same data as a clean full sync.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../core';
+import { createCore } from '../core';
 import { startDemoPlatform, type DemoPlatform } from '../demo-platform/index';
-import { createWorkspace } from '../identity/workspaces';
-import { GraphClient } from '../platform/graph-client';
+import { connectDemoAccount, demoAccountIn, syncedContents } from '../../test-support/demo-sync';
 import { SyncService } from './service';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -18,47 +15,14 @@ let platformAccountId = '';
 
 beforeAll(async () => {
   demo = await startDemoPlatform({ port: 0, seed: 3 });
-  const client = new GraphClient({ baseUrl: demo.url, apiVersion: demo.apiVersion, token: 'demo-token' });
-  for await (const page of client.listAdAccounts()) {
-    platformAccountId ||= page.find((a) => a.currency === 'GBP')?.id ?? '';
-  }
+  platformAccountId = await demoAccountIn(demo, 'GBP');
 });
 afterAll(async () => {
   await demo.close();
 });
 
-async function connected() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'adlens-resume-'));
-  const core = createCore({ dataDir });
-  const sync = new SyncService(core, {
-    demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
-  });
-  const workspace = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
-  const account = await sync.connectAccount({
-    workspaceId: workspace.id,
-    platformAccountId,
-    baseUrl: 'demo:',
-    token: 'demo-token',
-  });
-  return { dataDir, core, sync, account };
-}
-
-function contents(core: Core) {
-  const q = (sql: string) => core.db.prepare(sql).all();
-  return {
-    campaigns: q(
-      `SELECT platform_campaign_id, name, daily_budget_micros, insights_synced_through FROM campaigns ORDER BY 1`,
-    ),
-    ads: q(`SELECT platform_ad_id, name, status FROM ads ORDER BY 1`),
-    campaignDaily: q(
-      `SELECT c.platform_campaign_id, i.date, i.spend_micros, i.conversions, i.revenue_micros FROM insights_campaign_daily i JOIN campaigns c ON c.id = i.campaign_id ORDER BY 1, 2`,
-    ),
-    adDaily: q(
-      `SELECT count(*) n, sum(spend_micros) s, sum(conversions) c, sum(impressions) i FROM insights_ad_daily`,
-    ),
-    adSetDaily: q(`SELECT count(*) n, sum(spend_micros) s, sum(conversions) c FROM insights_ad_set_daily`),
-  };
-}
+const connected = () => connectDemoAccount(demo, platformAccountId);
+const contents = syncedContents;
 
 describe('resume after a kill', () => {
   it('keeps committed rows after SIGKILL and the next sync completes like a clean one', async () => {

@@ -1,26 +1,19 @@
-import { z } from 'zod';
+// Keeps connected ad accounts synced: runs are persisted, queued on the one job queue and executed
+// inline or on the sync worker thread; the service keeps their bookkeeping, events and errors.
 import type { Core } from '../core';
 import { AppError, isAppError } from '../errors';
 import { JobQueue } from '../jobs/queue';
 import { JobThread } from '../jobs/thread';
-import { isPlatformAccountId, newId } from '../ids';
-import { getWorkspace } from '../identity/workspaces';
-import { getWorkspaceOwner } from '../identity/users';
 import { GraphError } from '../platform/errors';
-import { DEFAULT_API_VERSION, GraphClient, type GraphClientOptions } from '../platform/graph-client';
-import { accountStatus, canConnect, type PlatformAdAccount } from '../platform/parse';
-import {
-  expireConnection,
-  getAdAccount,
-  getConnection,
-  toAdAccount,
-  type AdAccount,
-  type AdAccountRow,
-} from './accounts';
+import { GraphClient, type GraphClientOptions } from '../platform/graph-client';
+import { expireConnection, getAdAccount, getConnection, type AdAccount } from './accounts';
+import { connectAccount, type ConnectAccountInput } from './connect';
 import { DEMO_BASE_URL, type DemoPlatformSource } from './embedded-demo';
 import { runSync, SyncStopped, type SyncPhase, type SyncStats } from './engine';
 import { beginRun, finishRun, lastCompletedRun, reapStaleRuns, recordProgress, type SyncKind } from './runs';
 import { fromSyncFault, type SyncFault, type SyncJobProgress, type SyncJobRequest } from './sync-job';
+
+export type { ConnectAccountInput } from './connect';
 
 export interface SyncServiceOptions {
   fetch?: typeof fetch;
@@ -35,17 +28,6 @@ export interface SyncServiceOptions {
    * stays free (hosts). Ignored when `fetch` or `client.sleep` is injected: functions stay in-process.
    */
   inWorker?: boolean;
-}
-
-export interface ConnectAccountInput {
-  workspaceId: string;
-  platformAccountId: string;
-  /** A Graph API base URL, or `demo:` for the embedded demo platform. */
-  baseUrl: string;
-  apiVersion?: string;
-  token: string;
-  mode?: 'test' | 'live';
-  userId?: string;
 }
 
 export interface SyncOutcome {
@@ -65,19 +47,6 @@ export interface StartedSync {
   kind: SyncKind;
   done: Promise<SyncOutcome>;
 }
-
-const connectInput = z.object({
-  workspaceId: z.string().min(1),
-  platformAccountId: z.string().refine(isPlatformAccountId, 'platform account IDs look like act_<digits>'),
-  baseUrl: z.union([z.literal(DEMO_BASE_URL), z.url({ protocol: /^https?$/ })]),
-  apiVersion: z
-    .string()
-    .regex(/^v\d+\.\d+$/, 'API versions look like v25.0')
-    .default(DEFAULT_API_VERSION),
-  token: z.string().min(1, 'a platform access token is required'),
-  mode: z.enum(['test', 'live']).optional(),
-  userId: z.string().optional(),
-});
 
 /** Syncs running at once in a process; more wait in the job queue (accounts share one machine's bandwidth and CPU). */
 export const SYNC_CONCURRENCY = 4;
@@ -140,83 +109,15 @@ export class SyncService {
     return this.thread !== null;
   }
 
-  async connectAccount(input: ConnectAccountInput): Promise<AdAccount> {
-    const parsed = connectInput.safeParse(input);
-    if (!parsed.success) {
-      throw new AppError('invalid_request', parsed.error.issues.map((issue) => issue.message).join('; '));
-    }
-    const data = parsed.data;
-    if (!getWorkspace(this.core.db, data.workspaceId)) {
-      throw new AppError('not_found', `no workspace ${data.workspaceId}`);
-    }
-    const isDemo = data.baseUrl === DEMO_BASE_URL;
-    const endpoint = isDemo ? await this.demoPlatform() : { url: data.baseUrl, apiVersion: data.apiVersion };
-    const client = this.client(endpoint.url, isDemo ? endpoint.apiVersion : data.apiVersion, data.token, {
-      maxRetries: 2,
-    });
-    let platformAccount: PlatformAdAccount;
-    try {
-      platformAccount = await client.getAdAccount(data.platformAccountId);
-    } catch (error) {
-      throw connectError(error, data.platformAccountId);
-    }
-    if (!canConnect(platformAccount)) {
-      throw new AppError(
-        'permission_error',
-        `connecting ${data.platformAccountId} needs Admin or Advertiser access on it (MANAGE or ADVERTISE); this token has ${JSON.stringify(platformAccount.user_tasks ?? [])}`,
-      );
-    }
-    const mode = isDemo ? 'test' : (data.mode ?? 'live');
-    const now = this.core.clock.now().toISOString();
-    const db = this.core.db;
-    const connectedBy = data.userId ?? getWorkspaceOwner(db, data.workspaceId)?.id ?? null;
-    return db.transaction(() => {
-      const connectionId = this.findOrCreateConnection(
-        data.workspaceId,
-        data.baseUrl,
-        isDemo ? endpoint.apiVersion : data.apiVersion,
-        mode,
-        data.token,
-        connectedBy,
-        now,
-      );
-      const row = db
-        .prepare(
-          `INSERT INTO ad_accounts (id, workspace_id, connection_id, platform_account_id, mode, name, currency,
-             timezone, status, connection_status, business_id, business_name, permissions, connected_at, connected_by)
-           VALUES (@id, @workspace_id, @connection_id, @platform_account_id, @mode, @name, @currency, @timezone,
-             @status, 'active', @business_id, @business_name, @permissions, @now, @connected_by)
-           ON CONFLICT (workspace_id, platform_account_id) DO UPDATE SET
-             connection_id = excluded.connection_id, mode = excluded.mode, name = excluded.name,
-             status = excluded.status, connection_status = 'active', business_id = excluded.business_id,
-             business_name = excluded.business_name
-           RETURNING *`,
-        )
-        .get({
-          id: newId('act'),
-          workspace_id: data.workspaceId,
-          connection_id: connectionId,
-          platform_account_id: platformAccount.id,
-          mode,
-          name: platformAccount.name,
-          currency: platformAccount.currency.toUpperCase(),
-          timezone: platformAccount.timezone_name,
-          status: accountStatus(platformAccount.account_status),
-          business_id: platformAccount.business?.id ?? '',
-          business_name: platformAccount.business?.name ?? '',
-          // The connection is read-only whatever the user's role on the account.
-          permissions: JSON.stringify(['read_insights', 'read_campaigns', 'read_ads']),
-          now,
-          connected_by: connectedBy,
-        }) as AdAccountRow;
-      const account = toAdAccount(row);
-      this.core.events.emit('connection.changed', {
-        workspaceId: account.workspaceId,
-        accountId: account.id,
-        connectionStatus: 'active',
-      });
-      return account;
-    })();
+  connectAccount(input: ConnectAccountInput): Promise<AdAccount> {
+    return connectAccount(
+      {
+        core: this.core,
+        demoPlatform: this.demoPlatform,
+        client: (url, version, token, extra) => this.client(url, version, token, extra),
+      },
+      input,
+    );
   }
 
   /** Starts a sync and returns at once; `done` settles with the outcome (it never rejects). */
@@ -444,88 +345,5 @@ export class SyncService {
       ...this.options.client,
       ...extra,
     });
-  }
-
-  private sealedTokenIs(sealed: Buffer, token: string): boolean {
-    try {
-      return this.core.tokenCipher.decrypt(sealed) === token;
-    } catch {
-      return false; // sealed with another key: not reusable
-    }
-  }
-
-  /** One connection per (workspace, base URL, token): accounts sharing a token expire together. */
-  private findOrCreateConnection(
-    workspaceId: string,
-    baseUrl: string,
-    apiVersion: string,
-    mode: 'test' | 'live',
-    token: string,
-    connectedBy: string | null,
-    now: string,
-  ): string {
-    const db = this.core.db;
-    const candidates = db
-      .prepare(`SELECT id, token_encrypted FROM platform_connections WHERE workspace_id = ? AND base_url = ?`)
-      .all(workspaceId, baseUrl) as { id: string; token_encrypted: Buffer }[];
-    for (const candidate of candidates) {
-      if (this.sealedTokenIs(candidate.token_encrypted, token)) {
-        db.prepare(
-          `UPDATE platform_connections SET status = 'active', status_reason = NULL, api_version = ?, mode = ?, updated_at = ?
-           WHERE id = ?`,
-        ).run(apiVersion, mode, now, candidate.id);
-        return candidate.id;
-      }
-    }
-    const id = newId('conn');
-    db.prepare(
-      `INSERT INTO platform_connections (id, workspace_id, base_url, api_version, mode, token_encrypted, status,
-         connected_by, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
-    ).run(
-      id,
-      workspaceId,
-      baseUrl,
-      apiVersion,
-      mode,
-      this.core.tokenCipher.encrypt(token),
-      connectedBy,
-      now,
-      now,
-    );
-    return id;
-  }
-}
-
-function connectError(error: unknown, platformAccountId: string): AppError {
-  if (!(error instanceof GraphError))
-    return error instanceof AppError ? error : new AppError('platform_error', String(error));
-  switch (error.kind) {
-    case 'token_expired':
-      return error.info.subcode === 463
-        ? new AppError(
-            'token_expired',
-            `the platform token has expired (${error.message}); get a fresh token`,
-          )
-        : new AppError(
-            'authentication_error',
-            `the platform refused the token: revoked or invalid (${error.message})`,
-          );
-    case 'not_found':
-    case 'invalid_request':
-      return new AppError(
-        'not_found',
-        `ad account ${platformAccountId} was not found on the platform, or this token cannot see it`,
-      );
-    case 'permission':
-      return new AppError(
-        'permission_error',
-        `this token has no access to ${platformAccountId} (${error.message})`,
-      );
-    default:
-      return new AppError(
-        'platform_error',
-        `cannot read ${platformAccountId} from the platform: ${error.message}`,
-      );
   }
 }

@@ -1,16 +1,12 @@
 // Sync on the worker thread (as hosts run it): the same rows as an inline sync, progress in order, a
 // stop that interrupts at a page boundary, and a platform error that keeps its meaning across the
 // thread (an expired token marks the connection). The demo platform runs on its own thread too.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../core';
+import type { Core } from '../core';
 import type { CoreEventMap } from '../events';
 import { startDemoPlatformThread, type HostedDemoPlatform } from '../host/demo-thread';
-import { createWorkspace } from '../identity/workspaces';
-import { GraphClient } from '../platform/graph-client';
-import { SyncService } from './service';
+import { connectDemoAccount, demoAccountIn, syncedContents } from '../../test-support/demo-sync';
+import type { SyncService } from './service';
 
 let demo: HostedDemoPlatform;
 let platformAccountId = '';
@@ -18,10 +14,7 @@ const opened: { core: Core; sync: SyncService }[] = [];
 
 beforeAll(async () => {
   demo = await startDemoPlatformThread({ port: 0, seed: 3 });
-  const client = new GraphClient({ baseUrl: demo.url, apiVersion: demo.apiVersion, token: 'demo-token' });
-  for await (const page of client.listAdAccounts()) {
-    platformAccountId ||= page.find((a) => a.currency === 'GBP')?.id ?? '';
-  }
+  platformAccountId = await demoAccountIn(demo, 'GBP');
 });
 afterAll(async () => {
   for (const { core, sync } of opened) {
@@ -32,35 +25,12 @@ afterAll(async () => {
 });
 
 async function connected(inWorker: boolean) {
-  const core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'adlens-sync-worker-')) });
-  const sync = new SyncService(core, {
-    inWorker,
-    demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
-  });
-  opened.push({ core, sync });
-  const workspace = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
-  const account = await sync.connectAccount({
-    workspaceId: workspace.id,
-    platformAccountId,
-    baseUrl: 'demo:',
-    token: 'demo-token',
-  });
-  return { core, sync, account };
+  const store = await connectDemoAccount(demo, platformAccountId, { inWorker });
+  opened.push(store);
+  return store;
 }
 
-function contents(core: Core) {
-  const q = (sql: string) => core.db.prepare(sql).all();
-  return {
-    campaigns: q(
-      `SELECT platform_campaign_id, name, daily_budget_micros, insights_synced_through FROM campaigns ORDER BY 1`,
-    ),
-    adSets: q(`SELECT platform_ad_set_id, name, learning_status FROM ad_sets ORDER BY 1`),
-    campaignDaily: q(
-      `SELECT c.platform_campaign_id, i.date, i.spend_micros, i.conversions FROM insights_campaign_daily i JOIN campaigns c ON c.id = i.campaign_id ORDER BY 1, 2`,
-    ),
-    adDaily: q(`SELECT count(*) n, sum(spend_micros) s, sum(conversions) c FROM insights_ad_daily`),
-  };
-}
+const contents = syncedContents;
 
 describe('sync on the worker thread', () => {
   it('stores what an inline sync stores, with progress in order and the run recorded', async () => {
