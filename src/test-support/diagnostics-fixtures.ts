@@ -276,6 +276,8 @@ export function insertCampaign(db: Db, accountId: string, c: CampaignData, synce
         `INSERT INTO ${table} (${keyCol}, date, account_id, ${cols.map((k) => `${k}, `).join('')}spend_micros, impressions, clicks, conversions, revenue_micros, reach, frequency)
          VALUES (?, ?, ?, ${cols.map(() => '?, ').join('')}?, ?, ?, ?, ?, ?, ?)`,
       );
+      // Link clicks = clicks in these fixtures, so link CTR reads as the fixture's CTR.
+      const links = db.prepare(`UPDATE ${table} SET link_clicks = clicks WHERE ${keyCol} = ?`);
       for (const r of rows.values())
         stmt.run(
           key,
@@ -290,6 +292,7 @@ export function insertCampaign(db: Db, accountId: string, c: CampaignData, synce
           r.reach,
           r.frequency,
         );
+      links.run(key);
     };
     daily('insights_campaign_daily', 'campaign_id', c.id, {}, c.daily);
     for (const s of c.adSets) {

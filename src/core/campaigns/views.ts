@@ -22,6 +22,8 @@ export interface CampaignRow {
   created_time: string;
   updated_time: string;
   last_synced_at: string | null;
+  result_type: string | null;
+  result_name: string | null;
   currency: string;
   timezone: string;
 }
@@ -60,6 +62,8 @@ export function campaignBase(row: CampaignRow) {
     lastSyncedAt: isoOrNull(row.last_synced_at),
     createdAt: isoUtc(row.created_time),
     updatedAt: isoUtc(row.updated_time),
+    resultType: row.result_type,
+    resultName: row.result_name,
   };
 }
 

@@ -25,11 +25,6 @@ export type ResultType =
   | 'MIXED'
   | 'UNKNOWN';
 
-/** Result types whose cost per result cannot be judged: nothing (or no single thing) is counted. */
-export function isJudgeable(type: string | null | undefined): boolean {
-  return type !== 'UNKNOWN' && type !== 'MIXED';
-}
-
 export interface PromotedObject {
   custom_event_type?: string;
   custom_conversion_id?: string;

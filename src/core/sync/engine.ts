@@ -133,7 +133,9 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
   progress('structure', 0.3);
   let maps = loadObjectMaps(db, account.id);
   const listedAdSets: string[] = [];
-  for await (const page of client.listAdSets(account.platformAccountId, listOptions)) {
+  // Ad sets synced before result types existed are all listed once, so none is left uncounted.
+  const adSetOptions = writer.hasUnresolvedResults() ? { effectiveStatus } : listOptions;
+  for await (const page of client.listAdSets(account.platformAccountId, adSetOptions)) {
     checkpoint();
     stats.skipped += writer.adSets(page, maps, stamp(), today);
     stats.adSets += page.length;
@@ -167,7 +169,7 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     stats.ads += page.length;
   }
   maps = loadObjectMaps(db, account.id);
-  writer.campaignResultTypes(maps);
+  writer.storeCampaignResults(maps);
   progress('structure', 1);
 
   // Insights: which range account-wide, and which campaigns need their own 90-day backfill.

@@ -380,6 +380,15 @@ export class SyncWriter {
     })();
   }
 
+  /** Ad sets synced before result types were read: the next listing must return them all. */
+  hasUnresolvedResults(): boolean {
+    return (
+      this.db
+        .prepare(`SELECT 1 FROM ad_sets WHERE account_id = ? AND result_type IS NULL LIMIT 1`)
+        .get(this.accountId) !== undefined
+    );
+  }
+
   hasCustomConversions(): boolean {
     return (
       this.db
@@ -406,7 +415,7 @@ export class SyncWriter {
   }
 
   /** Stores each campaign's result type and name (its ad sets' result when they agree). */
-  campaignResultTypes(maps: ObjectMaps): void {
+  storeCampaignResults(maps: ObjectMaps): void {
     const update = this.db.prepare(
       `UPDATE campaigns SET result_type = @result_type, result_name = @result_name
        WHERE id = @id AND (result_type IS NOT @result_type OR result_name IS NOT @result_name)`,
