@@ -40,7 +40,7 @@ export interface DemoControls {
    */
   setStatus(objectId: string, status: 'ACTIVE' | 'PAUSED' | 'ARCHIVED' | 'DELETED'): void;
   /**
-   * Results attributed late to a past day (YYYY-MM-DD) of an ad set, without any edit: insights of
+   * Results attributed late to a past day (YYYY-MM-DD) an ad set delivered on, without any edit: insights of
    * that day change at every level, and learning_stage_info counts them (an ad set in learning can
    * leave it this way).
    */

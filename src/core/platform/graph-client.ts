@@ -5,10 +5,12 @@ import {
   AD_FIELDS,
   AD_SET_FIELDS,
   AD_SET_STATUS_FIELDS,
+  AD_STATUS_FIELDS,
   adAccountSchema,
   adSchema,
   adSetSchema,
   adSetStatusSchema,
+  adStatusSchema,
   CAMPAIGN_FIELDS,
   CAMPAIGN_STATUS_FIELDS,
   campaignSchema,
@@ -22,6 +24,7 @@ import {
   type PlatformAdAccount,
   type PlatformAdSet,
   type PlatformAdSetStatus,
+  type PlatformAdStatus,
   type PlatformCampaign,
   type PlatformCampaignStatus,
   type PlatformCustomConversion,
@@ -175,6 +178,10 @@ export class GraphClient {
       { fields: AD_SET_STATUS_FIELDS, ...listParams(options) },
       adSetStatusSchema,
     );
+  }
+
+  listAdStatuses(actId: string, options: ListOptions = {}): AsyncGenerator<PlatformAdStatus[]> {
+    return this.pages(`${actId}/ads`, { fields: AD_STATUS_FIELDS, ...listParams(options) }, adStatusSchema);
   }
 
   listCampaignStatuses(actId: string, options: ListOptions = {}): AsyncGenerator<PlatformCampaignStatus[]> {

@@ -124,6 +124,14 @@ export const adSetStatusSchema = adSetSchema.pick({
 });
 export type PlatformAdSetStatus = z.infer<typeof adSetStatusSchema>;
 
+export const AD_STATUS_FIELDS = 'id,status,effective_status';
+export const adStatusSchema = z.object({
+  id: z.string(),
+  status: z.string().default('ACTIVE'),
+  effective_status: z.string().optional(),
+});
+export type PlatformAdStatus = z.infer<typeof adStatusSchema>;
+
 export const CAMPAIGN_STATUS_FIELDS = 'id,status,effective_status';
 export const campaignStatusSchema = campaignSchema.pick({ id: true, status: true, effective_status: true });
 export type PlatformCampaignStatus = z.infer<typeof campaignStatusSchema>;

@@ -168,6 +168,12 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     stats.skipped += writer.ads(page, maps, stamp());
     stats.ads += page.length;
   }
+  if (incremental) {
+    for await (const page of client.listAdStatuses(account.platformAccountId, { effectiveStatus })) {
+      checkpoint();
+      writer.adStatuses(page);
+    }
+  }
   maps = loadObjectMaps(db, account.id);
   writer.storeCampaignResults(maps);
   progress('structure', 1);

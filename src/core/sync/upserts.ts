@@ -8,6 +8,7 @@ import {
   type PlatformAd,
   type PlatformAdSet,
   type PlatformAdSetStatus,
+  type PlatformAdStatus,
   type PlatformCampaign,
   type PlatformCampaignStatus,
   type PlatformInsightRow,
@@ -336,6 +337,24 @@ export class SyncWriter {
       }
     })();
     return seen;
+  }
+
+  /** Every ad's status (an ad archived upstream must not stay active here). */
+  adStatuses(rows: readonly PlatformAdStatus[]): void {
+    const update = this.db.prepare(
+      `UPDATE ads SET status = @status, effective_status = @effective_status
+       WHERE account_id = @account_id AND platform_ad_id = @id
+         AND (status IS NOT @status OR effective_status IS NOT @effective_status)`,
+    );
+    this.db.transaction(() => {
+      for (const a of rows)
+        update.run({
+          id: a.id,
+          status: a.status,
+          effective_status: a.effective_status ?? a.status,
+          account_id: this.accountId,
+        });
+    })();
   }
 
   campaignStatuses(rows: readonly PlatformCampaignStatus[]): string[] {
