@@ -101,8 +101,7 @@ function metricsOf(totals: Totals, currency: string): DiagnosticMetrics {
     conversions: totals.conversions,
     revenueMicros: totals.revenue,
     reach: totals.reach,
-    // Detectors read all clicks (their CTR series); the diagnostic's CTR stays all-clicks for now.
-    linkClicks: totals.clicks,
+    linkClicks: totals.linkClicks,
   });
   return {
     spend: m.spend,

@@ -61,6 +61,7 @@ type DailyTuple = [
   spend: number,
   impressions: number,
   clicks: number,
+  linkClicks: number,
   conversions: number,
   revenue: number,
   reach: number,
@@ -79,7 +80,7 @@ interface Statements {
 }
 
 const IDS = `(SELECT value FROM json_each(?))`;
-const METRICS = `date, spend_micros, impressions, clicks, conversions, revenue_micros, reach, frequency`;
+const METRICS = `date, spend_micros, impressions, clicks, link_clicks, conversions, revenue_micros, reach, frequency`;
 const cache = new WeakMap<Db, Statements>();
 
 function statements(db: Db): Statements {
@@ -132,13 +133,24 @@ function statements(db: Db): Statements {
 }
 
 function fillDaily(rows: DailyTuple[], target: Map<string, Map<string, DayRow>>): void {
-  for (const [key, date, spend, impressions, clicks, conversions, revenue, reach, frequency] of rows) {
+  for (const [
+    key,
+    date,
+    spend,
+    impressions,
+    clicks,
+    linkClicks,
+    conversions,
+    revenue,
+    reach,
+    frequency,
+  ] of rows) {
     let map = target.get(key);
     if (!map) {
       map = new Map();
       target.set(key, map);
     }
-    map.set(date, { date, spend, impressions, clicks, conversions, revenue, reach, frequency });
+    map.set(date, { date, spend, impressions, clicks, linkClicks, conversions, revenue, reach, frequency });
   }
 }
 

@@ -7,6 +7,8 @@ export interface DayRow {
   spend: number;
   impressions: number;
   clicks: number;
+  /** Link clicks (Ads Manager's CTR); detectors read all clicks. */
+  linkClicks: number;
   conversions: number;
   revenue: number;
   reach: number;

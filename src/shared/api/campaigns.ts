@@ -103,6 +103,9 @@ export const AdSet = z.object({
   }),
   optimization: z.string().nullable(),
   adCount: z.number().int().min(0),
+  /** Addition to the spec: the ad set's result type and Ads Manager's name for it (as on campaigns). */
+  resultType: z.string().nullable(),
+  resultName: z.string().nullable(),
 });
 export type AdSet = z.infer<typeof AdSet>;
 
