@@ -209,8 +209,11 @@ export function seedDailyInsights(
   input: { accountId: string; campaignId: string; from: string; days: number; row: (i: number) => DailyRow },
 ): void {
   const insert = db.prepare(
+    // Link clicks = clicks in fixtures, so link CTR reads as the fixture's CTR.
     `INSERT INTO insights_campaign_daily (campaign_id, date, account_id, spend_micros, impressions, clicks, conversions,
-       revenue_micros, reach, frequency) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       revenue_micros, reach, frequency, link_clicks)
+     SELECT c, d, a, s, i, k, v, r, h, f, k FROM (SELECT ? AS c, ? AS d, ? AS a, ? AS s, ? AS i, ? AS k, ? AS v,
+       ? AS r, ? AS h, ? AS f)`,
   );
   db.transaction(() => {
     const start = Date.parse(`${input.from}T00:00:00Z`);

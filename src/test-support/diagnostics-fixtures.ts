@@ -82,6 +82,8 @@ function adRow(spec: AdSpec, date: string, d: number): DayRow {
     spend,
     impressions,
     clicks,
+    // Fixtures make every click a link click, so link CTR reads as the fixture's CTR.
+    linkClicks: clicks,
     conversions,
     revenue: conversions * (spec.value ?? 60) * M,
     reach,
@@ -95,6 +97,7 @@ function sumRows(rows: DayRow[], date: string): DayRow {
     spend: 0,
     impressions: 0,
     clicks: 0,
+    linkClicks: 0,
     conversions: 0,
     revenue: 0,
     reach: 0,
@@ -104,6 +107,7 @@ function sumRows(rows: DayRow[], date: string): DayRow {
     out.spend += r.spend;
     out.impressions += r.impressions;
     out.clicks += r.clicks;
+    out.linkClicks += r.linkClicks;
     out.conversions += r.conversions;
     out.revenue += r.revenue;
     out.reach += r.reach;
@@ -276,6 +280,8 @@ export function insertCampaign(db: Db, accountId: string, c: CampaignData, synce
         `INSERT INTO ${table} (${keyCol}, date, account_id, ${cols.map((k) => `${k}, `).join('')}spend_micros, impressions, clicks, conversions, revenue_micros, reach, frequency)
          VALUES (?, ?, ?, ${cols.map(() => '?, ').join('')}?, ?, ?, ?, ?, ?, ?)`,
       );
+      // Link clicks = clicks in these fixtures, so link CTR reads as the fixture's CTR.
+      const links = db.prepare(`UPDATE ${table} SET link_clicks = clicks WHERE ${keyCol} = ?`);
       for (const r of rows.values())
         stmt.run(
           key,
@@ -290,6 +296,7 @@ export function insertCampaign(db: Db, accountId: string, c: CampaignData, synce
           r.reach,
           r.frequency,
         );
+      links.run(key);
     };
     daily('insights_campaign_daily', 'campaign_id', c.id, {}, c.daily);
     for (const s of c.adSets) {

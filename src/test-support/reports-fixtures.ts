@@ -85,8 +85,9 @@ export function seedReportFixture(
   const userId = newId('user');
   const insertDaily = db.prepare(
     `INSERT INTO insights_campaign_daily (campaign_id, date, account_id, spend_micros, impressions, clicks,
-       conversions, revenue_micros, reach, frequency)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       conversions, revenue_micros, reach, frequency, link_clicks)
+     SELECT c, d, a, s, i, k, v, r, h, f, k FROM (SELECT ? AS c, ? AS d, ? AS a, ? AS s, ? AS i, ? AS k, ? AS v,
+       ? AS r, ? AS h, ? AS f)`,
   );
   const seed = db.transaction(() => {
     db.prepare(`INSERT INTO workspaces (id, name, plan, created_at) VALUES (?, 'Agence Nord', ?, ?)`).run(

@@ -20,6 +20,8 @@ interface CampaignDbRow {
   name: string;
   effective_status: string;
   objective: string;
+  result_type: string | null;
+  result_name: string | null;
   bid_strategy: string | null;
   daily_budget_micros: number | null;
   lifetime_budget_micros: number | null;
@@ -36,7 +38,7 @@ export function campaignRows(db: Db, ctx: RequestContext, where: string, params:
   return db
     .prepare(
       `SELECT c.id, c.platform_campaign_id, c.account_id, a.name AS account_name, a.currency, a.timezone,
-         c.name, c.effective_status, c.objective, c.bid_strategy, c.daily_budget_micros,
+         c.name, c.effective_status, c.objective, c.result_type, c.result_name, c.bid_strategy, c.daily_budget_micros,
          c.lifetime_budget_micros, c.target_cpa_micros, c.insights_synced_at, c.last_synced_at,
          (SELECT COUNT(*) FROM ad_sets s WHERE s.campaign_id = c.id) AS ad_set_count,
          (SELECT COUNT(*) FROM ads d WHERE d.campaign_id = c.id) AS ad_count
@@ -96,6 +98,8 @@ export function toRows(
       name: r.name,
       status: r.effective_status,
       objective: r.objective,
+      resultType: r.result_type,
+      resultName: r.result_name,
       bidStrategy: r.bid_strategy,
       dailyBudget: money(r.daily_budget_micros),
       lifetimeBudget: money(r.lifetime_budget_micros),
@@ -194,7 +198,8 @@ export function screenAdSetsAndAds(
       `SELECT d.id, d.ad_set_id, s.name AS ad_set_name, d.name, d.effective_status,
          COALESCE(SUM(i.spend_micros), 0) AS spendMicros, COALESCE(SUM(i.impressions), 0) AS impressions,
          COALESCE(SUM(i.clicks), 0) AS clicks, COALESCE(SUM(i.conversions), 0) AS conversions,
-         COALESCE(SUM(i.revenue_micros), 0) AS revenueMicros, COALESCE(SUM(i.reach), 0) AS reach
+         COALESCE(SUM(i.revenue_micros), 0) AS revenueMicros, COALESCE(SUM(i.reach), 0) AS reach,
+         COALESCE(SUM(i.link_clicks), 0) AS linkClicks
        FROM ads d JOIN ad_sets s ON s.id = d.ad_set_id
        LEFT JOIN insights_ad_daily i ON i.ad_id = d.id AND i.date BETWEEN ? AND ?
        WHERE d.campaign_id = ? GROUP BY d.id ORDER BY spendMicros DESC, d.name`,
@@ -211,6 +216,7 @@ export function screenAdSetsAndAds(
     conversions: number;
     revenueMicros: number;
     reach: number;
+    linkClicks: number;
   }>;
   const ads: AdView[] = adRows.map((d) => {
     const m = deriveMetrics(d);

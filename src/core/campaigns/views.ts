@@ -22,6 +22,8 @@ export interface CampaignRow {
   created_time: string;
   updated_time: string;
   last_synced_at: string | null;
+  result_type: string | null;
+  result_name: string | null;
   currency: string;
   timezone: string;
 }
@@ -60,6 +62,8 @@ export function campaignBase(row: CampaignRow) {
     lastSyncedAt: isoOrNull(row.last_synced_at),
     createdAt: isoUtc(row.created_time),
     updatedAt: isoUtc(row.updated_time),
+    resultType: row.result_type,
+    resultName: row.result_name,
   };
 }
 
@@ -89,6 +93,8 @@ interface AdSetRow {
   daily_budget_micros: number | null;
   targeting: string;
   optimization_goal: string | null;
+  result_type: string | null;
+  result_name: string | null;
   ad_count: number;
 }
 
@@ -135,7 +141,8 @@ export function adSetsOf(db: Db, campaignId: string): AdSet[] {
   const rows = db
     .prepare(
       `SELECT s.id, s.platform_ad_set_id, s.name, s.status, s.learning_status, s.daily_budget_micros, s.targeting,
-         s.optimization_goal, (SELECT count(*) FROM ads d WHERE d.ad_set_id = s.id) AS ad_count
+         s.optimization_goal, s.result_type, s.result_name,
+         (SELECT count(*) FROM ads d WHERE d.ad_set_id = s.id) AS ad_count
        FROM ad_sets s WHERE s.campaign_id = ? ORDER BY s.name, s.id`,
     )
     .all(campaignId) as AdSetRow[];
@@ -149,6 +156,8 @@ export function adSetsOf(db: Db, campaignId: string): AdSet[] {
     targeting: targetingOf(row.targeting),
     optimization: row.optimization_goal,
     adCount: row.ad_count,
+    resultType: row.result_type,
+    resultName: row.result_name,
   }));
 }
 

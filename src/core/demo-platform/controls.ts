@@ -111,7 +111,7 @@ function count(n: number): number {
   return n;
 }
 
-export function controlsFor(state: DemoState): DemoControls {
+export function controlsFor(state: DemoState): Omit<DemoControls, 'setStatus' | 'attributeLate'> {
   return {
     setLatency: (ms) => {
       state.latencyMs = Math.max(0, ms);

@@ -4,6 +4,7 @@
 // `since` day and leave everything before it clean.
 
 import { hash32, Rng } from './prng';
+import { hasValue, resultCount } from './results';
 import { weekday } from './time';
 import type { Account, Ad, AdSet, Campaign, World } from './world/types';
 
@@ -147,10 +148,42 @@ class GenerationalCache<V> {
 }
 
 export class DeliveryModel {
-  private readonly adSetCache = new GenerationalCache<Metrics[] | null>(20_000);
-  private readonly accountCache = new GenerationalCache<Metrics | null>(20_000);
+  private adSetCache = new GenerationalCache<Metrics[] | null>(20_000);
+  private accountCache = new GenerationalCache<Metrics | null>(20_000);
+  /** Results attributed late (a control): ad set key → day → extra results. */
+  private readonly late = new Map<number, Map<number, number>>();
 
   constructor(readonly world: World) {}
+
+  /**
+   * Results that arrive late for a past day, as Meta attributes conversions up to 28 days after the
+   * click: added to the ad set's first delivering ad, so every level's sums stay exact.
+   */
+  addLateResults(adSet: AdSet, day: number, results: number): void {
+    const days = this.late.get(adSet.key) ?? new Map<number, number>();
+    days.set(day, (days.get(day) ?? 0) + results);
+    this.late.set(adSet.key, days);
+    this.clearCaches();
+  }
+
+  clearCaches(): void {
+    this.adSetCache = new GenerationalCache<Metrics[] | null>(20_000);
+    this.accountCache = new GenerationalCache<Metrics | null>(20_000);
+  }
+
+  private applyLate(adSet: AdSet, day: number, rows: Metrics[]): Metrics[] {
+    const extra = this.late.get(adSet.key)?.get(day);
+    const row = rows.find((r) => r.spend > 0);
+    if (!extra || !row) return rows;
+    const campaign = adSet.campaign;
+    if (campaign.resultKind === 'LANDING_PAGE_VIEW') row.landingPageViews += extra;
+    else row.purchases += extra;
+    if (hasValue(campaign.resultKind)) {
+      const account = campaign.account;
+      row.revenue += Math.round(extra * campaign.aovUsd * account.fxPerUsd * account.minorPerMajor);
+    }
+    return rows;
+  }
 
   /** Per-ad metrics of an ad set on a day (aligned with adSet.ads), or null without delivery. */
   adSetDay(adSet: AdSet, day: number): Metrics[] | null {
@@ -159,7 +192,9 @@ export class DeliveryModel {
     const cacheKey = adSet.key * 1024 + (day - firstDay);
     const cached = this.adSetCache.get(cacheKey);
     if (cached !== undefined) return cached;
-    const value = adSetDelivers(adSet, day) ? this.computeAdSetDay(adSet, day) : null;
+    const value = adSetDelivers(adSet, day)
+      ? this.applyLate(adSet, day, this.computeAdSetDay(adSet, day))
+      : null;
     this.adSetCache.set(cacheKey, value);
     return value;
   }
@@ -202,11 +237,12 @@ export class DeliveryModel {
     return total;
   }
 
-  /** Purchases of an ad set over an inclusive day range. */
-  purchases(adSet: AdSet, from: number, to: number): number {
+  /** Results (optimization events of the campaign's kind) of an ad set over an inclusive day range. */
+  results(adSet: AdSet, from: number, to: number): number {
     let sum = 0;
+    const kind = adSet.campaign.resultKind;
     for (let day = from; day <= to; day++) {
-      for (const row of this.adSetDay(adSet, day) ?? []) sum += row.purchases;
+      for (const row of this.adSetDay(adSet, day) ?? []) sum += resultCount(kind, row);
     }
     return sum;
   }

@@ -4,7 +4,7 @@
 import type { DeliveryModel } from './delivery';
 import { invalidParameter } from './errors';
 import { learningStageInfo } from './learning';
-import { hash32 } from './prng';
+import { destinationType, optimizationGoal, promotedObject } from './results';
 import { graphTime, zoneOffsetMinutes } from './time';
 import { adEffectiveStatus, adSetEffectiveStatus, campaignEffectiveStatus } from './world/status';
 import type { Account, Ad, AdSet, Campaign } from './world/types';
@@ -64,9 +64,7 @@ function minor(n: number | null | undefined): string | undefined {
   return n === null || n === undefined ? undefined : String(Math.round(n));
 }
 
-export function pixelId(account: Account): string {
-  return `7${String(hash32(account.accountId, 'pixel') % 1e9).padStart(9, '0')}42`;
-}
+export { pixelId } from './results';
 
 export function accountObject(
   model: DeliveryModel,
@@ -241,9 +239,9 @@ export function adSetObject(model: DeliveryModel, s: AdSet, fields: FieldSpec[])
       case 'billing_event':
         return 'IMPRESSIONS';
       case 'optimization_goal':
-        return s.optimizationGoal;
+        return optimizationGoal(s);
       case 'promoted_object':
-        return { pixel_id: pixelId(c.account), custom_event_type: 'PURCHASE' };
+        return promotedObject(c);
       case 'targeting':
         return structuredClone(s.targeting);
       case 'attribution_spec':
@@ -252,7 +250,7 @@ export function adSetObject(model: DeliveryModel, s: AdSet, fields: FieldSpec[])
           { event_type: 'VIEW_THROUGH', window_days: 1 },
         ];
       case 'destination_type':
-        return 'WEBSITE';
+        return destinationType(c.resultKind);
       case 'pacing_type':
         return ['standard'];
       case 'learning_stage_info':
@@ -265,6 +263,30 @@ export function adSetObject(model: DeliveryModel, s: AdSet, fields: FieldSpec[])
         return graphTime(s.createdTime, tz);
       case 'updated_time':
         return graphTime(s.updatedTime, tz);
+      default:
+        return undefined;
+    }
+  });
+}
+
+export function customConversionObject(
+  c: Campaign,
+  fields: FieldSpec[],
+): Record<string, unknown> | undefined {
+  const conversion = c.customConversion;
+  if (!conversion) return undefined;
+  return select(fields, (name) => {
+    switch (name) {
+      case 'id':
+        return conversion.id;
+      case 'name':
+        return conversion.name;
+      case 'account_id':
+        return c.account.accountId;
+      case 'custom_event_type':
+        return 'OTHER';
+      case 'pixel':
+        return { id: promotedObject(c)?.pixel_id };
       default:
         return undefined;
     }

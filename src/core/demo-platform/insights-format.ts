@@ -3,6 +3,7 @@
 
 import type { Metrics } from './delivery';
 import type { InsightsQuery } from './insights-query';
+import { hasValue, resultActionTypes } from './results';
 import type { Account, Ad, AdSet, Campaign } from './world/types';
 
 export interface RowEntity {
@@ -57,17 +58,27 @@ export function formatRow(
   const spendMajor = m.spend / a.minorPerMajor;
   const count = (v: number): string => String(v);
   const cash = (v: number): string => money(v, a);
+  // Rows of a campaign (or finer) report the results of its kind; account rows, which sum every
+  // kind, report them under the purchase aliases (a simplification: the sync never reads them).
+  const purchaseKind = !e.campaign || e.campaign.resultKind === 'PURCHASE';
+  const resultTypes = e.campaign
+    ? resultActionTypes(e.campaign)
+    : ['offsite_conversion.fb_pixel_purchase', 'omni_purchase', 'purchase'];
   const actionList: Array<[string, number]> = [
-    ['add_to_cart', m.addToCart],
+    ...(purchaseKind
+      ? ([
+          ['add_to_cart', m.addToCart],
+          ['offsite_conversion.fb_pixel_add_to_cart', m.addToCart],
+          ['omni_add_to_cart', m.addToCart],
+        ] as Array<[string, number]>)
+      : []),
     ['landing_page_view', m.landingPageViews],
     ['link_click', m.linkClicks],
-    ['offsite_conversion.fb_pixel_add_to_cart', m.addToCart],
-    ['offsite_conversion.fb_pixel_purchase', m.purchases],
-    ['omni_add_to_cart', m.addToCart],
-    ['omni_purchase', m.purchases],
-    ['purchase', m.purchases],
+    ...resultTypes.map((t): [string, number] => [t, m.purchases]),
   ];
-  const purchaseAliases = ['offsite_conversion.fb_pixel_purchase', 'omni_purchase', 'purchase'];
+  actionList.sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  const valued = !e.campaign || hasValue(e.campaign.resultKind);
+  const valueTypes = resultTypes;
   const row: InsightRow = {};
   for (const field of q.fields) {
     let value: unknown;
@@ -154,7 +165,9 @@ export function formatRow(
       }
       case 'action_values':
         value =
-          m.revenue > 0 ? purchaseAliases.map((t) => actionEntry(t, m.revenue, q.windows, cash)) : undefined;
+          valued && m.revenue > 0
+            ? valueTypes.map((t) => actionEntry(t, m.revenue, q.windows, cash))
+            : undefined;
         break;
       case 'cost_per_action_type': {
         const list = actionList
@@ -165,13 +178,13 @@ export function formatRow(
       }
       case 'purchase_roas':
         value =
-          m.revenue > 0 && m.spend > 0
+          purchaseKind && m.revenue > 0 && m.spend > 0
             ? [{ action_type: 'omni_purchase', value: trim(m.revenue / m.spend) }]
             : undefined;
         break;
       case 'website_purchase_roas':
         value =
-          m.revenue > 0 && m.spend > 0
+          purchaseKind && m.revenue > 0 && m.spend > 0
             ? [{ action_type: 'offsite_conversion.fb_pixel_purchase', value: trim(m.revenue / m.spend) }]
             : undefined;
         break;

@@ -90,6 +90,7 @@ const KNOWN_WITHOUT_DATA = new Set([
   'video_p75_watched_actions',
   'video_p100_watched_actions',
   'video_play_actions',
+  'video_thruplay_watched_actions',
   'video_avg_time_watched_actions',
   'full_view_impressions',
   'full_view_reach',

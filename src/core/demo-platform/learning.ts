@@ -1,5 +1,5 @@
 // learning_stage_info, kept coherent with the delivery model: an ad set exits learning (SUCCESS)
-// once it reaches 50 purchases within 7 days of its last significant edit; before 7 days it is
+// once it reaches 50 results (optimization events) within 7 days of its last significant edit; before 7 days it is
 // LEARNING; injected stalls report LEARNING (stuck) or FAIL (learning limited) with the real count.
 
 import type { DeliveryModel } from './delivery';
@@ -35,9 +35,9 @@ export function learningStageInfo(model: DeliveryModel, adSet: AdSet): LearningS
   };
   if (scenario?.category === 'LEARNING_PHASE_STALL' && adSet.role === 'target') {
     const status = scenario.variant.endsWith('FAIL') ? 'FAIL' : 'LEARNING';
-    return { status, conversions: model.purchases(adSet, edit, todayDay), ...base };
+    return { status, conversions: model.results(adSet, edit, todayDay), ...base };
   }
-  const firstWeek = model.purchases(adSet, edit, Math.min(edit + 6, todayDay));
+  const firstWeek = model.results(adSet, edit, Math.min(edit + 6, todayDay));
   if (firstWeek >= LEARNING_EXIT_EVENTS) return { status: 'SUCCESS', conversions: firstWeek, ...base };
   if (todayDay - edit < 7) return { status: 'LEARNING', conversions: firstWeek, ...base };
   // Not reachable in practice: budgets outside the stalls are 10×+ the ad set's CPA.

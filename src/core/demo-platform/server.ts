@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { controlsFor, DemoState } from './controls';
+import { worldControlsFor } from './world-controls';
 import { DeliveryModel } from './delivery';
 import {
   expiredToken,
@@ -308,7 +309,7 @@ export async function startServer(opts: StartDemoPlatformOptions = {}): Promise<
   return {
     url: graph.baseUrl,
     apiVersion: API_VERSION,
-    controls: controlsFor(graph.state),
+    controls: { ...controlsFor(graph.state), ...worldControlsFor(graph.world, graph.model) },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

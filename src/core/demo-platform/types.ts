@@ -34,7 +34,18 @@ export interface DemoControls {
   setAsyncPolls(n: number): void;
   /** The next `n` async insight jobs end as "Job Failed". */
   failNextJobs(n: number): void;
-  /** Back to defaults: no latency, no pending failures, tokens valid, usage counters at zero. */
+  /**
+   * An upstream edit in Ads Manager: the campaign, ad set or ad gets this status, and its
+   * updated_time moves to now. ARCHIVED and DELETED objects leave the default edges.
+   */
+  setStatus(objectId: string, status: 'ACTIVE' | 'PAUSED' | 'ARCHIVED' | 'DELETED'): void;
+  /**
+   * Results attributed late to a past day (YYYY-MM-DD) an ad set delivered on, without any edit: insights of
+   * that day change at every level, and learning_stage_info counts them (an ad set in learning can
+   * leave it this way).
+   */
+  attributeLate(adSetId: string, date: string, results: number): void;
+  /** Back to defaults: no latency, no pending failures, tokens valid, usage counters at zero (world edits stay). */
   reset(): void;
   /** Graph requests served since start (or the last reset). */
   requestCount(): number;

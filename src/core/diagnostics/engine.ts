@@ -101,6 +101,7 @@ function metricsOf(totals: Totals, currency: string): DiagnosticMetrics {
     conversions: totals.conversions,
     revenueMicros: totals.revenue,
     reach: totals.reach,
+    linkClicks: totals.linkClicks,
   });
   return {
     spend: m.spend,

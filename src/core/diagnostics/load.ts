@@ -13,6 +13,7 @@ interface CampaignRow {
   status: string;
   effective_status: string;
   objective: string;
+  result_type: string | null;
   bid_strategy: string | null;
   daily_budget_micros: number | null;
   lifetime_budget_micros: number | null;
@@ -36,6 +37,7 @@ interface AdSetRow {
   bid_amount_micros: number | null;
   optimization_goal: string | null;
   promoted_event: string | null;
+  result_type: string | null;
   targeting: string;
   learning_status: string | null;
   learning_conversions: number | null;
@@ -59,6 +61,7 @@ type DailyTuple = [
   spend: number,
   impressions: number,
   clicks: number,
+  linkClicks: number,
   conversions: number,
   revenue: number,
   reach: number,
@@ -77,7 +80,7 @@ interface Statements {
 }
 
 const IDS = `(SELECT value FROM json_each(?))`;
-const METRICS = `date, spend_micros, impressions, clicks, conversions, revenue_micros, reach, frequency`;
+const METRICS = `date, spend_micros, impressions, clicks, link_clicks, conversions, revenue_micros, reach, frequency`;
 const cache = new WeakMap<Db, Statements>();
 
 function statements(db: Db): Statements {
@@ -85,14 +88,14 @@ function statements(db: Db): Statements {
   if (s) return s;
   s = {
     campaigns: db.prepare(`
-      SELECT c.id, c.account_id, c.platform_campaign_id, c.name, c.status, c.effective_status, c.objective,
+      SELECT c.id, c.account_id, c.platform_campaign_id, c.name, c.status, c.effective_status, c.objective, c.result_type,
         c.bid_strategy, c.daily_budget_micros, c.lifetime_budget_micros, c.start_time, c.stop_time,
         c.target_cpa_micros, a.currency, a.timezone
       FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
       WHERE c.id IN ${IDS} ORDER BY c.id`),
     adSets: db.prepare(`
       SELECT id, campaign_id, platform_ad_set_id, name, status, effective_status, daily_budget_micros,
-        lifetime_budget_micros, bid_strategy, bid_amount_micros, optimization_goal, promoted_event, targeting,
+        lifetime_budget_micros, bid_strategy, bid_amount_micros, optimization_goal, promoted_event, result_type, targeting,
         learning_status, learning_conversions, last_significant_edit_at, created_time
       FROM ad_sets WHERE campaign_id IN ${IDS} ORDER BY id`),
     snapshots: db.prepare(`
@@ -117,9 +120,12 @@ function statements(db: Db): Statements {
         `SELECT ad_id, ${METRICS} FROM insights_ad_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
       )
       .raw(true),
+    // Archived and deleted campaigns are history: an account-level diagnostic does not judge them.
     delivering: db.prepare(`
       SELECT DISTINCT d.campaign_id FROM insights_campaign_daily d
       WHERE d.account_id = ? AND d.date BETWEEN ? AND ? AND (d.spend_micros > 0 OR d.impressions > 0)
+        AND d.campaign_id NOT IN (SELECT c.id FROM campaigns c
+          WHERE c.account_id = d.account_id AND c.effective_status IN ('ARCHIVED', 'DELETED'))
       ORDER BY d.campaign_id`),
   };
   cache.set(db, s);
@@ -127,17 +133,28 @@ function statements(db: Db): Statements {
 }
 
 function fillDaily(rows: DailyTuple[], target: Map<string, Map<string, DayRow>>): void {
-  for (const [key, date, spend, impressions, clicks, conversions, revenue, reach, frequency] of rows) {
+  for (const [
+    key,
+    date,
+    spend,
+    impressions,
+    clicks,
+    linkClicks,
+    conversions,
+    revenue,
+    reach,
+    frequency,
+  ] of rows) {
     let map = target.get(key);
     if (!map) {
       map = new Map();
       target.set(key, map);
     }
-    map.set(date, { date, spend, impressions, clicks, conversions, revenue, reach, frequency });
+    map.set(date, { date, spend, impressions, clicks, linkClicks, conversions, revenue, reach, frequency });
   }
 }
 
-/** Campaigns of an account with any delivery (spend or impressions) in [from, to]. */
+/** Live (not archived or deleted) campaigns of an account with any delivery in [from, to]. */
 export function campaignsWithDelivery(db: Db, accountId: string, from: string, to: string): string[] {
   return (statements(db).delivering.all(accountId, from, to) as { campaign_id: string }[]).map(
     (r) => r.campaign_id,
@@ -199,6 +216,7 @@ export function loadCampaigns(
       bidAmount: r.bid_amount_micros,
       optimizationGoal: r.optimization_goal,
       promotedEvent: r.promoted_event,
+      resultType: r.result_type,
       targeting: parseTargeting(r.targeting),
       learningStatus: r.learning_status,
       learningConversions: r.learning_conversions,
@@ -233,6 +251,7 @@ export function loadCampaigns(
     status: r.status,
     effectiveStatus: r.effective_status,
     objective: r.objective,
+    resultType: r.result_type,
     bidStrategy: r.bid_strategy,
     dailyBudget: r.daily_budget_micros,
     lifetimeBudget: r.lifetime_budget_micros,

@@ -8,6 +8,7 @@ export interface Totals {
   spend: number;
   impressions: number;
   clicks: number;
+  linkClicks: number;
   conversions: number;
   revenue: number;
   reach: number;
@@ -16,7 +17,16 @@ export interface Totals {
 }
 
 export function emptyTotals(): Totals {
-  return { spend: 0, impressions: 0, clicks: 0, conversions: 0, revenue: 0, reach: 0, days: 0 };
+  return {
+    spend: 0,
+    impressions: 0,
+    clicks: 0,
+    linkClicks: 0,
+    conversions: 0,
+    revenue: 0,
+    reach: 0,
+    days: 0,
+  };
 }
 
 /** Sums rows whose date lies in [from, to]. Reach is summed as daily reach (a proxy, never shown as reach). */
@@ -27,6 +37,7 @@ export function sumRange(daily: Map<string, DayRow>, from: string, to: string): 
     t.spend += row.spend;
     t.impressions += row.impressions;
     t.clicks += row.clicks;
+    t.linkClicks += row.linkClicks;
     t.conversions += row.conversions;
     t.revenue += row.revenue;
     t.reach += row.reach;
@@ -40,6 +51,7 @@ export function addTotals(a: Totals, b: Totals): Totals {
     spend: a.spend + b.spend,
     impressions: a.impressions + b.impressions,
     clicks: a.clicks + b.clicks,
+    linkClicks: a.linkClicks + b.linkClicks,
     conversions: a.conversions + b.conversions,
     revenue: a.revenue + b.revenue,
     reach: a.reach + b.reach,
@@ -144,6 +156,7 @@ export function mergeDaily(maps: Iterable<Map<string, DayRow>>): Map<string, Day
         acc.spend += row.spend;
         acc.impressions += row.impressions;
         acc.clicks += row.clicks;
+        acc.linkClicks += row.linkClicks;
         acc.conversions += row.conversions;
         acc.revenue += row.revenue;
         acc.reach += row.reach;

@@ -7,6 +7,8 @@ export interface DayRow {
   spend: number;
   impressions: number;
   clicks: number;
+  /** Link clicks (Ads Manager's CTR); detectors read all clicks. */
+  linkClicks: number;
   conversions: number;
   revenue: number;
   reach: number;
@@ -43,6 +45,8 @@ export interface AdSetData {
   bidAmount: number | null;
   optimizationGoal: string | null;
   promotedEvent: string | null;
+  /** The ad set's result type; UNKNOWN or MIXED results are never judged on cost per result. */
+  resultType?: string | null;
   targeting: Targeting;
   learningStatus: string | null;
   learningConversions: number | null;
@@ -64,6 +68,8 @@ export interface AdData {
 }
 
 export interface CampaignData {
+  /** The campaign's result type (null: synced before result types were read, judged as before). */
+  resultType?: string | null;
   id: string;
   accountId: string;
   platformCampaignId: string;

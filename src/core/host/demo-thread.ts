@@ -24,17 +24,21 @@ export interface HostedDemoPlatform {
   close(): Promise<void>;
 }
 
-const CONTROL_NAMES: (keyof DemoControls)[] = [
-  'setLatency',
-  'throttleNext',
-  'failNext',
-  'expireToken',
-  'setAsyncPolls',
-  'failNextJobs',
-  'reset',
-  'requestCount',
-  'requestLog',
-];
+// Every control of the simulator, checked against its interface so a new one is not forgotten here.
+const CONTROLS: Record<keyof DemoControls, true> = {
+  setLatency: true,
+  throttleNext: true,
+  failNext: true,
+  expireToken: true,
+  setAsyncPolls: true,
+  failNextJobs: true,
+  reset: true,
+  requestCount: true,
+  requestLog: true,
+  setStatus: true,
+  attributeLate: true,
+};
+const CONTROL_NAMES = Object.keys(CONTROLS) as (keyof DemoControls)[];
 
 export function startDemoPlatformThread(opts: StartDemoPlatformOptions): Promise<HostedDemoPlatform> {
   const fromSource = import.meta.url.endsWith('.ts');

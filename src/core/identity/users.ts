@@ -90,7 +90,7 @@ export function getUser(db: Db, id: string): User | undefined {
 
 export function listUsers(db: Db, workspaceId: string): User[] {
   const rows = db
-    .prepare(`SELECT * FROM users WHERE workspace_id = ? ORDER BY created_at, id`)
+    .prepare(`SELECT * FROM users WHERE workspace_id = ? ORDER BY role = 'owner' DESC, created_at, id`)
     .all(workspaceId) as UserRow[];
   return rows.map(toUser);
 }

@@ -23,8 +23,11 @@ function seed(db: Store['db']): void {
   campaign.run('camp_2', 'act_A', '12', 'Summer');
   campaign.run('camp_3', 'act_B', '13', 'Foreign');
   const day =
+    // Link clicks = clicks here, so link CTR reads as the fixture's CTR.
     db.prepare(`INSERT INTO insights_campaign_daily (campaign_id, date, account_id, spend_micros, impressions,
-    clicks, conversions, revenue_micros, reach) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    clicks, conversions, revenue_micros, reach, link_clicks)
+    SELECT c, d, a, s, i, k, v, r, h, k FROM (SELECT ? AS c, ? AS d, ? AS a, ? AS s, ? AS i, ? AS k, ? AS v,
+      ? AS r, ? AS h)`);
   // Current window 2026-03-08..2026-03-14, previous 2026-03-01..2026-03-07.
   day.run('camp_1', '2026-03-10', 'act_A', 100_000_000, 10_000, 200, 4, 400_000_000, 8_000);
   day.run('camp_1', '2026-03-11', 'act_A', 50_500_000, 5_000, 50, 0, 0, 4_000);
@@ -172,6 +175,7 @@ describe('rounding', () => {
         conversions: 0,
         revenueMicros: 0,
         reach: 0,
+        linkClicks: 0,
       }).cpm,
     ).toBe(8.06);
     expect(
@@ -182,6 +186,7 @@ describe('rounding', () => {
         conversions: 1,
         revenueMicros: 0,
         reach: 0,
+        linkClicks: 0,
       }).cpa,
     ).toBe(10.05);
     expect(
@@ -192,6 +197,7 @@ describe('rounding', () => {
         conversions: 10,
         revenueMicros: 0,
         reach: 0,
+        linkClicks: 0,
       }).cpa,
     ).toBe(10);
   });

@@ -8,6 +8,8 @@ export interface RawTotals {
   conversions: number;
   revenueMicros: number;
   reach: number;
+  /** Link clicks (`inline_link_clicks`): Ads Manager's CTR is link clicks over impressions. */
+  linkClicks: number;
 }
 
 export const ZERO_TOTALS: RawTotals = {
@@ -17,6 +19,7 @@ export const ZERO_TOTALS: RawTotals = {
   conversions: 0,
   revenueMicros: 0,
   reach: 0,
+  linkClicks: 0,
 };
 
 /** The spec's derived metrics; a zero denominator gives null, never Infinity or NaN. */
@@ -45,7 +48,8 @@ export function deriveMetrics(t: RawTotals): DerivedMetrics {
     revenue: microsToAmount(t.revenueMicros),
     cpa,
     roas: ratio(t.revenueMicros, t.spendMicros),
-    ctr: ratio(t.clicks, t.impressions, 100),
+    // CTR as Ads Manager shows it: link clicks, not all clicks (likes, profile taps, expands…).
+    ctr: ratio(t.linkClicks, t.impressions, 100),
     cpm,
   };
 }
@@ -68,6 +72,7 @@ export function addTotals(a: RawTotals, b: RawTotals): RawTotals {
     conversions: a.conversions + b.conversions,
     revenueMicros: a.revenueMicros + b.revenueMicros,
     reach: a.reach + b.reach,
+    linkClicks: a.linkClicks + b.linkClicks,
   };
 }
 

@@ -8,7 +8,8 @@ import type { RawTotals } from './metrics';
 
 const SUMS = `coalesce(sum(spend_micros), 0) AS spendMicros, coalesce(sum(impressions), 0) AS impressions,
   coalesce(sum(clicks), 0) AS clicks, coalesce(sum(conversions), 0) AS conversions,
-  coalesce(sum(revenue_micros), 0) AS revenueMicros, coalesce(sum(reach), 0) AS reach`;
+  coalesce(sum(revenue_micros), 0) AS revenueMicros, coalesce(sum(reach), 0) AS reach,
+  coalesce(sum(link_clicks), 0) AS linkClicks`;
 
 const ACCOUNTS = `account_id IN (SELECT value FROM json_each(@accounts)) AND date BETWEEN @from AND @to`;
 const CAMPAIGNS = `campaign_id IN (SELECT value FROM json_each(@campaigns)) AND date BETWEEN @from AND @to

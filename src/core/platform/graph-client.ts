@@ -4,18 +4,30 @@ import {
   AD_ACCOUNT_FIELDS,
   AD_FIELDS,
   AD_SET_FIELDS,
+  AD_SET_STATUS_FIELDS,
+  AD_STATUS_FIELDS,
   adAccountSchema,
   adSchema,
   adSetSchema,
+  adSetStatusSchema,
+  adStatusSchema,
   CAMPAIGN_FIELDS,
+  CAMPAIGN_STATUS_FIELDS,
   campaignSchema,
+  campaignStatusSchema,
+  CUSTOM_CONVERSION_FIELDS,
+  customConversionSchema,
   INSIGHT_FIELDS,
   insightRowSchema,
   listEnvelope,
   type PlatformAd,
   type PlatformAdAccount,
   type PlatformAdSet,
+  type PlatformAdSetStatus,
+  type PlatformAdStatus,
   type PlatformCampaign,
+  type PlatformCampaignStatus,
+  type PlatformCustomConversion,
   type PlatformInsightRow,
 } from './parse';
 
@@ -43,6 +55,25 @@ export interface GraphClientOptions {
 }
 
 export type InsightLevel = 'campaign' | 'adset' | 'ad';
+
+/**
+ * Every status Meta can give an object. Edges hide ARCHIVED and DELETED objects unless the request
+ * names them (research §1.3), so syncs ask for all of them, to see objects archived upstream.
+ */
+export const ALL_EFFECTIVE_STATUSES: readonly string[] = [
+  'ACTIVE',
+  'PAUSED',
+  'DELETED',
+  'ARCHIVED',
+  'CAMPAIGN_PAUSED',
+  'ADSET_PAUSED',
+  'IN_PROCESS',
+  'WITH_ISSUES',
+  'PENDING_REVIEW',
+  'DISAPPROVED',
+  'PREAPPROVED',
+  'PENDING_BILLING_INFO',
+];
 
 export interface ListOptions {
   /** Unix seconds: objects updated since then (Graph `updated_since`). */
@@ -138,6 +169,35 @@ export class GraphClient {
 
   listAds(actId: string, options: ListOptions = {}): AsyncGenerator<PlatformAd[]> {
     return this.pages(`${actId}/ads`, { fields: AD_FIELDS, ...listParams(options) }, adSchema);
+  }
+
+  /** Every ad set's status and learning stage, fields-limited: cheap enough for every sync. */
+  listAdSetStatuses(actId: string, options: ListOptions = {}): AsyncGenerator<PlatformAdSetStatus[]> {
+    return this.pages(
+      `${actId}/adsets`,
+      { fields: AD_SET_STATUS_FIELDS, ...listParams(options) },
+      adSetStatusSchema,
+    );
+  }
+
+  listAdStatuses(actId: string, options: ListOptions = {}): AsyncGenerator<PlatformAdStatus[]> {
+    return this.pages(`${actId}/ads`, { fields: AD_STATUS_FIELDS, ...listParams(options) }, adStatusSchema);
+  }
+
+  listCampaignStatuses(actId: string, options: ListOptions = {}): AsyncGenerator<PlatformCampaignStatus[]> {
+    return this.pages(
+      `${actId}/campaigns`,
+      { fields: CAMPAIGN_STATUS_FIELDS, ...listParams(options) },
+      campaignStatusSchema,
+    );
+  }
+
+  listCustomConversions(actId: string): AsyncGenerator<PlatformCustomConversion[]> {
+    return this.pages(
+      `${actId}/customconversions`,
+      { fields: CUSTOM_CONVERSION_FIELDS },
+      customConversionSchema,
+    );
   }
 
   /** Daily rows (time_increment=1) for an account, campaign, ad set or ad, at one level. */

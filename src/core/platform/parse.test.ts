@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { budgetMicros, graphTimeToIso, insightMetrics, insightRowSchema, pickAction } from './parse';
+import type { ResultType } from './results';
+
+const result = (type: ResultType) => ({ type, detail: null });
 
 const row = (extra: Record<string, unknown>) =>
   insightRowSchema.parse({ date_start: '2026-02-01', date_stop: '2026-02-01', ...extra });
@@ -30,7 +33,7 @@ describe('money and action parsing', () => {
           { action_type: 'omni_purchase', value: '1510.25' },
         ],
       }),
-      'PURCHASE',
+      result('PURCHASE'),
     );
     expect(metrics.conversions).toBe(21);
     expect(metrics.revenueMicros).toBe(1_510_250_000);
@@ -38,7 +41,7 @@ describe('money and action parsing', () => {
 
   it('falls back to the aggregated, then the channel-specific alias', () => {
     expect(
-      pickAction([{ action_type: 'offsite_conversion.fb_pixel_purchase', value: '7' }], 'PURCHASE'),
+      pickAction([{ action_type: 'offsite_conversion.fb_pixel_purchase', value: '7' }], result('PURCHASE')),
     ).toBe('7');
     expect(
       pickAction(
@@ -46,12 +49,13 @@ describe('money and action parsing', () => {
           { action_type: 'offsite_conversion.fb_pixel_purchase', value: '7' },
           { action_type: 'purchase', value: '8' },
         ],
-        'PURCHASE',
+        result('PURCHASE'),
       ),
     ).toBe('8');
-    expect(pickAction([{ action_type: 'lead', value: '4' }], 'LEAD')).toBe('4');
-    expect(pickAction([{ action_type: 'lead', value: '4' }], null)).toBe('4');
-    expect(pickAction([{ action_type: 'link_click', value: '4' }], 'PURCHASE')).toBeUndefined();
+    expect(pickAction([{ action_type: 'lead', value: '4' }], result('LEAD'))).toBe('4');
+    // An unknown result counts nothing, rather than guessing purchases or leads.
+    expect(pickAction([{ action_type: 'lead', value: '4' }], null)).toBeUndefined();
+    expect(pickAction([{ action_type: 'link_click', value: '4' }], result('PURCHASE'))).toBeUndefined();
   });
 
   it('treats omitted metrics as zero and numbers sent as strings or numbers alike', () => {
@@ -80,7 +84,7 @@ describe('money and action parsing', () => {
             action_type: type,
             value: String(values[aliases.indexOf(type)]),
           }));
-          const chosen = Number(pickAction(stats, 'PURCHASE'));
+          const chosen = Number(pickAction(stats, result('PURCHASE')));
           const best = aliases.find((a) => present.includes(a))!;
           expect(chosen).toBe(values[aliases.indexOf(best)]);
         },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalToMicros, minorToMicros } from '../money';
+import { resultAliases, resultSource, type ResultSpec } from './results';
 
 // Graph responses, validated at the edge. Numbers arrive as strings (research §2, §3.2); absent
 // metrics are omitted, so every metric is optional and defaults to zero.
@@ -79,7 +80,21 @@ export const adSetSchema = z.object({
   bid_amount: optionalMinor,
   billing_event: z.string().optional().nullable(),
   optimization_goal: z.string().optional().nullable(),
-  promoted_object: z.object({ custom_event_type: z.string().optional() }).passthrough().optional().nullable(),
+  promoted_object: z
+    .object({
+      custom_event_type: z.string().optional(),
+      custom_conversion_id: numericString.optional(),
+      application_id: numericString.optional(),
+      pixel_id: numericString.optional(),
+      page_id: numericString.optional(),
+    })
+    .passthrough()
+    .optional()
+    .nullable(),
+  attribution_spec: z
+    .array(z.object({ event_type: z.string(), window_days: z.coerce.number() }).passthrough())
+    .optional()
+    .nullable(),
   targeting: z.record(z.string(), z.unknown()).optional().nullable(),
   learning_stage_info: z
     .object({
@@ -95,7 +110,36 @@ export const adSetSchema = z.object({
 });
 export type PlatformAdSet = z.infer<typeof adSetSchema>;
 export const AD_SET_FIELDS =
-  'id,campaign_id,name,status,effective_status,daily_budget,lifetime_budget,bid_strategy,bid_amount,billing_event,optimization_goal,promoted_object,targeting,learning_stage_info,created_time,updated_time';
+  'id,campaign_id,name,status,effective_status,daily_budget,lifetime_budget,bid_strategy,bid_amount,billing_event,optimization_goal,promoted_object,attribution_spec,targeting,learning_stage_info,created_time,updated_time';
+
+/** The cheap listing every sync makes of every ad set: status and learning stage only. */
+export const AD_SET_STATUS_FIELDS = 'id,campaign_id,status,effective_status,learning_stage_info';
+
+export const adSetStatusSchema = adSetSchema.pick({
+  id: true,
+  campaign_id: true,
+  status: true,
+  effective_status: true,
+  learning_stage_info: true,
+});
+export type PlatformAdSetStatus = z.infer<typeof adSetStatusSchema>;
+
+export const AD_STATUS_FIELDS = 'id,status,effective_status';
+export const adStatusSchema = z.object({
+  id: z.string(),
+  status: z.string().default('ACTIVE'),
+  effective_status: z.string().optional(),
+});
+export type PlatformAdStatus = z.infer<typeof adStatusSchema>;
+
+export const CAMPAIGN_STATUS_FIELDS = 'id,status,effective_status';
+export const campaignStatusSchema = campaignSchema.pick({ id: true, status: true, effective_status: true });
+export type PlatformCampaignStatus = z.infer<typeof campaignStatusSchema>;
+
+/** Custom conversions of an account, for their names (the Results column shows them). */
+export const customConversionSchema = z.object({ id: z.string(), name: z.string().default('') });
+export type PlatformCustomConversion = z.infer<typeof customConversionSchema>;
+export const CUSTOM_CONVERSION_FIELDS = 'id,name';
 
 export const adSchema = z.object({
   id: z.string(),
@@ -123,14 +167,16 @@ export const insightRowSchema = z.object({
   spend: numericString.optional(),
   impressions: numericString.optional(),
   clicks: numericString.optional(),
+  inline_link_clicks: numericString.optional(),
   reach: numericString.optional(),
   frequency: numericString.optional(),
   actions: z.array(actionStat).optional(),
   action_values: z.array(actionStat).optional(),
+  video_thruplay_watched_actions: z.array(actionStat).optional(),
 });
 export type PlatformInsightRow = z.infer<typeof insightRowSchema>;
 export const INSIGHT_FIELDS =
-  'campaign_id,adset_id,ad_id,date_start,date_stop,spend,impressions,clicks,reach,frequency,actions,action_values';
+  'campaign_id,adset_id,ad_id,date_start,date_stop,spend,impressions,clicks,inline_link_clicks,reach,frequency,actions,action_values,video_thruplay_watched_actions';
 
 /** A minor-unit budget string → micro-units, or null when the budget lives elsewhere ("0" or absent). */
 export function budgetMicros(value: string | null | undefined, currency: string): number | null {
@@ -157,57 +203,17 @@ const toInt = (value: string | undefined): number => {
 };
 
 /**
- * Aliases of one optimization event, best first (research §3.3). Exactly one is used per row, never a
- * sum: `omni_*` is de-duplicated across channels, the plain name across Pixel and CAPI, and the
- * channel-specific names are only a fallback.
+ * The value of the best alias of the result present in the row (exactly one, never a sum). A result
+ * that is unknown (null) counts nothing: guessing purchases or leads would invent a cost per result.
  */
-export const CONVERSION_ALIASES: Record<string, readonly string[]> = {
-  PURCHASE: [
-    'omni_purchase',
-    'purchase',
-    'offsite_conversion.fb_pixel_purchase',
-    'onsite_web_purchase',
-    'onsite_web_app_purchase',
-    'web_in_store_purchase',
-    'web_app_in_store_purchase',
-    'app_custom_event.fb_mobile_purchase',
-    'onsite_conversion.purchase',
-  ],
-  LEAD: ['omni_lead', 'lead', 'offsite_conversion.fb_pixel_lead', 'onsite_conversion.lead_grouped'],
-  COMPLETE_REGISTRATION: [
-    'omni_complete_registration',
-    'complete_registration',
-    'offsite_conversion.fb_pixel_complete_registration',
-  ],
-  ADD_TO_CART: ['omni_add_to_cart', 'add_to_cart', 'offsite_conversion.fb_pixel_add_to_cart'],
-  INITIATED_CHECKOUT: [
-    'omni_initiated_checkout',
-    'initiate_checkout',
-    'offsite_conversion.fb_pixel_initiate_checkout',
-  ],
-  APP_INSTALL: ['omni_app_install', 'mobile_app_install', 'app_install'],
-};
-
-/** The conversion event an ad set optimizes for (promoted_object.custom_event_type), normalized. */
-export function conversionEvent(event: string | null | undefined): string | null {
-  if (!event) return null;
-  const upper = event.toUpperCase();
-  if (upper === 'INITIATE_CHECKOUT') return 'INITIATED_CHECKOUT';
-  return upper in CONVERSION_ALIASES ? upper : null;
-}
-
-/** The value of the best alias present for the event; an unknown event tries purchase, then lead. */
 export function pickAction(
   stats: readonly ActionStat[] | undefined,
-  event: string | null,
+  result: ResultSpec | null,
 ): string | undefined {
-  if (!stats || stats.length === 0) return undefined;
-  const families = event ? [event] : ['PURCHASE', 'LEAD'];
-  for (const family of families) {
-    for (const alias of CONVERSION_ALIASES[family] ?? []) {
-      const hit = stats.find((stat) => stat.action_type === alias);
-      if (hit) return hit.value;
-    }
+  if (!stats || stats.length === 0 || !result) return undefined;
+  for (const alias of resultAliases(result)) {
+    const hit = stats.find((stat) => stat.action_type === alias);
+    if (hit) return hit.value;
   }
   return undefined;
 }
@@ -217,21 +223,27 @@ export interface InsightMetrics {
   spendMicros: number;
   impressions: number;
   clicks: number;
+  linkClicks: number;
   conversions: number;
   revenueMicros: number;
   reach: number;
   frequency: number;
 }
 
-/** One insight row → stored metrics, with conversions and revenue from a single alias of `event`. */
-export function insightMetrics(row: PlatformInsightRow, event: string | null): InsightMetrics {
-  const revenue = pickAction(row.action_values, event);
+/** One insight row → stored metrics, with results and their value from a single alias of `result`. */
+export function insightMetrics(row: PlatformInsightRow, result: ResultSpec | null): InsightMetrics {
+  const revenue = pickAction(row.action_values, result);
+  const counted =
+    result && resultSource(result) === 'video_thruplay_watched_actions'
+      ? row.video_thruplay_watched_actions
+      : row.actions;
   return {
     date: row.date_start,
     spendMicros: row.spend === undefined ? 0 : decimalToMicros(row.spend),
     impressions: toInt(row.impressions),
     clicks: toInt(row.clicks),
-    conversions: toInt(pickAction(row.actions, event)),
+    linkClicks: toInt(row.inline_link_clicks),
+    conversions: toInt(pickAction(counted, result)),
     revenueMicros: revenue === undefined ? 0 : decimalToMicros(revenue),
     reach: toInt(row.reach),
     frequency: row.frequency === undefined ? 0 : Number(row.frequency) || 0,

@@ -9,6 +9,7 @@ import { startDemoPlatform, type DemoPlatform } from '../demo-platform/index';
 import { createWorkspace } from '../identity/workspaces';
 import { GraphClient } from '../platform/graph-client';
 import type { PlatformAdAccount } from '../platform/parse';
+import { REREAD_DAYS } from './engine';
 import { SyncService } from './service';
 
 const TODAY = '2026-03-15';
@@ -115,7 +116,8 @@ describe('sync from the demo platform', () => {
       expect(totals(core, account.id)).toEqual(t);
       const incremental = await sync.syncAccount(account.id);
       expect(incremental).toMatchObject({ status: 'completed', kind: 'incremental' });
-      expect(incremental.stats!.since).toBe(addDays(TODAY, -2));
+      expect(incremental.stats!.since).toBe(addDays(TODAY, -(REREAD_DAYS - 1)));
+      expect(incremental.stats!.insightRowsWritten).toBe(0); // the re-read changed nothing
       expect(totals(core, account.id)).toEqual(t);
     } finally {
       await dispose();

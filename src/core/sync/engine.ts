@@ -1,5 +1,5 @@
 import { addDays, dateInZone, daysBetween } from '../clock';
-import type { GraphClient, InsightLevel } from '../platform/graph-client';
+import { ALL_EFFECTIVE_STATUSES, type GraphClient, type InsightLevel } from '../platform/graph-client';
 import { accountStatus } from '../platform/parse';
 import type { Db } from '../store/open';
 import type { AdAccount } from './accounts';
@@ -8,8 +8,11 @@ import { loadObjectMaps, SyncWriter } from './upserts';
 
 /** Days of daily insights a full sync reads, ending today in the account's timezone. */
 export const INSIGHT_DAYS = 90;
-/** Days an incremental sync re-reads, for conversions reported late. */
-export const REREAD_DAYS = 3;
+/**
+ * Days an incremental sync re-reads: Meta keeps attributing conversions to the day of the click or
+ * view for up to 28 days (the longest attribution window). Unchanged rows are not rewritten.
+ */
+export const REREAD_DAYS = 28;
 /** Above this many campaigns without insights, an incremental sync reads the whole range account-wide. */
 const PER_CAMPAIGN_BACKFILL_LIMIT = 10;
 
@@ -23,6 +26,8 @@ export interface SyncStats {
   adSets: number;
   ads: number;
   insightRows: { campaign: number; adSet: number; ad: number };
+  /** Insight rows inserted or changed; a re-read of unchanged days writes none. */
+  insightRowsWritten: number;
   /** Children whose parent was not returned, and insight rows for objects not synced. */
   skipped: number;
   backfilledCampaigns: number;
@@ -83,6 +88,7 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     adSets: 0,
     ads: 0,
     insightRows: { campaign: 0, adSet: 0, ad: 0 },
+    insightRowsWritten: 0,
     skipped: 0,
     backfilledCampaigns: 0,
     requests: 0,
@@ -110,30 +116,66 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     platformAccount.business?.name ?? '',
     account.id,
   );
-  const listOptions =
-    job.kind === 'incremental' && job.updatedSince
-      ? { updatedSince: Math.floor(Date.parse(job.updatedSince) / 1000) }
-      : {};
+  // Every status: edges hide archived and deleted objects unless asked, and an object archived
+  // upstream must be seen archived here rather than stay active forever.
+  const effectiveStatus = [...ALL_EFFECTIVE_STATUSES];
+  const incremental = job.kind === 'incremental' && job.updatedSince !== null;
+  const listOptions = incremental
+    ? { updatedSince: Math.floor(Date.parse(job.updatedSince ?? '') / 1000), effectiveStatus }
+    : { effectiveStatus };
+  const listedCampaigns: string[] = [];
   for await (const page of client.listCampaigns(account.platformAccountId, listOptions)) {
     checkpoint();
     writer.campaigns(page, stamp());
     stats.campaigns += page.length;
+    for (const c of page) listedCampaigns.push(c.id);
   }
   progress('structure', 0.3);
   let maps = loadObjectMaps(db, account.id);
-  for await (const page of client.listAdSets(account.platformAccountId, listOptions)) {
+  const listedAdSets: string[] = [];
+  // Ad sets synced before result types existed are all listed once, so none is left uncounted.
+  const adSetOptions = writer.hasUnresolvedResults() ? { effectiveStatus } : listOptions;
+  for await (const page of client.listAdSets(account.platformAccountId, adSetOptions)) {
     checkpoint();
     stats.skipped += writer.adSets(page, maps, stamp(), today);
     stats.adSets += page.length;
+    for (const s of page) listedAdSets.push(s.id);
   }
-  progress('structure', 0.6);
+  await nameCustomConversions(job, writer);
+  progress('structure', 0.5);
+  // Statuses and learning stages of everything, edited or not: a learning ad set leaves learning
+  // without any edit, and archiving may not show in updated_since.
+  let seenCampaigns = listedCampaigns;
+  let seenAdSets = listedAdSets;
+  if (incremental) {
+    seenCampaigns = [];
+    for await (const page of client.listCampaignStatuses(account.platformAccountId, { effectiveStatus })) {
+      checkpoint();
+      seenCampaigns.push(...writer.campaignStatuses(page));
+    }
+    seenAdSets = [];
+    for await (const page of client.listAdSetStatuses(account.platformAccountId, { effectiveStatus })) {
+      checkpoint();
+      seenAdSets.push(...writer.adSetStatuses(page, stamp(), today));
+    }
+  }
   maps = loadObjectMaps(db, account.id);
+  writer.markMissing('campaigns', maps.campaigns.keys(), seenCampaigns);
+  writer.markMissing('ad_sets', maps.adSets.keys(), seenAdSets);
+  progress('structure', 0.6);
   for await (const page of client.listAds(account.platformAccountId, listOptions)) {
     checkpoint();
     stats.skipped += writer.ads(page, maps, stamp());
     stats.ads += page.length;
   }
+  if (incremental) {
+    for await (const page of client.listAdStatuses(account.platformAccountId, { effectiveStatus })) {
+      checkpoint();
+      writer.adStatuses(page);
+    }
+  }
   maps = loadObjectMaps(db, account.id);
+  writer.storeCampaignResults(maps);
   progress('structure', 1);
 
   // Insights: which range account-wide, and which campaigns need their own 90-day backfill.
@@ -208,6 +250,7 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     markCampaignsSynced(db, account.id, [...maps.campaigns.keys()], stamp(), today);
     db.prepare(`UPDATE ad_accounts SET last_synced_at = ? WHERE id = ?`).run(stamp(), account.id);
   })();
+  stats.insightRowsWritten = writer.rowsWritten;
   Object.assign(stats, {
     requests: client.stats.requests,
     retries: client.stats.retries,
@@ -215,6 +258,16 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     limitHalvings: client.stats.limitHalvings,
   });
   return stats;
+}
+
+/** Custom conversions are named in the Results column; their names come from their own edge. */
+async function nameCustomConversions(job: SyncJob, writer: SyncWriter): Promise<void> {
+  if (!writer.hasCustomConversions()) return;
+  const names = new Map<string, string>();
+  for await (const page of job.client.listCustomConversions(job.account.platformAccountId)) {
+    for (const c of page) names.set(c.id, c.name);
+  }
+  writer.nameCustomConversions(names);
 }
 
 function countRows(stats: SyncStats, level: InsightLevel, n: number): void {

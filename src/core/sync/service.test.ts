@@ -12,6 +12,7 @@ import {
   startFakeAccount,
   type FakeAccountState,
 } from '../../test-support/fake-account';
+import { REREAD_DAYS } from './engine';
 import { SyncService } from './service';
 
 const TODAY = '2026-03-15';
@@ -129,11 +130,11 @@ describe('SyncService against a Graph-shaped server', () => {
     expect(snapshot(core)).toEqual(first);
   });
 
-  it('incremental sync reads updated objects, backfills new campaigns and re-reads the last 3 days', async () => {
+  it('incremental sync reads updated objects, backfills new campaigns and re-reads the last 28 days', async () => {
     const { core, sync, account, state, server } = await setup();
     await sync.syncAccount(account.id);
     const before = snapshot(core);
-    const oldDay = addDays(TODAY, -10);
+    const oldDay = addDays(TODAY, -40);
     const dayConversions = (date: string) =>
       core.db
         .prepare(
@@ -164,7 +165,7 @@ describe('SyncService against a Graph-shaped server', () => {
     const accountRanges = server.requests
       .filter((r) => r.path === `/v25.0/${FAKE_ACCOUNT}/insights`)
       .map((r) => JSON.parse(r.query.get('time_range') ?? '{}') as { since: string });
-    expect(new Set(accountRanges.map((r) => r.since))).toEqual(new Set([addDays(TODAY, -2)]));
+    expect(new Set(accountRanges.map((r) => r.since))).toEqual(new Set([addDays(TODAY, -(REREAD_DAYS - 1))]));
 
     expect(
       core.db

@@ -1,26 +1,34 @@
 import { newId } from '../ids';
 import {
   budgetMicros,
-  conversionEvent,
   graphTimeToIso,
   insightMetrics,
   type InsightMetrics,
   unixToIso,
   type PlatformAd,
   type PlatformAdSet,
+  type PlatformAdSetStatus,
+  type PlatformAdStatus,
   type PlatformCampaign,
+  type PlatformCampaignStatus,
   type PlatformInsightRow,
 } from '../platform/parse';
+import { campaignResult, resultName, resultOf, type ResultSpec, type ResultType } from '../platform/results';
 import type { Db } from '../store/open';
 
 /** Platform ID → service IDs of an account's synced objects, for linking children and insight rows. */
 export interface ObjectMaps {
   campaigns: Map<string, { id: string }>;
-  adSets: Map<string, { id: string; campaignId: string; event: string | null }>;
-  ads: Map<string, { id: string; campaignId: string; adSetId: string; event: string | null }>;
-  /** The conversion event of a campaign: its ad sets' event when they agree, else null (purchase first). */
-  campaignEvents: Map<string, string | null>;
+  adSets: Map<string, { id: string; campaignId: string; result: ResultSpec | null }>;
+  ads: Map<string, { id: string; campaignId: string; adSetId: string; result: ResultSpec | null }>;
+  /** A campaign's result: its ad sets' when they agree; null (nothing counted) when mixed or unknown. */
+  campaignResults: Map<string, ResultSpec | null>;
+  /** The campaign's result type as shown (MIXED and UNKNOWN included), when its ad sets have one. */
+  campaignResultTypes: Map<string, ResultType>;
 }
+
+/** Statuses that mean an object is gone from Ads Manager's live lists; kept locally as history. */
+export const REMOVED_STATUSES = ['ARCHIVED', 'DELETED'] as const;
 
 /**
  * Prepared statements for everything a sync writes. Each upsert keys on (account, platform ID), so
@@ -30,10 +38,16 @@ export class SyncWriter {
   private readonly campaign;
   private readonly adSet;
   private readonly snapshot;
+  private readonly adSetStatus;
+  private readonly campaignStatus;
+  private readonly removeAdSetChildren;
+  private readonly removeCampaignChildren;
   private readonly ad;
   private readonly campaignDaily;
   private readonly adSetDaily;
   private readonly adDaily;
+  /** Insight rows actually inserted or changed (an identical re-read writes nothing). */
+  rowsWritten = 0;
 
   constructor(
     private readonly db: Db,
@@ -58,11 +72,13 @@ export class SyncWriter {
       INSERT INTO ad_sets (id, account_id, campaign_id, platform_ad_set_id, name, status, effective_status,
         daily_budget_micros, lifetime_budget_micros, bid_strategy, bid_amount_micros, billing_event,
         optimization_goal, promoted_event, targeting, learning_status, learning_conversions,
-        last_significant_edit_at, created_time, updated_time, last_synced_at)
+        last_significant_edit_at, created_time, updated_time, last_synced_at, result_type, result_detail,
+        result_name, attribution_spec)
       VALUES (@id, @account_id, @campaign_id, @platform_ad_set_id, @name, @status, @effective_status,
         @daily_budget_micros, @lifetime_budget_micros, @bid_strategy, @bid_amount_micros, @billing_event,
         @optimization_goal, @promoted_event, @targeting, @learning_status, @learning_conversions,
-        @last_significant_edit_at, @created_time, @updated_time, @last_synced_at)
+        @last_significant_edit_at, @created_time, @updated_time, @last_synced_at, @result_type, @result_detail,
+        @result_name, @attribution_spec)
       ON CONFLICT (account_id, platform_ad_set_id) DO UPDATE SET
         campaign_id = excluded.campaign_id, name = excluded.name, status = excluded.status,
         effective_status = excluded.effective_status, daily_budget_micros = excluded.daily_budget_micros,
@@ -72,8 +88,30 @@ export class SyncWriter {
         targeting = excluded.targeting, learning_status = excluded.learning_status,
         learning_conversions = excluded.learning_conversions,
         last_significant_edit_at = excluded.last_significant_edit_at, created_time = excluded.created_time,
-        updated_time = excluded.updated_time, last_synced_at = excluded.last_synced_at
+        updated_time = excluded.updated_time, last_synced_at = excluded.last_synced_at,
+        result_type = excluded.result_type, result_detail = excluded.result_detail,
+        result_name = excluded.result_name, attribution_spec = excluded.attribution_spec
       RETURNING id`);
+    this.adSetStatus = db.prepare(`
+      UPDATE ad_sets SET status = @status, effective_status = @effective_status,
+        learning_status = @learning_status, learning_conversions = @learning_conversions,
+        last_significant_edit_at = COALESCE(@last_significant_edit_at, last_significant_edit_at),
+        last_synced_at = @now
+      WHERE account_id = @account_id AND platform_ad_set_id = @platform_ad_set_id
+      RETURNING id`);
+    this.campaignStatus = db.prepare(`
+      UPDATE campaigns SET status = @status, effective_status = @effective_status
+      WHERE account_id = @account_id AND platform_campaign_id = @platform_campaign_id
+        AND (status IS NOT @status OR effective_status IS NOT @effective_status)`);
+    // Children of a removed parent are removed with it (Meta derives their effective status so).
+    this.removeAdSetChildren = db.prepare(`
+      UPDATE ads SET effective_status = @status
+      WHERE ad_set_id = @ad_set_id AND effective_status NOT IN ('ARCHIVED', 'DELETED')`);
+    this.removeCampaignChildren = db.prepare(`
+      UPDATE ad_sets SET effective_status = @status, learning_status = NULL
+      WHERE account_id = @account_id AND campaign_id = (
+        SELECT id FROM campaigns WHERE account_id = @account_id AND platform_campaign_id = @platform_campaign_id)
+        AND effective_status NOT IN ('ARCHIVED', 'DELETED')`);
     this.snapshot = db.prepare(`
       INSERT INTO learning_stage_snapshots (ad_set_id, observed_on, status, conversions, last_significant_edit_at)
       VALUES (?, ?, ?, ?, ?)
@@ -89,22 +127,28 @@ export class SyncWriter {
         status = excluded.status, effective_status = excluded.effective_status, creative_id = excluded.creative_id,
         created_time = excluded.created_time, updated_time = excluded.updated_time,
         last_synced_at = excluded.last_synced_at`);
-    // Positional parameters: the hot path of a sync writes ~100k of these rows.
-    const metrics = `spend_micros, impressions, clicks, conversions, revenue_micros, reach, frequency`;
+    // Positional parameters: the hot path of a sync writes ~100k of these rows. An update that would
+    // leave the row as it is is skipped (WHERE), so re-reading 28 days writes (and rolls up) only what
+    // changed.
+    const metrics = `spend_micros, impressions, clicks, link_clicks, conversions, revenue_micros, reach, frequency`;
     const update = `spend_micros = excluded.spend_micros, impressions = excluded.impressions,
-        clicks = excluded.clicks, conversions = excluded.conversions, revenue_micros = excluded.revenue_micros,
-        reach = excluded.reach, frequency = excluded.frequency`;
+        clicks = excluded.clicks, link_clicks = excluded.link_clicks, conversions = excluded.conversions,
+        revenue_micros = excluded.revenue_micros, reach = excluded.reach, frequency = excluded.frequency
+      WHERE spend_micros IS NOT excluded.spend_micros OR impressions IS NOT excluded.impressions
+        OR clicks IS NOT excluded.clicks OR link_clicks IS NOT excluded.link_clicks
+        OR conversions IS NOT excluded.conversions OR revenue_micros IS NOT excluded.revenue_micros
+        OR reach IS NOT excluded.reach OR frequency IS NOT excluded.frequency`;
     this.campaignDaily = db.prepare(`
       INSERT INTO insights_campaign_daily (campaign_id, date, account_id, ${metrics})
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (campaign_id, date) DO UPDATE SET ${update}`);
     this.adSetDaily = db.prepare(`
       INSERT INTO insights_ad_set_daily (ad_set_id, date, account_id, campaign_id, ${metrics})
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (ad_set_id, date) DO UPDATE SET ${update}`);
     this.adDaily = db.prepare(`
       INSERT INTO insights_ad_daily (ad_id, date, account_id, campaign_id, ad_set_id, ${metrics})
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (ad_id, date) DO UPDATE SET ${update}`);
   }
 
@@ -146,6 +190,7 @@ export class SyncWriter {
         }
         const learning = s.learning_stage_info ?? null;
         const lastEdit = unixToIso(learning?.last_sig_edit_ts);
+        const result = resultOf(s.optimization_goal, s.promoted_object);
         const { id } = this.adSet.get({
           id: newId('adset'),
           account_id: this.accountId,
@@ -168,6 +213,10 @@ export class SyncWriter {
           created_time: graphTimeToIso(s.created_time) ?? now,
           updated_time: graphTimeToIso(s.updated_time ?? s.created_time) ?? now,
           last_synced_at: now,
+          result_type: result.type,
+          result_detail: result.detail,
+          result_name: resultName(result),
+          attribution_spec: s.attribution_spec ? JSON.stringify(s.attribution_spec) : null,
         }) as { id: string };
         if (learning)
           this.snapshot.run(id, observedOn, learning.status, Math.round(learning.conversions), lastEdit);
@@ -211,6 +260,7 @@ export class SyncWriter {
     maps: ObjectMaps,
   ): number {
     let unknown = 0;
+    let written = 0;
     const accountId = this.accountId;
     this.db.transaction(() => {
       for (const row of rows) {
@@ -220,71 +270,267 @@ export class SyncWriter {
             unknown += 1;
             continue;
           }
-          const m = insightMetrics(row, maps.campaignEvents.get(row.campaign_id) ?? null);
-          this.campaignDaily.run(campaign.id, m.date, accountId, ...metricValues(m));
+          const m = insightMetrics(row, maps.campaignResults.get(row.campaign_id) ?? null);
+          written += this.campaignDaily.run(campaign.id, m.date, accountId, ...metricValues(m)).changes;
         } else if (level === 'adset') {
           const adSet = row.adset_id ? maps.adSets.get(row.adset_id) : undefined;
           if (!adSet) {
             unknown += 1;
             continue;
           }
-          const m = insightMetrics(row, adSet.event);
-          this.adSetDaily.run(adSet.id, m.date, accountId, adSet.campaignId, ...metricValues(m));
+          const m = insightMetrics(row, adSet.result);
+          written += this.adSetDaily.run(
+            adSet.id,
+            m.date,
+            accountId,
+            adSet.campaignId,
+            ...metricValues(m),
+          ).changes;
         } else {
           const ad = row.ad_id ? maps.ads.get(row.ad_id) : undefined;
           if (!ad) {
             unknown += 1;
             continue;
           }
-          const m = insightMetrics(row, ad.event);
-          this.adDaily.run(ad.id, m.date, accountId, ad.campaignId, ad.adSetId, ...metricValues(m));
+          const m = insightMetrics(row, ad.result);
+          written += this.adDaily.run(
+            ad.id,
+            m.date,
+            accountId,
+            ad.campaignId,
+            ad.adSetId,
+            ...metricValues(m),
+          ).changes;
         }
       }
     })();
+    this.rowsWritten += written;
     return unknown;
+  }
+
+  /**
+   * The every-sync refresh of every ad set's status and learning stage (incremental listings only
+   * return edited objects, and leaving learning is no edit). Returns the platform IDs seen.
+   */
+  adSetStatuses(rows: readonly PlatformAdSetStatus[], now: string, observedOn: string): string[] {
+    const seen: string[] = [];
+    this.db.transaction(() => {
+      for (const s of rows) {
+        const learning = s.learning_stage_info ?? null;
+        const lastEdit = unixToIso(learning?.last_sig_edit_ts);
+        const status = s.effective_status ?? s.status;
+        const hit = this.adSetStatus.get({
+          status: s.status,
+          effective_status: status,
+          learning_status: learning?.status ?? null,
+          learning_conversions: learning ? Math.round(learning.conversions) : null,
+          last_significant_edit_at: lastEdit,
+          now,
+          account_id: this.accountId,
+          platform_ad_set_id: s.id,
+        }) as { id: string } | undefined;
+        if (!hit) continue;
+        seen.push(s.id);
+        if (learning)
+          this.snapshot.run(hit.id, observedOn, learning.status, Math.round(learning.conversions), lastEdit);
+        if (isRemoved(status)) this.removeAdSetChildren.run({ status, ad_set_id: hit.id });
+      }
+    })();
+    return seen;
+  }
+
+  /** Every ad's status (an ad archived upstream must not stay active here). */
+  adStatuses(rows: readonly PlatformAdStatus[]): void {
+    const update = this.db.prepare(
+      `UPDATE ads SET status = @status, effective_status = @effective_status
+       WHERE account_id = @account_id AND platform_ad_id = @id
+         AND (status IS NOT @status OR effective_status IS NOT @effective_status)`,
+    );
+    this.db.transaction(() => {
+      for (const a of rows)
+        update.run({
+          id: a.id,
+          status: a.status,
+          effective_status: a.effective_status ?? a.status,
+          account_id: this.accountId,
+        });
+    })();
+  }
+
+  campaignStatuses(rows: readonly PlatformCampaignStatus[]): string[] {
+    const seen: string[] = [];
+    this.db.transaction(() => {
+      for (const c of rows) {
+        const status = c.effective_status ?? c.status;
+        seen.push(c.id);
+        this.campaignStatus.run({
+          status: c.status,
+          effective_status: status,
+          account_id: this.accountId,
+          platform_campaign_id: c.id,
+        });
+        if (isRemoved(status))
+          this.removeCampaignChildren.run({ status, account_id: this.accountId, platform_campaign_id: c.id });
+      }
+    })();
+    return seen;
+  }
+
+  /**
+   * Objects a listing of every status no longer returns are gone upstream (Meta stops returning
+   * deleted objects on edges): marked DELETED, kept as history.
+   */
+  markMissing(kind: 'campaigns' | 'ad_sets', platformIds: Iterable<string>, seen: readonly string[]): void {
+    const seenSet = new Set(seen);
+    const missing = [...platformIds].filter((id) => !seenSet.has(id));
+    if (missing.length === 0) return;
+    const update =
+      kind === 'campaigns'
+        ? this.db.prepare(
+            `UPDATE campaigns SET status = 'DELETED', effective_status = 'DELETED'
+             WHERE account_id = ? AND platform_campaign_id = ? AND effective_status <> 'DELETED'`,
+          )
+        : this.db.prepare(
+            `UPDATE ad_sets SET status = 'DELETED', effective_status = 'DELETED', learning_status = NULL
+             WHERE account_id = ? AND platform_ad_set_id = ? AND effective_status <> 'DELETED'`,
+          );
+    this.db.transaction(() => {
+      for (const id of missing) update.run(this.accountId, id);
+    })();
+  }
+
+  /** Ad sets synced before result types were read: the next listing must return them all. */
+  hasUnresolvedResults(): boolean {
+    return (
+      this.db
+        .prepare(`SELECT 1 FROM ad_sets WHERE account_id = ? AND result_type IS NULL LIMIT 1`)
+        .get(this.accountId) !== undefined
+    );
+  }
+
+  hasCustomConversions(): boolean {
+    return (
+      this.db
+        .prepare(`SELECT 1 FROM ad_sets WHERE account_id = ? AND result_type = 'CUSTOM_CONVERSION' LIMIT 1`)
+        .get(this.accountId) !== undefined
+    );
+  }
+
+  /** "Custom conversion: <name>" once the account's custom conversions are read. */
+  nameCustomConversions(names: ReadonlyMap<string, string>): void {
+    const update = this.db.prepare(
+      `UPDATE ad_sets SET result_name = @name
+       WHERE account_id = @account_id AND result_type = 'CUSTOM_CONVERSION' AND result_detail = @id
+         AND result_name IS NOT @name`,
+    );
+    this.db.transaction(() => {
+      for (const [id, name] of names)
+        update.run({
+          id,
+          account_id: this.accountId,
+          name: resultName({ type: 'CUSTOM_CONVERSION', detail: id }, name),
+        });
+    })();
+  }
+
+  /** Stores each campaign's result type and name (its ad sets' result when they agree). */
+  storeCampaignResults(maps: ObjectMaps): void {
+    const update = this.db.prepare(
+      `UPDATE campaigns SET result_type = @result_type, result_name = @result_name
+       WHERE id = @id AND (result_type IS NOT @result_type OR result_name IS NOT @result_name)`,
+    );
+    const names = this.db.prepare(
+      `SELECT campaign_id, result_type, result_name FROM ad_sets WHERE account_id = ? AND result_type IS NOT NULL`,
+    );
+    const nameOf = new Map<string, string>();
+    for (const r of names.all(this.accountId) as {
+      campaign_id: string;
+      result_type: string;
+      result_name: string | null;
+    }[])
+      nameOf.set(`${r.campaign_id}/${r.result_type}`, r.result_name ?? r.result_type);
+    this.db.transaction(() => {
+      for (const [platformId, campaign] of maps.campaigns) {
+        const result = maps.campaignResults.get(platformId) ?? null;
+        const type: ResultType | null = result?.type ?? maps.campaignResultTypes.get(platformId) ?? null;
+        if (type === null) continue;
+        const name =
+          result === null
+            ? resultName({ type, detail: null })
+            : (nameOf.get(`${campaign.id}/${type}`) ?? type);
+        update.run({ id: campaign.id, result_type: type, result_name: name });
+      }
+    })();
   }
 }
 
-function metricValues(m: InsightMetrics): [number, number, number, number, number, number, number] {
-  return [m.spendMicros, m.impressions, m.clicks, m.conversions, m.revenueMicros, m.reach, m.frequency];
+function isRemoved(status: string): boolean {
+  return (REMOVED_STATUSES as readonly string[]).includes(status);
+}
+
+function metricValues(m: InsightMetrics): [number, number, number, number, number, number, number, number] {
+  return [
+    m.spendMicros,
+    m.impressions,
+    m.clicks,
+    m.linkClicks,
+    m.conversions,
+    m.revenueMicros,
+    m.reach,
+    m.frequency,
+  ];
 }
 
 /** Loads the account's objects as synced so far (children link to parents through these). */
 export function loadObjectMaps(db: Db, accountId: string): ObjectMaps {
   const campaigns = new Map<string, { id: string }>();
+  const platformCampaignOf = new Map<string, string>();
   for (const row of db
     .prepare(`SELECT id, platform_campaign_id FROM campaigns WHERE account_id = ?`)
     .all(accountId) as { id: string; platform_campaign_id: string }[]) {
     campaigns.set(row.platform_campaign_id, { id: row.id });
+    platformCampaignOf.set(row.id, row.platform_campaign_id);
   }
-  const adSets = new Map<string, { id: string; campaignId: string; event: string | null }>();
-  const eventsByCampaign = new Map<string, Set<string | null>>();
-  const platformCampaignOf = new Map<string, string>();
-  for (const [platformId, { id }] of campaigns) platformCampaignOf.set(id, platformId);
+  const adSets = new Map<string, { id: string; campaignId: string; result: ResultSpec | null }>();
+  const resultsByCampaign = new Map<string, (ResultSpec | null)[]>();
   for (const row of db
-    .prepare(`SELECT id, campaign_id, platform_ad_set_id, promoted_event FROM ad_sets WHERE account_id = ?`)
+    .prepare(
+      `SELECT id, campaign_id, platform_ad_set_id, result_type, result_detail FROM ad_sets WHERE account_id = ?`,
+    )
     .all(accountId) as {
     id: string;
     campaign_id: string;
     platform_ad_set_id: string;
-    promoted_event: string | null;
+    result_type: string | null;
+    result_detail: string | null;
   }[]) {
-    const event = conversionEvent(row.promoted_event);
-    adSets.set(row.platform_ad_set_id, { id: row.id, campaignId: row.campaign_id, event });
+    const spec =
+      row.result_type === null ? null : { type: row.result_type as ResultType, detail: row.result_detail };
+    const result = spec && spec.type !== 'UNKNOWN' ? spec : null;
+    adSets.set(row.platform_ad_set_id, { id: row.id, campaignId: row.campaign_id, result });
     const platformCampaign = platformCampaignOf.get(row.campaign_id);
     if (platformCampaign) {
-      const set = eventsByCampaign.get(platformCampaign) ?? new Set();
-      set.add(event);
-      eventsByCampaign.set(platformCampaign, set);
+      const list = resultsByCampaign.get(platformCampaign) ?? [];
+      list.push(spec);
+      resultsByCampaign.set(platformCampaign, list);
     }
   }
-  const campaignEvents = new Map<string, string | null>();
-  for (const [platformCampaign, events] of eventsByCampaign) {
-    campaignEvents.set(platformCampaign, events.size === 1 ? ([...events][0] ?? null) : null);
+  const campaignResults = new Map<string, ResultSpec | null>();
+  const campaignResultTypes = new Map<string, ResultType>();
+  for (const [platformCampaign, list] of resultsByCampaign) {
+    const result = campaignResult(list);
+    if (result) campaignResultTypes.set(platformCampaign, result.type);
+    campaignResults.set(
+      platformCampaign,
+      result && result.type !== 'MIXED' && result.type !== 'UNKNOWN' ? result : null,
+    );
   }
-  const eventOfAdSet = new Map<string, string | null>();
-  for (const adSet of adSets.values()) eventOfAdSet.set(adSet.id, adSet.event);
-  const ads = new Map<string, { id: string; campaignId: string; adSetId: string; event: string | null }>();
+  const resultOfAdSet = new Map<string, ResultSpec | null>();
+  for (const adSet of adSets.values()) resultOfAdSet.set(adSet.id, adSet.result);
+  const ads = new Map<
+    string,
+    { id: string; campaignId: string; adSetId: string; result: ResultSpec | null }
+  >();
   for (const row of db
     .prepare(`SELECT id, campaign_id, ad_set_id, platform_ad_id FROM ads WHERE account_id = ?`)
     .all(accountId) as { id: string; campaign_id: string; ad_set_id: string; platform_ad_id: string }[]) {
@@ -292,8 +538,8 @@ export function loadObjectMaps(db: Db, accountId: string): ObjectMaps {
       id: row.id,
       campaignId: row.campaign_id,
       adSetId: row.ad_set_id,
-      event: eventOfAdSet.get(row.ad_set_id) ?? null,
+      result: resultOfAdSet.get(row.ad_set_id) ?? null,
     });
   }
-  return { campaigns, adSets, ads, campaignEvents };
+  return { campaigns, adSets, ads, campaignResults, campaignResultTypes };
 }

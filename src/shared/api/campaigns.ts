@@ -68,6 +68,14 @@ const campaignBase = {
   lastSyncedAt: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  /**
+   * Addition to the spec: what the campaign's results are (its ad sets' optimization event, as Ads
+   * Manager counts it): PURCHASE, LEAD_FORM, APP_INSTALL, CUSTOM_CONVERSION, … MIXED or UNKNOWN (no
+   * cost per result is judged); null before the first sync that read it.
+   */
+  resultType: z.string().nullable(),
+  /** Ads Manager's name for it: "Purchases", "Leads (form)", "Custom conversion: <name>"… */
+  resultName: z.string().nullable(),
 };
 
 export const CampaignListItem = z.object({
@@ -95,6 +103,9 @@ export const AdSet = z.object({
   }),
   optimization: z.string().nullable(),
   adCount: z.number().int().min(0),
+  /** Addition to the spec: the ad set's result type and Ads Manager's name for it (as on campaigns). */
+  resultType: z.string().nullable(),
+  resultName: z.string().nullable(),
 });
 export type AdSet = z.infer<typeof AdSet>;
 

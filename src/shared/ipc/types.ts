@@ -65,6 +65,9 @@ export interface CampaignRow extends CampaignMetrics {
   name: string;
   status: string;
   objective: string;
+  /** What its results are (PURCHASE, LEAD_FORM, …, MIXED, UNKNOWN) and Ads Manager's name for them. */
+  resultType: string | null;
+  resultName: string | null;
   bidStrategy: string | null;
   dailyBudget: number | null;
   lifetimeBudget: number | null;

@@ -2,7 +2,15 @@
 
 import { z } from 'zod';
 import { invalidParameter, unknownObject, unknownPath } from '../errors';
-import { accountObject, adObject, adSetObject, campaignObject, parseFields, type FieldSpec } from '../fields';
+import {
+  accountObject,
+  adObject,
+  adSetObject,
+  campaignObject,
+  customConversionObject,
+  parseFields,
+  type FieldSpec,
+} from '../fields';
 import { parseList } from '../insights-query';
 import { pageList, parseLimit } from '../paging';
 import {
@@ -177,6 +185,17 @@ export function edge(ctx: RouteContext, n: WorldNode, name: string): RouteResult
     total = items.length;
     const p = pageList(items, (ad) => ad.id, req, link);
     page = { ...p, data: p.data.map((ad) => adObject(ctx.model, ad, fields)) };
+  } else if (name === 'customconversions' && n.kind === 'account') {
+    const items = campaigns.filter((c) => c.customConversion !== null);
+    total = items.length;
+    const p = pageList(items, (c) => c.customConversion?.id ?? c.id, req, link);
+    page = {
+      ...p,
+      data: p.data.flatMap((c): Array<Record<string, unknown>> => {
+        const object = customConversionObject(c, fieldsOr(ctx, ['id', 'name']));
+        return object ? [object] : [];
+      }),
+    };
   } else {
     throw unknownPath(name);
   }

@@ -120,7 +120,8 @@ export function buildCampaign(world: World, campaign: Campaign, ids: IdFactory, 
   const category = scenario?.category;
   const { todayDay, firstDay } = world;
 
-  if (campaign.startDay < firstDay - 60 && rng.chance(0.3)) campaign.objective = 'CONVERSIONS';
+  const legacyObjective = campaign.startDay < firstDay - 60 && rng.chance(0.3);
+  if (legacyObjective && campaign.resultKind === 'PURCHASE') campaign.objective = 'CONVERSIONS';
   campaign.budgetMode = category === 'LEARNING_PHASE_STALL' || !rng.chance(0.35) ? 'ABO' : 'CBO';
 
   const base: AdSetProfile = {

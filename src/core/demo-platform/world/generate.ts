@@ -14,6 +14,7 @@ import type {
   Campaign,
   ConfiguredStatus,
   GenerateWorldOptions,
+  ResultKind,
   WeeklyPattern,
   World,
 } from './types';
@@ -109,6 +110,7 @@ export function generateWorld(opts: GenerateWorldOptions = {}): World {
   assignScenarios(seed, todayDay, eligible);
 
   for (const account of world.accounts) {
+    assignResultKinds(world, account);
     for (const campaign of account.campaigns) {
       key = buildCampaign(world, campaign, ids, key);
       world.nodes.set(campaign.id, { kind: 'campaign', campaign });
@@ -120,6 +122,49 @@ export function generateWorld(opts: GenerateWorldOptions = {}): World {
   }
   return world;
 }
+
+/** The kinds every account shows first, so each has a lead-gen, an app-install, a custom-conversion
+ * and a traffic campaign; later campaigns are mostly purchases. */
+const FIRST_KINDS: readonly ResultKind[] = [
+  'LEAD_FORM',
+  'APP_INSTALL',
+  'CUSTOM_CONVERSION',
+  'LANDING_PAGE_VIEW',
+];
+const OTHER_KINDS: readonly ResultKind[] = [...FIRST_KINDS, 'CONVERSATIONS'];
+const CUSTOM_CONVERSION_NAMES = ['Booked consultation', 'Qualified signup', 'Quote request', 'Trial started'];
+
+/**
+ * Gives some campaigns without an injected problem another result kind (problem campaigns stay
+ * purchase campaigns, so scenario ground truth is untouched). Its own random stream: the rest of the
+ * world is the same as without kinds.
+ */
+function assignResultKinds(world: World, account: Account): void {
+  const rng = Rng.of(world.seed, 'result-kinds', account.key);
+  const candidates = rng.shuffle(account.campaigns.filter((c) => c.scenario === null));
+  // Live, connectable campaigns first: the kinds should be seen (and judged) in the product.
+  candidates.sort((a, b) => Number(b.evaluated) - Number(a.evaluated));
+  candidates.forEach((campaign, index) => {
+    const kind = FIRST_KINDS[index] ?? (rng.chance(0.1) ? rng.pick(OTHER_KINDS) : 'PURCHASE');
+    campaign.resultKind = kind;
+    campaign.objective = OBJECTIVES[kind];
+    if (kind === 'CUSTOM_CONVERSION') {
+      campaign.customConversion = {
+        id: `5${String(hash32(world.seed, 'custom-conversion', campaign.key) % 1e9).padStart(9, '0')}77`,
+        name: rng.pick(CUSTOM_CONVERSION_NAMES),
+      };
+    }
+  });
+}
+
+const OBJECTIVES: Record<ResultKind, string> = {
+  PURCHASE: 'OUTCOME_SALES',
+  LEAD_FORM: 'OUTCOME_LEADS',
+  APP_INSTALL: 'OUTCOME_APP_PROMOTION',
+  CUSTOM_CONVERSION: 'OUTCOME_SALES',
+  LANDING_PAGE_VIEW: 'OUTCOME_TRAFFIC',
+  CONVERSATIONS: 'OUTCOME_ENGAGEMENT',
+};
 
 function weekly(rng: Rng): WeeklyPattern {
   const amp = rng.range(0.6, 1.4);
@@ -216,6 +261,8 @@ function makeCampaignSkeleton(
     startTime,
     updatedTime,
     aovUsd: rng.range(35, 140),
+    resultKind: 'PURCHASE',
+    customConversion: null,
     scenario: null,
     evaluated: false,
     adSets: [],

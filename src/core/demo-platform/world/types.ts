@@ -20,6 +20,19 @@ export const PROBLEM_CATEGORIES: readonly ProblemCategory[] = [
   'AUDIENCE_SATURATION',
 ];
 
+/**
+ * What a campaign's ad sets are optimized for, i.e. what Ads Manager counts as its results. The
+ * delivery model's optimization events ("purchases") are the results of every kind but landing page
+ * views, which count the model's landing page views.
+ */
+export type ResultKind =
+  'PURCHASE' | 'LEAD_FORM' | 'APP_INSTALL' | 'CUSTOM_CONVERSION' | 'LANDING_PAGE_VIEW' | 'CONVERSATIONS';
+
+export interface CustomConversion {
+  id: string;
+  name: string;
+}
+
 export type ConfiguredStatus = 'ACTIVE' | 'PAUSED' | 'ARCHIVED' | 'DELETED';
 
 export interface Business {
@@ -97,6 +110,9 @@ export interface Campaign {
   updatedTime: number;
   /** Average order value in USD. */
   aovUsd: number;
+  resultKind: ResultKind;
+  /** The custom conversion its ad sets optimize for (CUSTOM_CONVERSION campaigns). */
+  customConversion: CustomConversion | null;
   scenario: Scenario | null;
   /** Whether the campaign is a ground-truth entry (active, connectable account). */
   evaluated: boolean;

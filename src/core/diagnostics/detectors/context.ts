@@ -60,3 +60,8 @@ export function adSetRangeSpend(ctx: DetectorContext, adSet: AdSetData): number 
 export function dayOf(timestamp: string | null): string | null {
   return timestamp ? timestamp.slice(0, 10) : null;
 }
+
+/** Whether cost per result can be judged: not when the result type is UNKNOWN or MIXED (nothing counted). */
+export function isJudgeable(resultType: string | null | undefined): boolean {
+  return resultType !== 'UNKNOWN' && resultType !== 'MIXED';
+}

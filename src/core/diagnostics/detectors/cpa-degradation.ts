@@ -5,7 +5,7 @@
 import { atLeast, cprOf, dailySeries, evidenceTrend, mergeDaily, shortfallZ, sumRange } from '../series';
 import { day, money, percent, quote } from '../format';
 import type { AdSetData, CampaignData, DayRow, Finding } from '../types';
-import { campaignEntity, type DetectorContext } from './context';
+import { campaignEntity, isJudgeable, type DetectorContext } from './context';
 
 export type TargetSource = 'cost_cap' | 'analyst_target' | 'baseline';
 
@@ -47,6 +47,8 @@ export function detectCpaDegradation(
   explainedAdSets: ReadonlySet<string> = new Set(),
 ): Finding[] {
   const { data, windows, th } = ctx;
+  // Zero counted results is not a cost per result when nothing (or no single thing) is counted.
+  if (!isJudgeable(data.resultType)) return [];
   const withRows = data.adSets.filter((s) => s.daily.size > 0);
   const included = withRows.filter((s) => !learning(s) && !explainedAdSets.has(s.id));
   if (withRows.length > 0 && included.length === 0) return [];

@@ -13,7 +13,7 @@ import {
 } from '../series';
 import { day, money, percent, quote } from '../format';
 import type { AdData, Finding } from '../types';
-import { dayOf, type DetectorContext } from './context';
+import { dayOf, isJudgeable, type DetectorContext } from './context';
 
 interface FatiguedAd {
   ad: AdData;
@@ -52,7 +52,8 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   const referenceCpr = sumRange(ad.daily, windows.referenceCpr.from, windows.referenceCpr.to);
   const cprNow = recentCpr.conversions >= th.minConversions ? cprOf(recentCpr) : null;
   const cprBefore = referenceCpr.conversions >= th.minConversions ? cprOf(referenceCpr) : null;
-  const cprMultiple = cprNow !== null && cprBefore ? cprNow / cprBefore : null;
+  const judged = isJudgeable(ctx.data.resultType);
+  const cprMultiple = judged && cprNow !== null && cprBefore ? cprNow / cprBefore : null;
 
   const byCtr = atLeast(ctrDrop, th.fatigueCtrDrop) && atLeast(frequencyRise, th.fatigueFrequencyRise);
   // A cost rise that higher auction prices explain is the audience's problem, not the creative's.

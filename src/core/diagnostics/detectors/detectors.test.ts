@@ -282,3 +282,33 @@ describe('AUDIENCE_SATURATION (daily reach −20%, frequency +20%, CPM +15% whil
     expect(detectAudienceSaturation(ctxOf(saturating(2000, 1.6)))).toEqual([]);
   });
 });
+
+describe('unknown result type: no cost-per-result judgement', () => {
+  const as = (data: CampaignData, type: string): CampaignData => ({
+    ...data,
+    resultType: type,
+    adSets: data.adSets.map((s) => ({ ...s, resultType: type })),
+  });
+  it('CPA degradation and learning stall stay silent when the result type is UNKNOWN or MIXED', () => {
+    const rising = campaign([
+      {
+        name: 'Reach',
+        dailyBudget: 1000,
+        ads: [{ name: 'A', impressions: () => 100_000, ctr: () => 0.02, cpm: step(10, 20, 9) }],
+      },
+    ]);
+    const stalled = campaign([
+      {
+        name: 'Retargeting',
+        learning: { status: 'LEARNING', conversions: 20, editDaysAgo: 9 },
+        ads: [{ name: 'A' }],
+      },
+    ]);
+    expect(detectCpaDegradation(ctxOf(rising))).toHaveLength(1);
+    expect(detectLearningPhaseStall(ctxOf(stalled))).toHaveLength(1);
+    for (const type of ['UNKNOWN', 'MIXED']) {
+      expect(detectCpaDegradation(ctxOf(as(rising, type))), type).toEqual([]);
+      expect(detectLearningPhaseStall(ctxOf(as(stalled, type))), type).toEqual([]);
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { daysBetween } from '../../clock';
 import { cprOf, sumRange } from '../series';
 import { day, money, quote } from '../format';
 import type { AdSetData, Finding, LearningSnapshot } from '../types';
-import { adSetEntity, dayOf, isActive, type DetectorContext } from './context';
+import { adSetEntity, dayOf, isActive, isJudgeable, type DetectorContext } from './context';
 
 const LEARNING = new Set(['LEARNING', 'IN_LEARNING']);
 const LIMITED = new Set(['FAIL', 'LEARNING_LIMITED']);
@@ -28,6 +28,8 @@ export function detectLearningPhaseStall(ctx: DetectorContext): Finding[] {
   const findings: Finding[] = [];
   for (const adSet of data.adSets) {
     if (!isActive(adSet)) continue;
+    // Learning is judged on results counted; an unknown result type counts none.
+    if (!isJudgeable(adSet.resultType)) continue;
     const state = learningAt(adSet, window.to);
     if (!state) continue;
     const status = state.status.toUpperCase();

@@ -1,5 +1,6 @@
 import { sql as initial } from './0001_initial';
 import { sql as userAccess } from './0002_user_access';
+import { sql as resultsAndLinkClicks } from './0003_results_and_link_clicks';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'user_access', sql: userAccess },
+  { version: 3, name: 'results_and_link_clicks', sql: resultsAndLinkClicks },
 ];

@@ -44,6 +44,13 @@ const COLUMNS: Column<CampaignRow>[] = [
     render: (r) => <StatusPill status={r.status} />,
   },
   {
+    key: 'resultType',
+    label: 'Result type',
+    width: 150,
+    sort: (r) => r.resultName ?? '',
+    render: (r) => r.resultName ?? '—',
+  },
+  {
     key: 'spend',
     label: 'Spend',
     width: 118,
