@@ -36,6 +36,8 @@ const suite: BenchSuite = {
       kind: 'headless',
       port: 0,
       provision: 'bare',
+      // The manual diagnostic measured below must not wait behind the watcher's automatic one.
+      watch: false,
       largeAccountCampaigns: 1000,
     });
     try {
@@ -62,6 +64,40 @@ const suite: BenchSuite = {
           await new Promise((r) => setTimeout(r, 20));
         }
       });
+      // The watcher's automatic re-diagnosis after an incremental sync that revised 500 campaigns of
+      // the large account (late attribution): the sync runs for real; which campaigns it revised is
+      // set on its run, as the demo platform's data does not move between two syncs.
+      const incremental = await host.app.sync.syncAccount(target.id, { kind: 'incremental' });
+      const revised = core.db
+        .prepare(
+          `SELECT DISTINCT campaign_id FROM insights_campaign_daily WHERE account_id = @id AND spend_micros > 0
+             AND date >= (SELECT date(max(date), '-6 day') FROM insights_campaign_daily WHERE account_id = @id)
+           ORDER BY campaign_id LIMIT 500`,
+        )
+        .pluck()
+        .all({ id: target.id }) as string[];
+      core.db
+        .prepare(`UPDATE sync_runs SET stats = json_set(stats, '$.changedCampaignIds', json(?)) WHERE id = ?`)
+        .run(JSON.stringify(revised), incremental.syncRunId);
+      // The earlier syncs count as judged (this host ran without the watcher until now).
+      core.db
+        .prepare(`UPDATE sync_runs SET judged_at = finished_at WHERE id != ? AND status = 'completed'`)
+        .run(incremental.syncRunId);
+      let rediagnosisId = '';
+      let rediagnosis = { status: '', campaignsAnalyzed: 0 };
+      const rediagnose = await measure(async () => {
+        const [started] = host.app.watcher.judgeNewData();
+        if (!started) throw new Error('the watcher started no re-diagnosis');
+        rediagnosisId = started.diagnosticId;
+        for (;;) {
+          const d = await use.diagnostics.get(ctx, rediagnosisId);
+          if (d.status === 'completed' || d.status === 'failed') {
+            rediagnosis = { status: d.status, campaignsAnalyzed: d.campaignsAnalyzed ?? 0 };
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      });
       const campaigns = accounts.reduce((n, a) => n + a.campaignCount, 0);
       return [
         figure({
@@ -79,6 +115,21 @@ const suite: BenchSuite = {
           unit: 'ms',
           target: { op: '<=', value: 50, of: 'value' },
           note: `p99 ${diagnose.p99Ms.toFixed(1)} ms; ${diagnose.ms.toFixed(0)} ms in all`,
+        }),
+        figure({
+          suite: 'stall',
+          name: 'automatic re-diagnosis of 500 revised campaigns after an incremental sync',
+          value: rediagnose.ms,
+          unit: 'ms',
+          target: { op: '<=', value: 2000, of: 'value' },
+          note: `${rediagnosis.campaignsAnalyzed} of ${revised.length} revised campaigns re-judged (${rediagnosis.status}); from judging the sync to the diagnostic's end`,
+        }),
+        figure({
+          suite: 'stall',
+          name: 'longest stall during the automatic re-diagnosis',
+          value: rediagnose.maxMs,
+          unit: 'ms',
+          target: { op: '<=', value: 50, of: 'value' },
         }),
       ];
     } finally {

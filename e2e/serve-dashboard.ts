@@ -28,6 +28,8 @@ async function main(): Promise<void> {
     kind: 'headless',
     port: Number(values.port),
     seed: 1,
+    // The screens are tested on what the analyst starts; the watcher's own work is tested in the core.
+    watch: false,
     provision: values.bare ? 'bare' : 'demo',
     initialSync: 'await',
     dashboard: { rendererDir: resolve(import.meta.dirname, '../out/renderer') },

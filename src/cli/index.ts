@@ -17,6 +17,8 @@ export const COMMAND_MODULES: Record<string, Loader> = {
   profile: () => import('./commands/diagnostics').then((m) => ({ default: m.profileCommands })),
   feedback: () => import('./commands/diagnostics').then((m) => ({ default: m.feedbackCommands })),
   diagnose: () => import('./commands/diagnostics').then((m) => ({ default: m.diagnoseCommands })),
+  issues: () => import('./commands/watch').then((m) => ({ default: m.issueCommands })),
+  schedule: () => import('./commands/watch').then((m) => ({ default: m.scheduleCommands })),
 };
 
 export async function main(argv: string[]): Promise<number> {

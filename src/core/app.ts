@@ -5,6 +5,8 @@ import { readSetting } from './settings/store';
 import { DiagnosticsService } from './diagnostics/service';
 import { ReportsService } from './reports/service';
 import { SyncService, type SyncServiceOptions } from './sync/service';
+import { trackIssues } from './issues/tracker';
+import { Watcher } from './watch/watcher';
 import { createUseCases, type UseCases } from './use-cases';
 
 /** The composed product: one core and the services every host (desktop, headless, tests) runs. */
@@ -13,6 +15,8 @@ export interface App {
   readonly sync: SyncService;
   readonly diagnostics: DiagnosticsService;
   readonly reports: ReportsService;
+  /** Scheduled syncs and automatic diagnosis (started by hosts that watch). */
+  readonly watcher: Watcher;
   /** The application layer: the use cases every transport calls. */
   readonly use: UseCases;
   /** Resumes jobs (syncs, diagnostics, reports) a previous process left unfinished, and starts schedules. */
@@ -30,6 +34,11 @@ export interface AppOptions {
    * never stalls on them; hosts set it, the CLI and most tests run them inline.
    */
   offThread?: boolean;
+  /**
+   * Watch the accounts (scheduled syncs, automatic diagnosis after new data) once started: hosts
+   * that stay up set it; the CLI does not.
+   */
+  watch?: boolean;
   /** What the host knows (its /v1 URL, its demo platform); default: a host with neither (the CLI). */
   host?: Partial<HostPorts>;
 }
@@ -45,20 +54,27 @@ export function createApp(core: Core, options: AppOptions = {}): App {
   const recordedServer = readSetting(core.db, SERVER_URL_SETTING);
   if (recordedServer) reports.setBaseUrl(recordedServer);
   const use = createUseCases({ core, sync, diagnostics, reports, host });
+  const watcher = new Watcher(core, sync, diagnostics);
+  // Issues follow every diagnosis of the current window, whoever started it.
+  const untrack = trackIssues(core);
   let stopping: Promise<void> | undefined;
   return {
     core,
     sync,
     diagnostics,
     reports,
+    watcher,
     use,
     start() {
       sync.resume();
       diagnostics.resume();
       reports.resume();
+      if (options.watch) watcher.start();
     },
     stop() {
       stopping ??= (async () => {
+        watcher.stop();
+        untrack();
         await Promise.all([sync.stop(), diagnostics.stop(), reports.stop()]);
         core.close();
       })();

@@ -37,6 +37,17 @@ export interface CoreEventMap {
     riskLevel?: string | null;
   };
   'report.changed': { workspaceId: string; reportId: string; status: string };
+  /** An issue was opened, worsened, improved, resolved, reopened, acknowledged, snoozed or woke up. */
+  'issue.changed': {
+    workspaceId: string;
+    accountId: string;
+    campaignId: string | null;
+    issueId: string;
+    type: string;
+    change: string;
+    state: string;
+    severity: string;
+  };
   /**
    * A user was disabled or removed, or a key revoked: live streams opened with them must close.
    * Not forwarded to streams (onAny leaves it out): it is for the transports that hold them.
@@ -73,6 +84,7 @@ export class CoreEvents {
       'connection.changed',
       'diagnostic.changed',
       'report.changed',
+      'issue.changed',
     ];
     const offs = names.map((name) => this.on(name, (payload) => listener(name, payload)));
     return () => offs.forEach((off) => off());

@@ -17,7 +17,8 @@ export type IdPrefix =
   | 'inv'
   | 'sched'
   | 'sess'
-  | 'fb';
+  | 'fb'
+  | 'iss';
 
 /** Random base62 text of the given length (rejection sampling keeps it unbiased). */
 export function randomBase62(length: number): string {

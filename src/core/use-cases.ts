@@ -7,8 +7,10 @@ import { campaignUseCases } from './campaigns/use-cases';
 import { diagnosticUseCases } from './diagnostics/use-cases';
 import { identityUseCases } from './identity/use-cases';
 import { insightUseCases } from './insights/use-cases';
+import { issueUseCases } from './issues/use-cases';
 import { reportUseCases } from './reports/use-cases';
 import { settingsUseCases } from './settings/use-cases';
+import { watchUseCases } from './watch/use-cases';
 
 export function createUseCases(services: AppServices) {
   return {
@@ -17,8 +19,10 @@ export function createUseCases(services: AppServices) {
     diagnostics: diagnosticUseCases(services),
     identity: identityUseCases(services),
     insights: insightUseCases(services),
+    issues: issueUseCases(services),
     reports: reportUseCases(services),
     settings: settingsUseCases(services),
+    watch: watchUseCases(services),
   };
 }
 

@@ -15,6 +15,10 @@ export interface FakeAccountState {
   ads: { id: string; adSetId: string; campaignId: string; name: string; updated: number }[];
   /** Added to every conversion count (late conversions). */
   conversionBoost: number;
+  /** From this date on, one campaign's conversions are cut to this share (data that turns bad). */
+  conversionCut?: { campaignId: string; from: string; share: number } | null;
+  /** The account's time zone (default UTC). */
+  timezone?: string;
 }
 
 export const FAKE_ACCOUNT = 'act_1001';
@@ -102,7 +106,7 @@ export async function startFakeAccount(state: FakeAccountState) {
           account_id: '1001',
           name: 'Fake Shop',
           currency: 'USD',
-          timezone_name: 'UTC',
+          timezone_name: state.timezone ?? 'UTC',
           account_status: 1,
           business: { id: '9', name: 'Fake Biz' },
           user_tasks: ['MANAGE', 'ADVERTISE', 'ANALYZE'],
@@ -176,7 +180,13 @@ export async function startFakeAccount(state: FakeAccountState) {
           if (level !== 'campaign') keys.adset_id = ad.adSetId;
           if (level === 'ad') keys.ad_id = ad.id;
           const group = groups.get(key) ?? { keys, m: [] };
-          group.m.push(adDay(ad.id, date, state.conversionBoost));
+          const day = adDay(ad.id, date, state.conversionBoost);
+          const cut = state.conversionCut;
+          if (cut && cut.campaignId === ad.campaignId && date >= cut.from) {
+            day.conversions = Math.floor(day.conversions * cut.share);
+            day.revenue = day.conversions * 25.5;
+          }
+          group.m.push(day);
           groups.set(key, group);
         }
         for (const { keys, m } of groups.values()) {

@@ -29,6 +29,9 @@ interface AccountRow {
   run_phase: string | null;
   run_percent: number | null;
   run_error: string | null;
+  next_incremental_at: string | null;
+  next_full_at: string | null;
+  backoff_until: string | null;
 }
 
 const SELECT_ACCOUNTS = `SELECT a.id, a.platform_account_id, a.name, a.currency, a.timezone, a.status,
@@ -36,9 +39,11 @@ const SELECT_ACCOUNTS = `SELECT a.id, a.platform_account_id, a.name, a.currency,
     a.connected_at, a.connected_by, a.last_synced_at,
     (SELECT count(*) FROM campaigns WHERE account_id = a.id) AS campaign_count,
     (SELECT count(*) FROM campaigns WHERE account_id = a.id AND effective_status = 'ACTIVE') AS active_campaign_count,
-    r.status AS run_status, r.phase AS run_phase, r.percent AS run_percent, r.error AS run_error
+    r.status AS run_status, r.phase AS run_phase, r.percent AS run_percent, r.error AS run_error,
+    s.next_incremental_at, s.next_full_at, s.backoff_until
   FROM ad_accounts a
   JOIN platform_connections c ON c.id = a.connection_id
+  LEFT JOIN sync_schedules s ON s.account_id = a.id
   LEFT JOIN sync_runs r ON r.id = (SELECT id FROM sync_runs WHERE account_id = a.id
                                    ORDER BY started_at DESC, rowid DESC LIMIT 1)`;
 
@@ -77,7 +82,15 @@ function syncStateOf(row: AccountRow, syncingInMemory: boolean): SyncState {
     percent: running ? (row.run_percent ?? 0) : 100,
     phase: running ? (row.run_phase ?? 'starting') : 'idle',
     lastError,
+    nextSyncAt: nextSyncOf(row),
   };
+}
+
+/** The next scheduled sync: the earlier of the two slots, not before a backoff ends. */
+function nextSyncOf(row: AccountRow): string | null {
+  if (row.connection_status !== 'active' || !row.next_incremental_at || !row.next_full_at) return null;
+  const next = row.next_incremental_at < row.next_full_at ? row.next_incremental_at : row.next_full_at;
+  return row.backoff_until && row.backoff_until > next ? row.backoff_until : next;
 }
 
 /** Spend of the 30 days ending today in the account's time zone, from the account-day rollup. */

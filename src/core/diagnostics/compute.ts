@@ -14,6 +14,8 @@ export interface DiagnosisJob {
   userId: string | null;
   dateFrom: string;
   dateTo: string;
+  /** Account-level only: re-judge just these campaigns (null: every campaign with delivery). */
+  campaignScope?: readonly string[] | null;
 }
 
 /** An error as it crosses from the worker: an AppError keeps its type; anything else is a fault. */
@@ -35,7 +37,9 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
   const account = db.prepare(`SELECT name, currency FROM ad_accounts WHERE id = ?`).get(job.accountId) as
     { name: string; currency: string } | undefined;
   if (!account) throw new AppError('not_found', `Account ${job.accountId} no longer exists.`);
-  const ids = campaignsWithDelivery(db, job.accountId, job.dateFrom, job.dateTo);
+  const delivering = campaignsWithDelivery(db, job.accountId, job.dateFrom, job.dateTo);
+  const scope = job.campaignScope ? new Set(job.campaignScope) : null;
+  const ids = scope ? delivering.filter((id) => scope.has(id)) : delivering;
   const campaigns = loadCampaigns(db, ids, loadFrom, job.dateTo);
   return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account });
 }

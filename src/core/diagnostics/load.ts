@@ -122,10 +122,9 @@ function statements(db: Db): Statements {
       .raw(true),
     // Archived and deleted campaigns are history: an account-level diagnostic does not judge them.
     delivering: db.prepare(`
-      SELECT DISTINCT d.campaign_id FROM insights_campaign_daily d
+      SELECT DISTINCT d.campaign_id FROM insights_campaign_daily d JOIN campaigns c ON c.id = d.campaign_id
       WHERE d.account_id = ? AND d.date BETWEEN ? AND ? AND (d.spend_micros > 0 OR d.impressions > 0)
-        AND d.campaign_id NOT IN (SELECT c.id FROM campaigns c
-          WHERE c.account_id = d.account_id AND c.effective_status IN ('ARCHIVED', 'DELETED'))
+        AND c.effective_status NOT IN ('ARCHIVED', 'DELETED')
       ORDER BY d.campaign_id`),
   };
   cache.set(db, s);

@@ -26,6 +26,9 @@ export interface DiagnosticRow {
   processing_time_ms: number | null;
   created_at: string;
   completed_at: string | null;
+  trigger: 'manual' | 'automatic';
+  /** JSON array of campaign IDs an automatic account-level diagnostic re-judged, or null. */
+  campaign_scope: string | null;
   campaign_name: string | null;
   platform_campaign_id: string | null;
 }

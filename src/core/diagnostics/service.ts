@@ -28,6 +28,10 @@ export interface CreateDiagnosticInput {
   campaignId: string | null;
   dateFrom: string;
   dateTo: string;
+  /** 'automatic': started by the watcher after new data (default 'manual'). */
+  trigger?: 'manual' | 'automatic';
+  /** An account-level diagnostic that re-judges only these campaigns (the ones new data changed). */
+  campaignScope?: readonly string[] | undefined;
 }
 
 export interface ListDiagnosticsFilter {
@@ -126,8 +130,9 @@ export class DiagnosticsService {
     try {
       this.db
         .prepare(
-          `INSERT INTO diagnostics (id, workspace_id, account_id, campaign_id, user_id, status, date_from, date_to, created_at)
-           VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+          `INSERT INTO diagnostics (id, workspace_id, account_id, campaign_id, user_id, status, date_from, date_to,
+             created_at, trigger, campaign_scope)
+           VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
         )
         .run(
           id,
@@ -138,6 +143,8 @@ export class DiagnosticsService {
           input.dateFrom,
           input.dateTo,
           createdAt,
+          input.trigger ?? 'manual',
+          input.campaignScope && !input.campaignId ? JSON.stringify(input.campaignScope) : null,
         );
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
@@ -244,6 +251,7 @@ export class DiagnosticsService {
       userId: row.user_id,
       dateFrom: row.date_from,
       dateTo: row.date_to,
+      campaignScope: row.campaign_scope ? (JSON.parse(row.campaign_scope) as string[]) : null,
     };
     return this.thread ? this.thread.run(job) : computeDiagnosis(this.db, job);
   }

@@ -9,6 +9,7 @@ import { insightHandlers } from './insights';
 import { reportHandlers } from './reports';
 import { settingsHandlers } from './settings';
 import { userHandlers } from './users';
+import { watchHandlers } from './watch';
 
 export type { HandlerApp, HandlerContext, HandlerEnv, HandlerHost } from './context';
 export type { Dispatch, HandlerImpls } from './dispatch';
@@ -25,6 +26,7 @@ export function createHandlers(env: HandlerEnv): HandlerImpls {
     ...insightHandlers(env),
     ...settingsHandlers(env),
     ...userHandlers(env),
+    ...watchHandlers(env),
   };
 }
 

@@ -38,6 +38,8 @@ export interface HostOptions {
   logger?: Logger;
   /** Syncs and diagnoses on worker threads (default), or inline (tests that pin the clock exactly). */
   offThread?: boolean;
+  /** Watch the accounts: scheduled syncs and automatic diagnosis (default on). */
+  watch?: boolean;
 }
 
 export interface Host {
@@ -96,6 +98,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     const demo = { url: platform.url, apiVersion: platform.apiVersion };
     app = createApp(core, {
       offThread: opts.offThread ?? true,
+      watch: opts.watch ?? true,
       sync: { demoPlatform: async () => demo },
       host: { demoPlatform: () => demo, apiBaseUrl: () => api?.url ?? null, runsBackgroundWork: true },
     });

@@ -84,7 +84,7 @@ export function workerStore(dataDir: string, mode: 'readonly' | 'readwrite'): St
   const key = `${mode}:${dataDir}`;
   let store = stores.get(key);
   if (!store || !store.db.open) {
-    store = openStore(dataDir, { readonly: mode === 'readonly' });
+    store = openStore(dataDir, { readonly: mode === 'readonly', checkedByHost: true });
     stores.set(key, store);
   }
   return store;

@@ -31,6 +31,11 @@ export interface OpenStoreOptions {
   readonly?: boolean;
   /** For tests of the migration machinery. */
   migrations?: readonly Migration[];
+  /**
+   * The host process already opened, checked and migrated this store (a worker thread's own
+   * connection): the integrity check, seconds on a large file, is not repeated.
+   */
+  checkedByHost?: boolean;
 }
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
@@ -116,7 +121,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   }
   try {
     checkOwnership(db, path, migrations);
-    assertIntact(db, dataDir, path);
+    if (!options.checkedByHost) assertIntact(db, dataDir, path);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');

@@ -28,6 +28,8 @@ export interface SyncStats {
   insightRows: { campaign: number; adSet: number; ad: number };
   /** Insight rows inserted or changed; a re-read of unchanged days writes none. */
   insightRowsWritten: number;
+  /** Campaigns (service IDs) whose insights this sync inserted or changed. */
+  changedCampaignIds: string[];
   /** Children whose parent was not returned, and insight rows for objects not synced. */
   skipped: number;
   backfilledCampaigns: number;
@@ -89,6 +91,7 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     ads: 0,
     insightRows: { campaign: 0, adSet: 0, ad: 0 },
     insightRowsWritten: 0,
+    changedCampaignIds: [],
     skipped: 0,
     backfilledCampaigns: 0,
     requests: 0,
@@ -251,6 +254,7 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     db.prepare(`UPDATE ad_accounts SET last_synced_at = ? WHERE id = ?`).run(stamp(), account.id);
   })();
   stats.insightRowsWritten = writer.rowsWritten;
+  stats.changedCampaignIds = [...writer.changedCampaigns];
   Object.assign(stats, {
     requests: client.stats.requests,
     retries: client.stats.retries,

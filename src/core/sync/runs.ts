@@ -133,3 +133,28 @@ export function finishRun(
   );
   runsInThisProcess.delete(id);
 }
+
+/**
+ * A run's progress as it is shown: the percent only moves forward (whatever the estimate of rows to
+ * come said before), and the run row is written at each phase change and every 5%. Returns what to
+ * announce, or null when nothing moved. Whoever runs the engine writes the row, so a sync on the worker
+ * never has the host's thread wait for the store's write lock.
+ */
+export function progressTracker(
+  record: (phase: string, percent: number) => void,
+): (phase: string, reported: number) => { phase: string; percent: number } | null {
+  let lastPhase = '';
+  let lastPercent = -1;
+  let lastRecorded = -1;
+  return (phase, reported) => {
+    const percent = Math.max(reported, lastPercent);
+    if (phase === lastPhase && percent === lastPercent) return null;
+    if (phase !== lastPhase || percent - lastRecorded >= 5) {
+      record(phase, percent);
+      lastRecorded = percent;
+    }
+    lastPhase = phase;
+    lastPercent = percent;
+    return { phase, percent };
+  };
+}

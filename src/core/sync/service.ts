@@ -10,7 +10,15 @@ import { expireConnection, getAdAccount, getConnection, type AdAccount } from '.
 import { connectAccount, type ConnectAccountInput } from './connect';
 import { DEMO_BASE_URL, type DemoPlatformSource } from './embedded-demo';
 import { runSync, SyncStopped, type SyncPhase, type SyncStats } from './engine';
-import { beginRun, finishRun, lastCompletedRun, reapStaleRuns, recordProgress, type SyncKind } from './runs';
+import {
+  beginRun,
+  finishRun,
+  lastCompletedRun,
+  progressTracker,
+  reapStaleRuns,
+  recordProgress,
+  type SyncKind,
+} from './runs';
 import { fromSyncFault, type SyncFault, type SyncJobProgress, type SyncJobRequest } from './sync-job';
 
 export type { ConnectAccountInput } from './connect';
@@ -225,20 +233,12 @@ export class SyncService {
     const { db, events, clock, logger } = this.core;
     const base = { syncRunId, accountId: account.id, kind, startedAt };
     const ids = { workspaceId: account.workspaceId, accountId: account.id, syncRunId };
-    let lastPhase = '';
-    let lastPercent = -1;
-    let lastRecorded = -1;
+    const announce = (progress: { phase: string; percent: number }) =>
+      events.emit('sync.progress', { ...ids, ...progress });
+    const track = progressTracker((phase, percent) => recordProgress(db, syncRunId, phase, percent));
     const onProgress = (phase: SyncPhase, reported: number) => {
-      // Percent only moves forward, whatever the estimate of rows to come said before.
-      const percent = Math.max(reported, lastPercent);
-      if (phase === lastPhase && percent === lastPercent) return;
-      if (phase !== lastPhase || percent - lastRecorded >= 5) {
-        recordProgress(db, syncRunId, phase, percent);
-        lastRecorded = percent;
-      }
-      lastPhase = phase;
-      lastPercent = percent;
-      events.emit('sync.progress', { ...ids, phase, percent });
+      const moved = track(phase, reported);
+      if (moved) announce(moved);
     };
     const finish = (
       status: SyncOutcome['status'],
@@ -262,9 +262,9 @@ export class SyncService {
       const token = this.core.tokenCipher.decrypt(connection.token_encrypted);
       const stats = this.thread
         ? await this.runOnWorker(
-            { account, kind, updatedSince, endpoint, token },
+            { syncRunId, account, kind, updatedSince, endpoint, token },
             this.thread,
-            onProgress,
+            announce,
             abort.signal,
           )
         : await runSync({
@@ -307,9 +307,9 @@ export class SyncService {
 
   /** The same engine on the sync worker: progress comes back as messages, a stop goes as one. */
   private async runOnWorker(
-    job: Pick<SyncJobRequest, 'account' | 'kind' | 'updatedSince' | 'endpoint' | 'token'>,
+    job: Pick<SyncJobRequest, 'syncRunId' | 'account' | 'kind' | 'updatedSince' | 'endpoint' | 'token'>,
     thread: JobThread<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault>,
-    onProgress: (phase: SyncPhase, percent: number) => void,
+    announce: (progress: SyncJobProgress) => void,
     signal: AbortSignal,
   ): Promise<SyncStats> {
     const { sleep: _sleep, ...tuning } = this.options.client ?? {};
@@ -320,7 +320,7 @@ export class SyncService {
         client: tuning,
         clockOffsetMs: this.core.clock.now().getTime() - Date.now(),
       },
-      (progress) => onProgress(progress.phase, progress.percent),
+      announce,
     );
     const cancel = () => running.cancel();
     signal.addEventListener('abort', cancel, { once: true });

@@ -6,7 +6,7 @@ import { AppError, isAppError } from '../errors';
 import { GraphError, type GraphErrorKind } from '../platform/errors';
 import type { GraphClientOptions } from '../platform/graph-client';
 import type { AdAccount } from './accounts';
-import { SyncStopped, type SyncPhase } from './engine';
+import { SyncStopped } from './engine';
 import type { SyncKind } from './runs';
 
 export type SyncClientTuning = Partial<
@@ -15,6 +15,8 @@ export type SyncClientTuning = Partial<
 
 export interface SyncJobRequest {
   dataDir: string;
+  /** The run row, whose progress the worker writes itself. */
+  syncRunId: string;
   account: AdAccount;
   kind: SyncKind;
   updatedSince: string | null;
@@ -25,8 +27,9 @@ export interface SyncJobRequest {
   clockOffsetMs: number;
 }
 
+/** Progress already filtered (forward only) and recorded by the worker: the host only announces it. */
 export interface SyncJobProgress {
-  phase: SyncPhase;
+  phase: string;
   percent: number;
 }
 

@@ -4,10 +4,13 @@
 import { serveJobs, workerStore } from '../jobs/worker-side';
 import { GraphClient } from '../platform/graph-client';
 import { runSync, type SyncStats } from './engine';
+import { progressTracker, recordProgress } from './runs';
 import { toSyncFault, type SyncFault, type SyncJobProgress, type SyncJobRequest } from './sync-job';
 
 serveJobs<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault>({
   run: (job, control) => {
+    const db = workerStore(job.dataDir, 'readwrite').db;
+    const track = progressTracker((phase, percent) => recordProgress(db, job.syncRunId, phase, percent));
     const client = new GraphClient({
       baseUrl: job.endpoint.url,
       apiVersion: job.endpoint.apiVersion,
@@ -16,13 +19,16 @@ serveJobs<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault>({
       signal: control.signal,
     });
     return runSync({
-      db: workerStore(job.dataDir, 'readwrite').db,
+      db,
       client,
       account: job.account,
       kind: job.kind,
       now: () => new Date(Date.now() + job.clockOffsetMs),
       updatedSince: job.updatedSince,
-      onProgress: (phase, percent) => control.progress({ phase, percent }),
+      onProgress: (phase, percent) => {
+        const moved = track(phase, percent);
+        if (moved) control.progress(moved);
+      },
       isStopped: control.isCancelled,
     });
   },

@@ -48,6 +48,8 @@ export class SyncWriter {
   private readonly adDaily;
   /** Insight rows actually inserted or changed (an identical re-read writes nothing). */
   rowsWritten = 0;
+  /** Campaigns (service IDs) with an insight row inserted or changed: what a re-diagnosis re-judges. */
+  readonly changedCampaigns = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -271,7 +273,9 @@ export class SyncWriter {
             continue;
           }
           const m = insightMetrics(row, maps.campaignResults.get(row.campaign_id) ?? null);
-          written += this.campaignDaily.run(campaign.id, m.date, accountId, ...metricValues(m)).changes;
+          const changed = this.campaignDaily.run(campaign.id, m.date, accountId, ...metricValues(m)).changes;
+          if (changed) this.changedCampaigns.add(campaign.id);
+          written += changed;
         } else if (level === 'adset') {
           const adSet = row.adset_id ? maps.adSets.get(row.adset_id) : undefined;
           if (!adSet) {
@@ -279,13 +283,15 @@ export class SyncWriter {
             continue;
           }
           const m = insightMetrics(row, adSet.result);
-          written += this.adSetDaily.run(
+          const changed = this.adSetDaily.run(
             adSet.id,
             m.date,
             accountId,
             adSet.campaignId,
             ...metricValues(m),
           ).changes;
+          if (changed) this.changedCampaigns.add(adSet.campaignId);
+          written += changed;
         } else {
           const ad = row.ad_id ? maps.ads.get(row.ad_id) : undefined;
           if (!ad) {
@@ -293,7 +299,7 @@ export class SyncWriter {
             continue;
           }
           const m = insightMetrics(row, ad.result);
-          written += this.adDaily.run(
+          const changed = this.adDaily.run(
             ad.id,
             m.date,
             accountId,
@@ -301,6 +307,8 @@ export class SyncWriter {
             ad.adSetId,
             ...metricValues(m),
           ).changes;
+          if (changed) this.changedCampaigns.add(ad.campaignId);
+          written += changed;
         }
       }
     })();

@@ -69,6 +69,16 @@ export function relative(value: string | null | undefined, now = Date.now()): st
   return `${Math.floor(seconds / 86_400)} d ago`;
 }
 
+/** A time to come, relative to now ("in 25 min"); "not scheduled" when there is none. */
+export function upcoming(value: string | null | undefined, now = Date.now()): string {
+  if (!value) return 'not scheduled';
+  const seconds = Math.round((Date.parse(value) - now) / 1000);
+  if (seconds < 60) return 'due now';
+  if (seconds < 3600) return `in ${Math.ceil(seconds / 60)} min`;
+  if (seconds < 86_400) return `in ${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+  return `in ${Math.floor(seconds / 86_400)} d`;
+}
+
 export const titleCase = (value: string): string =>
   value
     .toLowerCase()

@@ -32,6 +32,11 @@ export const HANDLER_NAMES = [
   'users.disable',
   'users.enable',
   'users.remove',
+  'issues.list',
+  'issues.acknowledge',
+  'issues.snooze',
+  'watch.schedules',
+  'watch.setInterval',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];

@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { WhiteLabelSchema } from '../api/reports';
 import type { SyncStarted } from '../api/accounts';
+import { ISSUE_STATES, type TrackedIssue } from '../api/issues';
+import { SetSyncIntervalSchema, type SyncSchedule } from '../api/watch';
 import type { HandlerName } from './names';
 import type {
   AccountView,
@@ -155,6 +157,26 @@ export const argSchemas = {
   'users.disable': z.object({ userId: id('user') }).strict(),
   'users.enable': z.object({ userId: id('user') }).strict(),
   'users.remove': z.object({ userId: id('user') }).strict(),
+  'issues.list': z
+    .object({
+      accountId: accountId.optional(),
+      campaignId: campaignId.optional(),
+      states: z.array(z.enum(ISSUE_STATES)).max(4).optional(),
+      minSeverity: riskLevel.optional(),
+      page,
+      pageSize,
+    })
+    .strict(),
+  'issues.acknowledge': z.object({ id: id('iss') }).strict(),
+  'issues.snooze': z
+    .object({ id: id('iss'), until: date.optional(), untilWorse: z.boolean().optional() })
+    .strict()
+    .refine(
+      (s) => s.until !== undefined || s.untilWorse === true,
+      'snooze until a date or until it gets worse',
+    ),
+  'watch.schedules': empty,
+  'watch.setInterval': SetSyncIntervalSchema,
 } satisfies Record<HandlerName, z.ZodType>;
 
 /** What each handler returns when it succeeds. */
@@ -190,6 +212,11 @@ export interface HandlerResults {
   'users.disable': UserView;
   'users.enable': UserView;
   'users.remove': UserView;
+  'issues.list': Page<TrackedIssue>;
+  'issues.acknowledge': TrackedIssue;
+  'issues.snooze': TrackedIssue;
+  'watch.schedules': SyncSchedule[];
+  'watch.setInterval': SyncSchedule[];
 }
 
 /** Arguments as a caller writes them (defaults may be left out). */

@@ -21,6 +21,8 @@ export interface SyncState {
   percent: number;
   phase: string;
   lastError: { type: string; message: string } | null;
+  /** When the account syncs next on its own (null: not scheduled, or its connection is not active). */
+  nextSyncAt: string | null;
 }
 
 /** The account read model: the API's Account plus what a screen needs besides (sync progress, mode). */
@@ -205,6 +207,7 @@ export interface BridgeEvent {
     | 'sync.failed'
     | 'connection.changed'
     | 'diagnostic.changed'
-    | 'report.changed';
+    | 'report.changed'
+    | 'issue.changed';
   payload: Record<string, unknown>;
 }

@@ -4,6 +4,7 @@ import { campaignRoutes } from './campaigns';
 import { diagnosticRoutes } from './diagnostics';
 import { eventRoutes } from './events';
 import { insightsRoutes } from './insights';
+import { issueRoutes } from './issues';
 import { reportRoutes } from './reports';
 
 /** Every /v1 route, in the order the OpenAPI document lists them. */
@@ -14,6 +15,7 @@ export function apiRoutes(): Route[] {
     ...diagnosticRoutes,
     ...reportRoutes,
     ...insightsRoutes,
+    ...issueRoutes,
     ...eventRoutes,
   ] as Route[];
 }

@@ -35,6 +35,7 @@ const REFRESH: Record<BridgeEvent['name'], string[]> = {
   'connection.changed': ['accounts'],
   'diagnostic.changed': ['diagnostics', 'campaigns'],
   'report.changed': ['reports'],
+  'issue.changed': ['issues', 'diagnostics'],
 };
 
 export function useLiveEvents(enabled: boolean): void {

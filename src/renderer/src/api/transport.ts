@@ -84,6 +84,7 @@ const EVENT_NAMES: BridgeEvent['name'][] = [
   'connection.changed',
   'diagnostic.changed',
   'report.changed',
+  'issue.changed',
 ];
 
 /** Core events pushed by the host: IPC on the desktop, Server-Sent Events in the browser. */

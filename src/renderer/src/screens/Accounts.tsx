@@ -6,7 +6,7 @@ import type { AccountView } from '../../../shared/ipc';
 import { useSyncProgress } from '../api/events';
 import { useCall, useCallMutation } from '../api/hooks';
 import { Empty, ErrorState, Loading, PageHeader, ProgressBar, StatusPill } from '../components/ui';
-import { date, money, relative } from '../format';
+import { date, money, relative, upcoming } from '../format';
 import { DisconnectButton } from './accounts/DisconnectButton';
 
 function ConnectPanel(props: { onClose: () => void; reauth?: AccountView }): React.JSX.Element {
@@ -210,6 +210,10 @@ function AccountCard(props: { account: AccountView; onReauth: (a: AccountView) =
         <div>
           <dt>Last synced</dt>
           <dd title={account.lastSyncedAt ?? undefined}>{relative(account.lastSyncedAt)}</dd>
+        </div>
+        <div>
+          <dt>Next sync</dt>
+          <dd title={account.sync.nextSyncAt ?? undefined}>{upcoming(account.sync.nextSyncAt)}</dd>
         </div>
         <div>
           <dt>Connected</dt>

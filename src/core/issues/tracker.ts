@@ -1,0 +1,72 @@
+// Issues follow diagnoses: each completed diagnosis of the current window (an automatic one, or one an
+// analyst ran up to today) updates the issues of the campaigns it judged. A diagnosis of an old date
+// range says nothing about today, so it leaves the issues alone.
+import type { Issue } from '../../shared/api/diagnostics';
+import { addDays, dateInZone } from '../clock';
+import type { Core } from '../core';
+import { campaignsWithDelivery } from '../diagnostics/load';
+import type { StoredResult } from '../diagnostics/rows';
+import { stmt } from '../identity/access';
+import { reconcileIssues, type FoundIssue } from './lifecycle';
+
+interface CompletedDiagnostic {
+  id: string;
+  workspace_id: string;
+  account_id: string;
+  campaign_id: string | null;
+  date_from: string;
+  date_to: string;
+  trigger: 'manual' | 'automatic';
+  campaign_scope: string | null;
+  result: string;
+  timezone: string;
+}
+
+export function trackIssues(core: Core): () => void {
+  return core.events.on('diagnostic.changed', ({ diagnosticId, status }) => {
+    if (status !== 'completed') return;
+    try {
+      trackDiagnosis(core, diagnosticId);
+    } catch (error) {
+      core.logger.error('issue tracking failed', { diagnosticId, error: String(error) });
+    }
+  });
+}
+
+export function trackDiagnosis(core: Core, diagnosticId: string): void {
+  const { db, clock } = core;
+  const row = stmt(
+    db,
+    `SELECT d.id, d.workspace_id, d.account_id, d.campaign_id, d.date_from, d.date_to, d.trigger, d.campaign_scope,
+       d.result, a.timezone FROM diagnostics d JOIN ad_accounts a ON a.id = d.account_id
+     WHERE d.id = ? AND d.status = 'completed'`,
+  ).get(diagnosticId) as CompletedDiagnostic | undefined;
+  if (!row) return;
+  const today = dateInZone(clock.now(), row.timezone);
+  if (row.trigger !== 'automatic' && row.date_to < addDays(today, -1)) return;
+  const stored = JSON.parse(row.result) as StoredResult;
+  const judged: (string | null)[] = row.campaign_id
+    ? [row.campaign_id]
+    : [
+        null,
+        ...(row.campaign_scope
+          ? (JSON.parse(row.campaign_scope) as string[])
+          : campaignsWithDelivery(db, row.account_id, row.date_from, row.date_to)),
+      ];
+  const found: FoundIssue[] = (stored.issues as Issue[]).map((issue) => ({
+    campaignId: row.campaign_id ?? issue.campaignId ?? null,
+    type: issue.type,
+    entity: { id: issue.affectedEntity.id, name: issue.affectedEntity.name },
+    severity: issue.severity,
+    title: issue.title,
+    description: issue.description,
+    evidence: issue.evidence,
+  }));
+  reconcileIssues(core, {
+    workspaceId: row.workspace_id,
+    accountId: row.account_id,
+    diagnosticId: row.id,
+    judgedCampaignIds: judged,
+    found,
+  });
+}

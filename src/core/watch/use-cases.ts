@@ -1,0 +1,76 @@
+// Watching, as the analyst sets and reads it: each account's sync schedule (when it synced, when it
+// next will, why it waits) and the sync interval per workspace or per account (15 minutes to 24 hours).
+import { SetSyncIntervalSchema, type SetSyncInterval, type SyncSchedule } from '../../shared/api/watch';
+import type { AppServices } from '../app-services';
+import { AppError } from '../errors';
+import { resolveAccount, visibleAccounts, type RequestContext } from '../identity/access';
+import { writeSetting } from '../settings/store';
+import { nextIncremental, nextNightly } from './slots';
+import { intervalFor, intervalSettingKey, saveSchedule, scheduleOf, type IntervalSource } from './store';
+
+export function watchUseCases(services: AppServices) {
+  const { core } = services;
+  const { db, clock } = core;
+
+  function scheduleView(accountId: string, workspaceId: string, active: boolean): SyncSchedule {
+    const row = scheduleOf(db, accountId);
+    const interval = intervalFor(db, workspaceId, row);
+    const next = row && active ? ([row.next_incremental_at, row.next_full_at].sort()[0] ?? null) : null;
+    return {
+      accountId,
+      intervalMinutes: interval.minutes,
+      intervalSource: interval.source as IntervalSource,
+      nextSyncAt: row?.backoff_until && next && row.backoff_until > next ? row.backoff_until : next,
+      nextFullSyncAt: row && active ? row.next_full_at : null,
+      backoffUntil: row?.backoff_until ?? null,
+      lastFailure: row?.last_reason ?? null,
+    };
+  }
+
+  return {
+    async schedule(ctx: RequestContext, accountIdText: string): Promise<SyncSchedule> {
+      const account = resolveAccount(db, ctx, accountIdText);
+      return scheduleView(account.id, ctx.workspaceId, account.connectionStatus === 'active');
+    },
+
+    async schedules(ctx: RequestContext): Promise<SyncSchedule[]> {
+      return visibleAccounts(db, ctx).map((a) =>
+        scheduleView(a.id, ctx.workspaceId, a.connectionStatus === 'active'),
+      );
+    },
+
+    /** Sets the interval of one account or of the workspace; the next slots follow at once. */
+    async setInterval(ctx: RequestContext, input: SetSyncInterval): Promise<SyncSchedule[]> {
+      const parsed = SetSyncIntervalSchema.safeParse(input);
+      if (!parsed.success) {
+        throw new AppError('invalid_request', parsed.error.issues.map((i) => i.message).join('; '));
+      }
+      const { accountId, minutes } = parsed.data;
+      const now = clock.now();
+      const targets = accountId ? [resolveAccount(db, ctx, accountId)] : visibleAccounts(db, ctx);
+      db.transaction(() => {
+        if (!accountId)
+          writeSetting(db, intervalSettingKey(ctx.workspaceId), minutes === null ? null : String(minutes));
+        for (const account of targets) {
+          const row = scheduleOf(db, account.id);
+          const own = accountId ? minutes : (row?.interval_minutes ?? null);
+          const interval = own ?? intervalFor(db, ctx.workspaceId, null).minutes;
+          saveSchedule(db, {
+            account_id: account.id,
+            interval_minutes: own,
+            next_incremental_at: nextIncremental(account.id, interval, now).toISOString(),
+            next_full_at: row?.next_full_at ?? nextNightly(account.timezone, now).toISOString(),
+            failures: row?.failures ?? 0,
+            backoff_until: row?.backoff_until ?? null,
+            last_reason: row?.last_reason ?? null,
+          });
+        }
+      })();
+      return Promise.all(
+        targets.map((a) => scheduleView(a.id, ctx.workspaceId, a.connectionStatus === 'active')),
+      );
+    },
+  };
+}
+
+export type WatchUseCases = ReturnType<typeof watchUseCases>;

@@ -1,0 +1,213 @@
+// The watcher keeps every connected account fresh and judged without anyone asking: it starts
+// scheduled syncs (incremental on the account's interval, a full reconciliation nightly in its time
+// zone), backs off after failures, and after any sync that brought new or revised data — from this
+// process or another (the CLI) — re-diagnoses the campaigns that changed, as one automatic
+// account-level job. Schedules live in the store, so they survive restarts; a slot missed while the
+// machine slept is caught up once. Hosts drive tick() on a timer; tests drive it with their clock.
+import { addDays, dateInZone } from '../clock';
+import type { Core } from '../core';
+import type { DiagnosticsService } from '../diagnostics/service';
+import { DEFAULT_WINDOW_DAYS_BACK } from '../diagnostics/use-cases';
+import { isAppError } from '../errors';
+import { wakeSnoozed } from '../issues/lifecycle';
+import type { SyncService } from '../sync/service';
+import { backoffMs, nextIncremental, nextNightly } from './slots';
+import {
+  accountZone,
+  intervalFor,
+  markJudged,
+  saveSchedule,
+  scheduleOf,
+  unjudgedRuns,
+  watchedAccounts,
+  type ScheduleRow,
+} from './store';
+
+/** How often a host checks the schedules. */
+export const TICK_MS = 30_000;
+
+export interface TickReport {
+  /** Accounts whose scheduled sync started, with its kind. */
+  started: { accountId: string; kind: 'full' | 'incremental' }[];
+  /** Automatic diagnostics started for new data. */
+  diagnosed: { accountId: string; diagnosticId: string; campaigns: number }[];
+}
+
+export class Watcher {
+  private timer: NodeJS.Timeout | null = null;
+  private offs: (() => void)[] = [];
+
+  constructor(
+    private readonly core: Core,
+    private readonly sync: SyncService,
+    private readonly diagnostics: DiagnosticsService,
+  ) {}
+
+  /** Starts watching: event hooks, a first tick, then one every TICK_MS. */
+  start(tickMs = TICK_MS): void {
+    if (this.timer) return;
+    this.listen();
+    this.timer = setInterval(() => this.safeTick(), tickMs);
+    this.timer.unref();
+    setImmediate(() => this.safeTick());
+  }
+
+  /**
+   * The event hooks alone (tests drive tick() themselves): a sync's outcome moves its account's
+   * backoff, and new data is judged as soon as its sync completes.
+   */
+  listen(): void {
+    if (this.offs.length > 0) return;
+    const { events } = this.core;
+    this.offs.push(
+      events.on('sync.completed', ({ accountId }) => {
+        this.recordOutcome(accountId, null);
+        this.judgeNewData();
+      }),
+      events.on('sync.failed', ({ accountId, error }) => this.recordOutcome(accountId, error.type)),
+      // A re-diagnosis refused because another diagnostic of the account was running is retried then.
+      events.on('diagnostic.changed', ({ campaignId, status }) => {
+        if (campaignId === null && (status === 'completed' || status === 'failed')) this.judgeNewData();
+      }),
+    );
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const off of this.offs.splice(0)) off();
+  }
+
+  private safeTick(): void {
+    try {
+      this.tick();
+    } catch (error) {
+      this.core.logger.error('watcher tick failed', { error: String(error) });
+    }
+  }
+
+  /** One pass: snoozes that ended, syncs that are due, new data to judge. */
+  tick(): TickReport {
+    wakeSnoozed(this.core);
+    const started = this.startDueSyncs();
+    const diagnosed = this.judgeNewData();
+    return { started, diagnosed };
+  }
+
+  private startDueSyncs(): TickReport['started'] {
+    const { db, clock, logger } = this.core;
+    const now = clock.now();
+    const nowIso = now.toISOString();
+    const started: TickReport['started'] = [];
+    for (const account of watchedAccounts(db)) {
+      const interval = intervalFor(db, account.workspace_id, account.schedule).minutes;
+      const schedule: ScheduleRow = account.schedule ?? {
+        account_id: account.id,
+        interval_minutes: null,
+        // A newly watched account was just connected (and synced): its first slot is the next one.
+        next_incremental_at: nextIncremental(account.id, interval, now).toISOString(),
+        next_full_at: nextNightly(account.timezone, now).toISOString(),
+        failures: 0,
+        backoff_until: null,
+        last_reason: null,
+      };
+      if (!account.schedule) {
+        saveSchedule(db, schedule);
+        continue;
+      }
+      if (schedule.backoff_until && schedule.backoff_until > nowIso) continue;
+      const fullDue = schedule.next_full_at <= nowIso;
+      const incrementalDue = schedule.next_incremental_at <= nowIso;
+      if (!fullDue && !incrementalDue) continue;
+      if (this.sync.isSyncing(account.id)) continue; // a sync of it runs: the slot waits for it
+      const kind = fullDue ? 'full' : 'incremental';
+      try {
+        this.sync.startSync(account.id, { kind });
+      } catch (error) {
+        // Another process syncs it, or its connection just lapsed: try at the next tick.
+        if (!isAppError(error)) throw error;
+        logger.info('scheduled sync not started', { accountId: account.id, reason: error.message });
+        continue;
+      }
+      // Past slots are caught up once: the next slot is computed from now, not from the missed one.
+      saveSchedule(db, {
+        ...schedule,
+        next_incremental_at: nextIncremental(account.id, interval, now).toISOString(),
+        next_full_at: fullDue ? nextNightly(account.timezone, now).toISOString() : schedule.next_full_at,
+      });
+      started.push({ accountId: account.id, kind });
+    }
+    return started;
+  }
+
+  /** A sync's outcome moves the account's backoff: a success clears it, a failure doubles it. */
+  private recordOutcome(accountId: string, failure: string | null): void {
+    const { db, clock } = this.core;
+    const schedule = scheduleOf(db, accountId);
+    if (!schedule) return;
+    if (failure === null) {
+      if (schedule.failures === 0 && schedule.backoff_until === null) return;
+      saveSchedule(db, { ...schedule, failures: 0, backoff_until: null, last_reason: null });
+      return;
+    }
+    if (failure === 'interrupted') return; // a stop (shutdown) is not the account's fault
+    const failures = schedule.failures + 1;
+    const until = new Date(clock.now().getTime() + backoffMs(failures)).toISOString();
+    saveSchedule(db, { ...schedule, failures, backoff_until: until, last_reason: failure });
+  }
+
+  /**
+   * Completed syncs not judged yet: the campaigns whose data they changed are re-diagnosed, per
+   * account, as one automatic account-level diagnostic of the default window. A sync that changed
+   * nothing is judged without a diagnostic; one whose account already has an account-level diagnostic
+   * running waits for it to end.
+   */
+  judgeNewData(): TickReport['diagnosed'] {
+    const { db, clock, logger } = this.core;
+    const byAccount = new Map<string, { runIds: string[]; campaigns: Set<string> }>();
+    for (const run of unjudgedRuns(db)) {
+      const entry = byAccount.get(run.account_id) ?? { runIds: [], campaigns: new Set<string>() };
+      entry.runIds.push(run.id);
+      const stats = JSON.parse(run.stats || '{}') as { changedCampaignIds?: string[] };
+      for (const id of stats.changedCampaignIds ?? []) entry.campaigns.add(id);
+      byAccount.set(run.account_id, entry);
+    }
+    const diagnosed: TickReport['diagnosed'] = [];
+    const nowIso = clock.now().toISOString();
+    for (const [accountId, { runIds, campaigns }] of byAccount) {
+      if (campaigns.size === 0) {
+        markJudged(db, runIds, nowIso);
+        continue;
+      }
+      const account = accountZone(db, accountId);
+      if (!account) {
+        markJudged(db, runIds, nowIso);
+        continue;
+      }
+      const today = dateInZone(clock.now(), account.timezone);
+      try {
+        const created = this.diagnostics.create(
+          { workspaceId: account.workspace_id, userId: null },
+          {
+            accountId,
+            campaignId: null,
+            dateFrom: addDays(today, -DEFAULT_WINDOW_DAYS_BACK),
+            dateTo: today,
+            trigger: 'automatic',
+            campaignScope: [...campaigns],
+          },
+        );
+        markJudged(db, runIds, nowIso);
+        diagnosed.push({ accountId, diagnosticId: created.id, campaigns: campaigns.size });
+      } catch (error) {
+        if (isAppError(error) && error.type === 'diagnostic_in_progress') continue; // retried when it ends
+        if (isAppError(error) && error.type === 'campaign_not_synced') {
+          markJudged(db, runIds, nowIso);
+          continue;
+        }
+        logger.error('automatic diagnosis not started', { accountId, error: String(error) });
+      }
+    }
+    return diagnosed;
+  }
+}
