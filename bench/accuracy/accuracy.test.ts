@@ -2,7 +2,7 @@
 // sync the demo platform into a temp store, diagnose every evaluated campaign, score against the
 // injected ground truth. A looser bar than the bench's 0.9, since one seed has ~8 cases per category.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ISSUE_TYPES } from '../../src/shared/api/diagnostics';
+import { DETECTOR_ISSUE_TYPES as ISSUE_TYPES } from '../../src/shared/api/diagnostics';
 import { scoreAccuracy, syncDemo, type AccuracyReport, type SyncedDemo } from './accuracy';
 
 let synced: SyncedDemo;

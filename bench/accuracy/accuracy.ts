@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ISSUE_TYPES, type IssueType } from '../../src/shared/api/diagnostics';
+import { DETECTOR_ISSUE_TYPES as ISSUE_TYPES, type IssueType } from '../../src/shared/api/diagnostics';
 import { addDays, fixedClock } from '../../src/core/clock';
 import { createCore, type Core } from '../../src/core/core';
 import { groundTruth, startDemoPlatform, type GroundTruthEntry } from '../../src/core/demo-platform/index';

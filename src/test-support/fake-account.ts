@@ -162,6 +162,29 @@ export async function startFakeAccount(state: FakeAccountState) {
           })),
       );
     }
+    if (node === FAKE_ACCOUNT && edge === 'activities') {
+      // The activity log: one budget edit of the first campaign, inside any window asked for.
+      const first = state.campaigns[0];
+      return page(
+        first
+          ? [
+              {
+                event_type: 'update_campaign_budget',
+                event_time: iso(Number(request.query.get('until') ?? 1_700_000_000) - 3600),
+                object_id: first.id,
+                object_name: first.name,
+                object_type: 'CAMPAIGN_GROUP',
+                actor_id: '42',
+                actor_name: 'Fake Analyst',
+                extra_data: JSON.stringify({
+                  old_value: { amount: 1000, currency: 'USD' },
+                  new_value: { amount: Number(first.dailyBudget), currency: 'USD' },
+                }),
+              },
+            ]
+          : [],
+      );
+    }
     if (edge === 'insights') {
       insightRequests += 1;
       if (state.failInsightsAfter !== null && insightRequests > state.failInsightsAfter) {

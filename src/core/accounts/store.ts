@@ -4,6 +4,7 @@
 import { addDays, dateInZone } from '../clock';
 import { stmt, type RequestContext, accountScope } from '../identity/access';
 import { microsToAmount } from '../money';
+import { disableReasonName } from '../../shared/disable-reasons';
 import type { Db } from '../store/open';
 import type { AccountView, SyncState } from '../../shared/ipc/types';
 
@@ -23,6 +24,9 @@ interface AccountRow {
   connected_at: string;
   connected_by: string | null;
   last_synced_at: string | null;
+  disable_reason: number;
+  spend_cap_micros: number | null;
+  amount_spent_micros: number | null;
   campaign_count: number;
   active_campaign_count: number;
   run_status: string | null;
@@ -36,7 +40,7 @@ interface AccountRow {
 
 const SELECT_ACCOUNTS = `SELECT a.id, a.platform_account_id, a.name, a.currency, a.timezone, a.status,
     a.connection_status, c.status_reason, a.mode, a.business_id, a.business_name, a.permissions,
-    a.connected_at, a.connected_by, a.last_synced_at,
+    a.connected_at, a.connected_by, a.last_synced_at, a.disable_reason, a.spend_cap_micros, a.amount_spent_micros,
     (SELECT count(*) FROM campaigns WHERE account_id = a.id) AS campaign_count,
     (SELECT count(*) FROM campaigns WHERE account_id = a.id AND effective_status = 'ACTIVE') AS active_campaign_count,
     r.status AS run_status, r.phase AS run_phase, r.percent AS run_percent, r.error AS run_error,
@@ -157,6 +161,9 @@ export function readAccounts(
     totalSpendLast30d: spendLast30d(db, row.id, row.timezone, now),
     connectedAt: row.connected_at,
     connectedBy: row.connected_by,
+    disableReason: disableReasonName(row.disable_reason),
+    spendCap: row.spend_cap_micros === null ? null : microsToAmount(row.spend_cap_micros),
+    amountSpent: row.amount_spent_micros === null ? null : microsToAmount(row.amount_spent_micros),
     sync: syncStateOf(row, isSyncing(row.id)),
   }));
 }

@@ -22,6 +22,9 @@ import {
   toRows,
 } from './store';
 import { adSetsOf, adsOf, campaignBase, toInsights } from './views';
+import { adIssuesOf, deliveryIssuesOf } from './blockers';
+import { campaignChanges } from './changes';
+import type { ChangeEvent } from '../../shared/api/changes';
 
 export type CampaignInclude = 'adSets' | 'ads' | 'diagnostics' | 'insights';
 
@@ -71,10 +74,15 @@ export function campaignUseCases(services: AppServices) {
         clock.now(),
       );
       const latest = await diagnostics.latestForCampaigns(rows.map((row) => row.id));
+      const blockers = deliveryIssuesOf(
+        db,
+        rows.map((row) => row.id),
+      );
       const items = rows.map((row): CampaignListItem => {
         const diag = latest.get(row.id);
         return {
           ...campaignBase(row),
+          deliveryIssues: blockers.get(row.id) ?? { disapprovedAds: 0, adsWithIssues: 0 },
           adSetCount: row.ad_set_count,
           adCount: row.ad_count,
           insights: toInsights(insights.get(row.id), 'last_7d'),
@@ -105,6 +113,8 @@ export function campaignUseCases(services: AppServices) {
       const detail: CampaignDetail = {
         ...campaignBase(row),
         specialAdCategories: JSON.parse(row.special_ad_categories || '[]') as string[],
+        deliveryIssues: deliveryIssuesOf(db, [row.id]).get(row.id) ?? { disapprovedAds: 0, adsWithIssues: 0 },
+        adIssues: adIssuesOf(db, row.id),
       };
       if (include.has('insights')) {
         const range = input.insightsDateRange ?? 'last_7d';
@@ -168,7 +178,18 @@ export function campaignUseCases(services: AppServices) {
         })),
         adSets,
         ads,
+        deliveryIssues: deliveryIssuesOf(db, [row.id]).get(row.id) ?? { disapprovedAds: 0, adsWithIssues: 0 },
+        adIssues: adIssuesOf(db, row.id),
+        changes: campaignChanges(db, row.id),
       };
+    },
+
+    /**
+     * A campaign's change history: the synced activity log entries of the campaign, its ad sets and
+     * its ads (budget, bid, schedule, status, targeting, attribution and creative edits), newest first.
+     */
+    async changes(ctx: RequestContext, id: string): Promise<ChangeEvent[]> {
+      return campaignChanges(db, resolveCampaign(db, ctx, id).id);
     },
 
     /**

@@ -111,7 +111,9 @@ function count(n: number): number {
   return n;
 }
 
-export function controlsFor(state: DemoState): Omit<DemoControls, 'setStatus' | 'attributeLate'> {
+export function controlsFor(
+  state: DemoState,
+): Omit<DemoControls, 'setStatus' | 'attributeLate' | 'disapproveAd' | 'reachSpendCap'> {
   return {
     setLatency: (ms) => {
       state.latencyMs = Math.max(0, ms);

@@ -4,6 +4,7 @@
 import type { DeliveryModel } from './delivery';
 import { invalidParameter } from './errors';
 import { learningStageInfo } from './learning';
+import { approxAmountSpent } from './world/blockers';
 import { destinationType, optimizationGoal, promotedObject } from './results';
 import { graphTime, zoneOffsetMinutes } from './time';
 import { adEffectiveStatus, adSetEffectiveStatus, campaignEffectiveStatus } from './world/status';
@@ -93,8 +94,9 @@ export function accountObject(
         return a.disableReason;
       case 'amount_spent':
         return String(approxAmountSpent(a));
-      case 'balance':
       case 'spend_cap':
+        return a.spendCapMinor === null ? '0' : String(a.spendCapMinor);
+      case 'balance':
         return '0';
       case 'min_daily_budget':
         return 100;
@@ -120,17 +122,6 @@ export function accountObject(
         return undefined;
     }
   });
-}
-
-/** Lifetime spend in minor units, estimated from budgets (the real figure would need every row). */
-function approxAmountSpent(a: Account): number {
-  let total = 0;
-  for (const c of a.campaigns) {
-    const days = Math.max(0, (c.endDay ?? a.lastDeliveryDay) - c.startDay);
-    const daily = c.dailyBudgetMinor ?? c.adSets.reduce((sum, s) => sum + (s.dailyBudgetMinor ?? 0), 0);
-    total += daily * days * 0.9;
-  }
-  return Math.round(total);
 }
 
 export function campaignObject(
@@ -318,6 +309,8 @@ export function adObject(_model: DeliveryModel, ad: Ad, fields: FieldSpec[]): Re
         return ad.status;
       case 'effective_status':
         return adEffectiveStatus(ad);
+      case 'issues_info':
+        return ad.review ? ad.review.issues.map((issue) => ({ ...issue })) : [];
       case 'creative':
         return { id: ad.creativeId, creative_id: ad.creativeId, name: `${ad.name} creative` };
       case 'created_time':

@@ -45,6 +45,16 @@ export interface DemoControls {
    * leave it this way).
    */
   attributeLate(adSetId: string, date: string, results: number): void;
+  /**
+   * Ad review declines an ad on a day (YYYY-MM-DD): it shows DISAPPROVED with issues_info (Meta's
+   * error), stops delivering from that day, and an ad_review_declined activity is logged.
+   */
+  disapproveAd(adId: string, date: string): void;
+  /**
+   * The account reaches its spend cap on a day (YYYY-MM-DD): no delivery from that day on, and
+   * spend_cap equals amount_spent.
+   */
+  reachSpendCap(accountId: string, date: string): void;
   /** Back to defaults: no latency, no pending failures, tokens valid, usage counters at zero (world edits stay). */
   reset(): void;
   /** Graph requests served since start (or the last reset). */

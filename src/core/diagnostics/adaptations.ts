@@ -14,6 +14,7 @@ const KIND_LABEL: Record<ActionKind, string> = {
   EXPAND_AUDIENCE: 'audience expansion',
   SCALE_WINNER: 'scaling winners',
   WAIT_FOR_DATA: 'waiting for data',
+  FIX_DELIVERY_BLOCKER: 'delivery blocker fixes',
 };
 
 function typeLabel(key: string): string {

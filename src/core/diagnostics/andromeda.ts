@@ -19,7 +19,8 @@ export type ActionKind =
   | 'CUT_BUDGET'
   | 'EXPAND_AUDIENCE'
   | 'SCALE_WINNER'
-  | 'WAIT_FOR_DATA';
+  | 'WAIT_FOR_DATA'
+  | 'FIX_DELIVERY_BLOCKER';
 
 /** How much each action moves each focus metric (1 = neutral). Documented in docs/diagnostics.md. */
 export const FOCUS_WEIGHTS: Record<ActionKind, Record<FocusMetric, number>> = {
@@ -33,6 +34,8 @@ export const FOCUS_WEIGHTS: Record<ActionKind, Record<FocusMetric, number>> = {
   EXPAND_AUDIENCE: { ROAS: 0.9, CPA: 1.0, CTR: 1.3, CONVERSIONS: 1.3 },
   SCALE_WINNER: { ROAS: 1.0, CPA: 0.9, CTR: 0.8, CONVERSIONS: 1.4 },
   WAIT_FOR_DATA: { ROAS: 1, CPA: 1, CTR: 1, CONVERSIONS: 1 },
+  // Ranked first whatever the focus (recommendations.ts): nothing else works until delivery resumes.
+  FIX_DELIVERY_BLOCKER: { ROAS: 1, CPA: 1, CTR: 1, CONVERSIONS: 1 },
 };
 
 /** A cautious analyst prefers low-risk actions; a bold one accepts riskier ones. */

@@ -10,6 +10,7 @@ import type {
 import { deriveMetrics } from '../insights/metrics';
 import { DEFAULT_PROFILE, type ActionKind, type Learned } from './andromeda';
 import { detectorContext, runDetectors } from './detectors';
+import { detectDeliveryBlocked } from './detectors/delivery-blocked';
 import { describeAdaptations } from './adaptations';
 import { buildRecommendations, type CampaignScope, type NumberedFinding } from './recommendations';
 import { adjustedSeverity, riskLevelOf, SEVERITY_RANK } from './severity';
@@ -58,7 +59,11 @@ function detect(campaigns: readonly CampaignData[], from: string, to: string, th
     totals = addTotals(totals, t);
     rangeSpend.set(data.id, ctx.rangeSpend);
     scopes.set(data.id, { data, windows: ctx.windows, th, rangeSpend: ctx.rangeSpend });
-    // Thin data never produces an issue.
+    // A blocker (disapproved ad, disabled account, reached spend cap) of a campaign that does not
+    // deliver is found even without data: no spend is the symptom. Its severity is not scaled by spend.
+    const blocked = detectDeliveryBlocked(data, window);
+    findings.push(...blocked);
+    // Thin data never produces a tuning issue.
     if (t.spend < ctx.minSpend || t.impressions < th.minImpressions) {
       thin.add(data.id);
       continue;
@@ -70,8 +75,10 @@ function detect(campaigns: readonly CampaignData[], from: string, to: string, th
 
 /** Most severe first, then the most spend at stake; ties broken by stable keys for determinism. */
 function order(findings: Finding[], share: (f: Finding) => number): Finding[] {
+  const blocked = (f: Finding) => (f.type === 'DELIVERY_BLOCKED' ? 1 : 0);
   return [...findings].sort(
     (a, b) =>
+      blocked(b) - blocked(a) ||
       SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
       share(b) - share(a) ||
       b.magnitude - a.magnitude ||
@@ -142,7 +149,11 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
   const riskLevel = accountLevel
     ? riskLevelOf(numbered, totalSpend)
     : riskLevelOf(numbered, detection.rangeSpend.get(input.campaigns[0]?.id ?? '') ?? 0);
-  const allThin = input.campaigns.length > 0 && detection.thin.size === input.campaigns.length;
+  // A blocked campaign without delivery is "thin" yet has a finding: it is judged, not waved off.
+  const allThin =
+    input.campaigns.length > 0 &&
+    detection.thin.size === input.campaigns.length &&
+    detection.findings.length === 0;
   const ranked = buildRecommendations(
     numbered,
     detection.scopes,

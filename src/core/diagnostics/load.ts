@@ -1,9 +1,11 @@
 // Loads campaign snapshots for the engine with a fixed set of prepared statements, one per table,
 // for any number of campaigns at once (an account-level diagnostic never does N+1 queries).
 import type { Statement } from 'better-sqlite3';
+import { parseIssues } from '../campaigns/blockers';
+import { addDays } from '../clock';
 import type { Db } from '../store/open';
 import { parseTargeting } from './targeting';
-import type { AdData, AdSetData, CampaignData, DayRow, LearningSnapshot } from './types';
+import type { AdData, AdSetData, CampaignData, ChangeRecord, DayRow, LearningSnapshot } from './types';
 
 interface CampaignRow {
   id: string;
@@ -22,6 +24,22 @@ interface CampaignRow {
   target_cpa_micros: number | null;
   currency: string;
   timezone: string;
+  account_status: string;
+  disable_reason: number;
+  spend_cap_micros: number | null;
+  amount_spent_micros: number | null;
+}
+
+interface ChangeRow {
+  campaign_id: string;
+  event_time: string;
+  change_type: string;
+  event_type: string;
+  object_type: string;
+  ad_set_id: string | null;
+  ad_id: string | null;
+  old_value: string | null;
+  new_value: string | null;
 }
 
 interface AdSetRow {
@@ -53,6 +71,7 @@ interface AdRow {
   status: string;
   effective_status: string;
   created_time: string;
+  issues_info: string;
 }
 
 type DailyTuple = [
@@ -77,6 +96,7 @@ interface Statements {
   adSetDaily: Statement;
   adDaily: Statement;
   delivering: Statement;
+  changes: Statement;
 }
 
 const IDS = `(SELECT value FROM json_each(?))`;
@@ -90,7 +110,8 @@ function statements(db: Db): Statements {
     campaigns: db.prepare(`
       SELECT c.id, c.account_id, c.platform_campaign_id, c.name, c.status, c.effective_status, c.objective, c.result_type,
         c.bid_strategy, c.daily_budget_micros, c.lifetime_budget_micros, c.start_time, c.stop_time,
-        c.target_cpa_micros, a.currency, a.timezone
+        c.target_cpa_micros, a.currency, a.timezone, a.status AS account_status, a.disable_reason,
+        a.spend_cap_micros, a.amount_spent_micros
       FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
       WHERE c.id IN ${IDS} ORDER BY c.id`),
     adSets: db.prepare(`
@@ -103,8 +124,12 @@ function statements(db: Db): Statements {
       FROM learning_stage_snapshots l JOIN ad_sets s ON s.id = l.ad_set_id
       WHERE s.campaign_id IN ${IDS} AND l.observed_on <= ? ORDER BY l.ad_set_id, l.observed_on`),
     ads: db.prepare(`
-      SELECT id, campaign_id, ad_set_id, name, status, effective_status, created_time
+      SELECT id, campaign_id, ad_set_id, name, status, effective_status, created_time, issues_info
       FROM ads WHERE campaign_id IN ${IDS} ORDER BY id`),
+    changes: db.prepare(`
+      SELECT campaign_id, event_time, change_type, event_type, object_type, ad_set_id, ad_id, old_value, new_value
+      FROM change_events WHERE campaign_id IN ${IDS} AND event_time >= ? AND event_time < ?
+      ORDER BY campaign_id, event_time, id`),
     campaignDaily: db
       .prepare(
         `SELECT campaign_id, ${METRICS} FROM insights_campaign_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
@@ -239,8 +264,30 @@ export function loadCampaigns(
       effectiveStatus: r.effective_status,
       createdTime: r.created_time,
       daily: adDaily.get(r.id) ?? new Map(),
+      issues: parseIssues(r.issues_info),
     });
     adsByCampaign.set(r.campaign_id, list);
+  }
+  // Edits up to the end of `to` (UTC bounds: a day of slack either side of the account's own day).
+  const changeRows = s.changes.all(
+    ids,
+    addDays(loadFrom, -1),
+    `${addDays(to, 2)}T00:00:00.000Z`,
+  ) as ChangeRow[];
+  const changesByCampaign = new Map<string, ChangeRecord[]>();
+  for (const r of changeRows) {
+    const list = changesByCampaign.get(r.campaign_id) ?? [];
+    list.push({
+      at: r.event_time,
+      changeType: r.change_type,
+      eventType: r.event_type,
+      objectType: r.object_type,
+      adSetId: r.ad_set_id,
+      adId: r.ad_id,
+      oldValue: r.old_value,
+      newValue: r.new_value,
+    });
+    changesByCampaign.set(r.campaign_id, list);
   }
   return campaignRows.map((r) => ({
     id: r.id,
@@ -262,5 +309,12 @@ export function loadCampaigns(
     adSets: adSetsByCampaign.get(r.id) ?? [],
     ads: adsByCampaign.get(r.id) ?? [],
     daily: campaignDaily.get(r.id) ?? new Map(),
+    account: {
+      status: r.account_status,
+      disableReason: r.disable_reason,
+      spendCap: r.spend_cap_micros,
+      amountSpent: r.amount_spent_micros,
+    },
+    changes: changesByCampaign.get(r.id) ?? [],
   }));
 }

@@ -94,6 +94,36 @@ const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** `troubled`: ad sets with an issue of their own, never proposed as the place to move budget to. */
+function deliveryBlockerCandidate(f: NumberedFinding, scope: CampaignScope, base: number): Candidate {
+  const name = quote(scope.data.name);
+  const budget = f.facts.dailyBudget;
+  const lost =
+    typeof budget === 'number'
+      ? `Restores delivery of the campaign's ${money(budget, scope.data.currency)} daily budget; every day blocked is a day without results.`
+      : 'Restores delivery; every day blocked is a day without results.';
+  let action: string;
+  switch (f.facts.blocker) {
+    case 'AD_DISAPPROVED':
+      action = `Fix ad ${quote(str(f.facts.adName))} in campaign ${name} first: ${str(f.facts.reason)}. Edit the ad to follow Meta's policy (or its destination) and request another review in Account Quality, or duplicate the campaign's working ads with a compliant creative. Tune nothing else until it delivers again.`;
+      break;
+    case 'ACCOUNT_DISABLED':
+      action = `Get the ad account re-enabled before anything else (${str(f.facts.reason)}): resolve it in Account Quality or Billing (payment method, policy appeal). No campaign of the account delivers until then.`;
+      break;
+    default:
+      action = `Raise or remove the account's spend cap (Billing & payments → Account spending limit) so campaign ${name} can deliver again; tune nothing else until it does.`;
+  }
+  return {
+    kind: 'FIX_DELIVERY_BLOCKER',
+    key: `FIX_DELIVERY_BLOCKER:${str(f.facts.blocker)}:${str(f.facts.adId ?? scope.data.id)}`,
+    action,
+    rationale: `Meta is not delivering the campaign: ${str(f.facts.message)}`,
+    expectedImpact: lost,
+    riskLevel: 'LOW',
+    relatedIssues: [f.issueId],
+    base: base * 10,
+  };
+}
+
 function candidateFor(f: NumberedFinding, scope: CampaignScope, troubled: ReadonlySet<string>): Candidate {
   const { data, windows } = scope;
   const c = data.currency;
@@ -102,6 +132,8 @@ function candidateFor(f: NumberedFinding, scope: CampaignScope, troubled: Readon
   const where = `in campaign ${quote(data.name)}`;
   const related = [f.issueId];
   switch (f.type) {
+    case 'DELIVERY_BLOCKED':
+      return deliveryBlockerCandidate(f, scope, base);
     case 'CREATIVE_FATIGUE': {
       const cprNow = f.facts.cprNow;
       const cprBefore = f.facts.cprBefore;
@@ -268,6 +300,12 @@ function score(candidate: Candidate, learned: Learned): number {
   );
 }
 
+/** Fixing a delivery blocker outranks any tuning: no other advice works while the campaign cannot deliver. */
+function blockersFirst(ranked: readonly Candidate[]): Candidate[] {
+  const first = (c: Candidate) => (c.kind === 'FIX_DELIVERY_BLOCKER' ? 1 : 0);
+  return [...ranked].sort((a, b) => first(b) - first(a));
+}
+
 function rank(candidates: Candidate[], learned: Learned): Candidate[] {
   return [...candidates].sort((a, b) => score(b, learned) - score(a, learned) || a.key.localeCompare(b.key));
 }
@@ -379,8 +417,8 @@ export function buildRecommendations(
   }
   let candidates = [...byKey.values()];
   if (candidates.length === 0) candidates = quietCandidates([...scopes.values()], thin);
-  const ranked = topDistinct(rank(candidates, learned));
-  const defaultOrder = topDistinct(rank(candidates, DEFAULT_LEARNED)).map((c) => c.kind);
+  const ranked = topDistinct(blockersFirst(rank(candidates, learned)));
+  const defaultOrder = topDistinct(blockersFirst(rank(candidates, DEFAULT_LEARNED))).map((c) => c.kind);
   const actionKinds: Record<string, ActionKind> = {};
   const recommendations = ranked.map((c, i) => {
     const id = `rec_${i + 1}`;

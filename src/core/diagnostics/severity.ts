@@ -34,7 +34,9 @@ export function riskLevelOf(findings: readonly Finding[], rangeSpend: number): R
     const share = shareOf(f, rangeSpend);
     const burning =
       f.type === 'LEARNING_PHASE_STALL' && f.facts.burning === 1 && share >= RISK_RULES.burningShare;
-    if ((rank >= 2 && share >= RISK_RULES.majorityShare) || burning) level = Math.max(level, 3);
+    // A campaign that cannot deliver at all (a blocker and no spend) is critical whatever its spend.
+    const stopped = f.type === 'DELIVERY_BLOCKED' && f.facts.stopped === 1;
+    if ((rank >= 2 && share >= RISK_RULES.majorityShare) || burning || stopped) level = Math.max(level, 3);
     else if (rank >= 2 || (rank === 1 && share >= RISK_RULES.majorityShare)) level = Math.max(level, 2);
     else level = Math.max(level, rank >= 1 || share >= RISK_RULES.majorityShare ? 1 : 0);
   }

@@ -13,6 +13,7 @@ const LABEL: Record<NumberedFinding['type'], string> = {
   PACING_ISSUE: 'a pacing problem',
   CPA_DEGRADATION: 'rising cost per result',
   AUDIENCE_SATURATION: 'audience saturation',
+  DELIVERY_BLOCKED: 'blocked delivery',
 };
 
 function performance(m: DiagnosticMetrics): string {

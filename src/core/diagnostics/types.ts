@@ -65,6 +65,35 @@ export interface AdData {
   effectiveStatus: string;
   createdTime: string;
   daily: Map<string, DayRow>;
+  /** Review errors and delivery issues (Meta's issues_info); absent before they were synced. */
+  issues?: AdIssueData[];
+}
+
+export interface AdIssueData {
+  errorCode: number | null;
+  summary: string;
+  message: string;
+}
+
+/** The account's own state: a disabled account or a reached spend cap stops every campaign. */
+export interface AccountState {
+  status: string;
+  disableReason: number;
+  /** Micros; null = no cap (or not synced yet). */
+  spendCap: number | null;
+  amountSpent: number | null;
+}
+
+/** One synced activity log entry of the campaign, its ad sets or ads (plain data for the engine). */
+export interface ChangeRecord {
+  at: string;
+  changeType: string;
+  eventType: string;
+  objectType: string;
+  adSetId: string | null;
+  adId: string | null;
+  oldValue: string | null;
+  newValue: string | null;
 }
 
 export interface CampaignData {
@@ -88,6 +117,10 @@ export interface CampaignData {
   adSets: AdSetData[];
   ads: AdData[];
   daily: Map<string, DayRow>;
+  /** The account's state (delivery blockers); absent in snapshots built without it. */
+  account?: AccountState;
+  /** Synced edits from the loaded window's start to its end, oldest first (not judged yet). */
+  changes?: ChangeRecord[];
 }
 
 /** The dates a diagnostic looks at. `loadFrom` is the start of the baseline window before the range. */

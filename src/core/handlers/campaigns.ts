@@ -5,11 +5,12 @@ import type { HandlerImpls } from './dispatch';
 
 export function campaignHandlers(
   env: HandlerEnv,
-): Pick<HandlerImpls, 'campaigns.list' | 'campaigns.get' | 'campaigns.setTargetCpa'> {
+): Pick<HandlerImpls, 'campaigns.list' | 'campaigns.get' | 'campaigns.setTargetCpa' | 'campaigns.changes'> {
   const { campaigns } = env.app.use;
   return {
     'campaigns.setTargetCpa': (ctx, args) => campaigns.setTargetCpa(ctx, args.campaignId, args.targetCpa),
     'campaigns.list': (ctx, args) => campaigns.table(ctx, { accountId: args.accountId, range: args.range }),
     'campaigns.get': (ctx, args) => campaigns.screen(ctx, args.campaignId, args.range),
+    'campaigns.changes': (ctx, args) => campaigns.changes(ctx, args.campaignId),
   };
 }

@@ -37,6 +37,8 @@ const CONTROLS: Record<keyof DemoControls, true> = {
   requestLog: true,
   setStatus: true,
   attributeLate: true,
+  disapproveAd: true,
+  reachSpendCap: true,
 };
 const CONTROL_NAMES = Object.keys(CONTROLS) as (keyof DemoControls)[];
 

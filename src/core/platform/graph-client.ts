@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ACTIVITY_FIELDS, activitySchema, type PlatformActivity } from './activities';
 import { classifyGraphError, GraphError, readUsage } from './errors';
 import {
   AD_ACCOUNT_FIELDS,
@@ -197,6 +198,15 @@ export class GraphClient {
       `${actId}/customconversions`,
       { fields: CUSTOM_CONVERSION_FIELDS },
       customConversionSchema,
+    );
+  }
+
+  /** The account's activity log between two instants (unix seconds), newest first. */
+  listActivities(actId: string, range: { since: number; until: number }): AsyncGenerator<PlatformActivity[]> {
+    return this.pages(
+      `${actId}/activities`,
+      { fields: ACTIVITY_FIELDS, since: String(range.since), until: String(range.until) },
+      activitySchema,
     );
   }
 

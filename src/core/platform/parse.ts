@@ -25,6 +25,9 @@ export const adAccountSchema = z.object({
   currency: z.string().length(3),
   timezone_name: z.string().default('UTC'),
   account_status: z.coerce.number().default(1),
+  disable_reason: z.coerce.number().optional(),
+  spend_cap: optionalMinor,
+  amount_spent: optionalMinor,
   business: z
     .object({ id: z.string(), name: z.string().default('') })
     .optional()
@@ -34,7 +37,7 @@ export const adAccountSchema = z.object({
 export type PlatformAdAccount = z.infer<typeof adAccountSchema>;
 
 export const AD_ACCOUNT_FIELDS =
-  'id,account_id,name,currency,timezone_name,account_status,business,user_tasks';
+  'id,account_id,name,currency,timezone_name,account_status,disable_reason,spend_cap,amount_spent,business,user_tasks';
 
 /** account_status (research §2.1) → the spec's three states. */
 export function accountStatus(code: number): 'active' | 'disabled' | 'closed' {
@@ -112,6 +115,23 @@ export type PlatformAdSet = z.infer<typeof adSetSchema>;
 export const AD_SET_FIELDS =
   'id,campaign_id,name,status,effective_status,daily_budget,lifetime_budget,bid_strategy,bid_amount,billing_event,optimization_goal,promoted_object,attribution_spec,targeting,learning_stage_info,created_time,updated_time';
 
+/** An ad's review errors and delivery issues as Meta lists them (issues_info). */
+export const adIssuesSchema = z
+  .array(
+    z
+      .object({
+        error_code: z.coerce.number().optional(),
+        error_summary: z.string().optional(),
+        error_message: z.string().optional(),
+        error_type: z.string().optional(),
+        level: z.string().optional(),
+      })
+      .passthrough(),
+  )
+  .optional()
+  .nullable();
+export type PlatformAdIssues = z.infer<typeof adIssuesSchema>;
+
 /** The cheap listing every sync makes of every ad set: status and learning stage only. */
 export const AD_SET_STATUS_FIELDS = 'id,campaign_id,status,effective_status,learning_stage_info';
 
@@ -124,11 +144,12 @@ export const adSetStatusSchema = adSetSchema.pick({
 });
 export type PlatformAdSetStatus = z.infer<typeof adSetStatusSchema>;
 
-export const AD_STATUS_FIELDS = 'id,status,effective_status';
+export const AD_STATUS_FIELDS = 'id,status,effective_status,issues_info';
 export const adStatusSchema = z.object({
   id: z.string(),
   status: z.string().default('ACTIVE'),
   effective_status: z.string().optional(),
+  issues_info: adIssuesSchema,
 });
 export type PlatformAdStatus = z.infer<typeof adStatusSchema>;
 
@@ -149,12 +170,13 @@ export const adSchema = z.object({
   status: z.string().default('ACTIVE'),
   effective_status: z.string().optional(),
   creative: z.object({ id: z.string() }).passthrough().optional().nullable(),
+  issues_info: adIssuesSchema,
   created_time: z.string(),
   updated_time: z.string().optional(),
 });
 export type PlatformAd = z.infer<typeof adSchema>;
 export const AD_FIELDS =
-  'id,adset_id,campaign_id,name,status,effective_status,creative{id},created_time,updated_time';
+  'id,adset_id,campaign_id,name,status,effective_status,creative{id},issues_info,created_time,updated_time';
 
 const actionStat = z.object({ action_type: z.string(), value: numericString });
 export type ActionStat = z.infer<typeof actionStat>;

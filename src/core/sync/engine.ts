@@ -3,6 +3,7 @@ import { ALL_EFFECTIVE_STATUSES, type GraphClient, type InsightLevel } from '../
 import { accountStatus } from '../platform/parse';
 import type { Db } from '../store/open';
 import type { AdAccount } from './accounts';
+import { syncChanges } from './changes';
 import type { SyncKind } from './runs';
 import { loadObjectMaps, SyncWriter } from './upserts';
 
@@ -33,6 +34,9 @@ export interface SyncStats {
   /** Children whose parent was not returned, and insight rows for objects not synced. */
   skipped: number;
   backfilledCampaigns: number;
+  /** Activity log entries read, and those new to the store (a re-read window adds none). */
+  changesRead: number;
+  changesStored: number;
   requests: number;
   retries: number;
   throttleWaits: number;
@@ -94,6 +98,8 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     changedCampaignIds: [],
     skipped: 0,
     backfilledCampaigns: 0,
+    changesRead: 0,
+    changesStored: 0,
     requests: 0,
     retries: 0,
     throttleWaits: 0,
@@ -119,6 +125,7 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     platformAccount.business?.name ?? '',
     account.id,
   );
+  writer.accountLimits(platformAccount);
   // Every status: edges hide archived and deleted objects unless asked, and an object archived
   // upstream must be seen archived here rather than stay active forever.
   const effectiveStatus = [...ALL_EFFECTIVE_STATUSES];
@@ -179,6 +186,9 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
   }
   maps = loadObjectMaps(db, account.id);
   writer.storeCampaignResults(maps);
+  const changes = await syncChanges({ db, client, account, maps, now: job.now(), incremental, checkpoint });
+  stats.changesRead = changes.read;
+  stats.changesStored = changes.stored;
   progress('structure', 1);
 
   // Insights: which range account-wide, and which campaigns need their own 90-day backfill.

@@ -6,6 +6,8 @@ import {
   type InsightMetrics,
   unixToIso,
   type PlatformAd,
+  type PlatformAdAccount,
+  type PlatformAdIssues,
   type PlatformAdSet,
   type PlatformAdSetStatus,
   type PlatformAdStatus,
@@ -13,6 +15,7 @@ import {
   type PlatformCampaignStatus,
   type PlatformInsightRow,
 } from '../platform/parse';
+import { minorToMicros } from '../money';
 import { campaignResult, resultName, resultOf, type ResultSpec, type ResultType } from '../platform/results';
 import type { Db } from '../store/open';
 
@@ -121,12 +124,13 @@ export class SyncWriter {
         conversions = excluded.conversions, last_significant_edit_at = excluded.last_significant_edit_at`);
     this.ad = db.prepare(`
       INSERT INTO ads (id, account_id, campaign_id, ad_set_id, platform_ad_id, name, status, effective_status,
-        creative_id, created_time, updated_time, last_synced_at)
+        creative_id, issues_info, created_time, updated_time, last_synced_at)
       VALUES (@id, @account_id, @campaign_id, @ad_set_id, @platform_ad_id, @name, @status, @effective_status,
-        @creative_id, @created_time, @updated_time, @last_synced_at)
+        @creative_id, @issues_info, @created_time, @updated_time, @last_synced_at)
       ON CONFLICT (account_id, platform_ad_id) DO UPDATE SET
         campaign_id = excluded.campaign_id, ad_set_id = excluded.ad_set_id, name = excluded.name,
         status = excluded.status, effective_status = excluded.effective_status, creative_id = excluded.creative_id,
+        issues_info = excluded.issues_info,
         created_time = excluded.created_time, updated_time = excluded.updated_time,
         last_synced_at = excluded.last_synced_at`);
     // Positional parameters: the hot path of a sync writes ~100k of these rows. An update that would
@@ -246,6 +250,7 @@ export class SyncWriter {
           status: a.status,
           effective_status: a.effective_status ?? a.status,
           creative_id: a.creative?.id ?? null,
+          issues_info: issuesJson(a.issues_info),
           created_time: graphTimeToIso(a.created_time) ?? now,
           updated_time: graphTimeToIso(a.updated_time ?? a.created_time) ?? now,
           last_synced_at: now,
@@ -350,9 +355,9 @@ export class SyncWriter {
   /** Every ad's status (an ad archived upstream must not stay active here). */
   adStatuses(rows: readonly PlatformAdStatus[]): void {
     const update = this.db.prepare(
-      `UPDATE ads SET status = @status, effective_status = @effective_status
+      `UPDATE ads SET status = @status, effective_status = @effective_status, issues_info = @issues_info
        WHERE account_id = @account_id AND platform_ad_id = @id
-         AND (status IS NOT @status OR effective_status IS NOT @effective_status)`,
+         AND (status IS NOT @status OR effective_status IS NOT @effective_status OR issues_info IS NOT @issues_info)`,
     );
     this.db.transaction(() => {
       for (const a of rows)
@@ -360,9 +365,22 @@ export class SyncWriter {
           id: a.id,
           status: a.status,
           effective_status: a.effective_status ?? a.status,
+          issues_info: issuesJson(a.issues_info),
           account_id: this.accountId,
         });
     })();
+  }
+
+  /** The account's disable reason, spend cap (0 = none) and amount spent, in micros. */
+  accountLimits(a: PlatformAdAccount): void {
+    const micros = (value: string | null | undefined) =>
+      value === null || value === undefined || value === '' ? null : minorToMicros(value, this.currency);
+    const cap = micros(a.spend_cap);
+    this.db
+      .prepare(
+        `UPDATE ad_accounts SET disable_reason = ?, spend_cap_micros = ?, amount_spent_micros = ? WHERE id = ?`,
+      )
+      .run(a.disable_reason ?? 0, cap === 0 ? null : cap, micros(a.amount_spent), this.accountId);
   }
 
   campaignStatuses(rows: readonly PlatformCampaignStatus[]): string[] {
@@ -550,4 +568,16 @@ export function loadObjectMaps(db: Db, accountId: string): ObjectMaps {
     });
   }
   return { campaigns, adSets, ads, campaignResults, campaignResultTypes };
+}
+
+/** issues_info as stored: the fields the views show, in Meta's order; "[]" when the ad has none. */
+function issuesJson(issues: PlatformAdIssues): string {
+  return JSON.stringify(
+    (issues ?? []).map((i) => ({
+      errorCode: i.error_code ?? null,
+      summary: i.error_summary ?? '',
+      message: i.error_message ?? '',
+      level: i.level ?? 'AD',
+    })),
+  );
 }

@@ -22,6 +22,14 @@ export const Account = z.object({
   connectedAt: Timestamp,
   /** Null when the connecting user is not known (accounts connected before users existed). */
   connectedBy: z.string().nullable(),
+  /**
+   * Additions to the spec (delivery blockers): why Meta disabled the account (its disable_reason name,
+   * e.g. RISK_PAYMENT; null when none), the account's spend cap (null: none) and its lifetime amount
+   * spent, in the account currency; null before the first sync that read them.
+   */
+  disableReason: z.string().nullable(),
+  spendCap: z.number().nullable(),
+  amountSpent: z.number().nullable(),
 });
 export type Account = z.infer<typeof Account>;
 
@@ -44,6 +52,9 @@ export function toApiAccount(view: Account): Account {
     totalSpendLast30d: view.totalSpendLast30d,
     connectedAt: view.connectedAt,
     connectedBy: view.connectedBy,
+    disableReason: view.disableReason,
+    spendCap: view.spendCap,
+    amountSpent: view.amountSpent,
   };
 }
 

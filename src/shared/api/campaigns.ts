@@ -78,8 +78,29 @@ const campaignBase = {
   resultName: z.string().nullable(),
 };
 
+/** One review error or delivery issue of an ad, as Meta's issues_info gives it. */
+export const AdIssue = z.object({
+  adId: z.string(),
+  adName: z.string(),
+  /** DISAPPROVED, WITH_ISSUES, PENDING_REVIEW… */
+  effectiveStatus: z.string(),
+  errorCode: z.number().int().nullable(),
+  summary: z.string(),
+  message: z.string(),
+  level: z.string(),
+});
+export type AdIssue = z.infer<typeof AdIssue>;
+
+/** Addition to the spec: ads that cannot deliver (disapproved) or deliver with issues. */
+export const DeliveryIssues = z.object({
+  disapprovedAds: z.number().int().min(0),
+  adsWithIssues: z.number().int().min(0),
+});
+export type DeliveryIssues = z.infer<typeof DeliveryIssues>;
+
 export const CampaignListItem = z.object({
   ...campaignBase,
+  deliveryIssues: DeliveryIssues,
   adSetCount: z.number().int().min(0),
   adCount: z.number().int().min(0),
   insights: CampaignInsights,
@@ -125,6 +146,9 @@ export type Ad = z.infer<typeof Ad>;
 export const CampaignDetail = z.object({
   ...campaignBase,
   specialAdCategories: z.array(z.string()),
+  deliveryIssues: DeliveryIssues,
+  /** Addition to the spec: every review error and issue of the campaign's ads (issues_info). */
+  adIssues: z.array(AdIssue),
   insights: CampaignDetailInsights.optional(),
   adSets: z.array(AdSet).optional(),
   ads: z.array(Ad).optional(),

@@ -11,7 +11,8 @@ export const DIAGNOSTIC_STATUSES = ['pending', 'running', 'completed', 'failed']
 export const DiagnosticStatusSchema = z.enum(DIAGNOSTIC_STATUSES);
 export type DiagnosticStatus = z.infer<typeof DiagnosticStatusSchema>;
 
-export const ISSUE_TYPES = [
+/** The six tuning detectors (measured for accuracy against the demo platform's injected problems). */
+export const DETECTOR_ISSUE_TYPES = [
   'CREATIVE_FATIGUE',
   'LEARNING_PHASE_STALL',
   'AUCTION_OVERLAP',
@@ -19,6 +20,11 @@ export const ISSUE_TYPES = [
   'CPA_DEGRADATION',
   'AUDIENCE_SATURATION',
 ] as const;
+/**
+ * Every issue type. DELIVERY_BLOCKED (addition to the spec): a campaign that does not deliver because
+ * of a disapproved ad, a disabled account or a reached spend cap; fixing it comes before any tuning.
+ */
+export const ISSUE_TYPES = [...DETECTOR_ISSUE_TYPES, 'DELIVERY_BLOCKED'] as const;
 export const IssueTypeSchema = z.enum(ISSUE_TYPES);
 export type IssueType = z.infer<typeof IssueTypeSchema>;
 
@@ -92,6 +98,27 @@ export const AudienceSaturationEvidenceSchema = z.object({
   cpmTrend: Trend,
 });
 
+export const DELIVERY_BLOCKER_KINDS = ['AD_DISAPPROVED', 'ACCOUNT_DISABLED', 'SPEND_CAP_REACHED'] as const;
+export const DeliveryBlockedEvidenceSchema = z.object({
+  /** Each cause, in Meta's words where Meta gave them (the ad's error message, the disable reason). */
+  blockers: z.array(
+    z.object({
+      kind: z.enum(DELIVERY_BLOCKER_KINDS),
+      ad: z.object({ id: z.string(), name: z.string() }).optional(),
+      errorCode: z.number().int().nullable().optional(),
+      /** Meta's name for it: the issue summary or the disable reason (e.g. RISK_PAYMENT). */
+      reason: z.string(),
+      message: z.string(),
+    }),
+  ),
+  /** Average daily spend over the last days of the range, and the daily budget it falls short of. */
+  recentDailySpend: z.number(),
+  dailyBudget: z.number().nullable(),
+  /** Days at the end of the range without any spend. */
+  daysWithoutDelivery: z.number().int(),
+  spendTrend: Trend,
+});
+
 const issueBase = {
   id: z.string().regex(/^issue_\d+$/),
   severity: RiskLevelSchema,
@@ -117,6 +144,7 @@ export const IssueSchema = z.discriminatedUnion('type', [
     type: z.literal('AUDIENCE_SATURATION'),
     evidence: AudienceSaturationEvidenceSchema,
   }),
+  z.object({ ...issueBase, type: z.literal('DELIVERY_BLOCKED'), evidence: DeliveryBlockedEvidenceSchema }),
 ]);
 export type Issue = z.infer<typeof IssueSchema>;
 

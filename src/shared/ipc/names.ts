@@ -11,6 +11,7 @@ export const HANDLER_NAMES = [
   'campaigns.list',
   'campaigns.get',
   'campaigns.setTargetCpa',
+  'campaigns.changes',
   'diagnostics.list',
   'diagnostics.get',
   'diagnostics.run',

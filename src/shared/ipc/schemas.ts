@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { WhiteLabelSchema } from '../api/reports';
 import type { SyncStarted } from '../api/accounts';
+import type { ChangeEvent } from '../api/changes';
 import { ISSUE_STATES, type TrackedIssue } from '../api/issues';
 import { SetSyncIntervalSchema, type SyncSchedule } from '../api/watch';
 import type { HandlerName } from './names';
@@ -67,6 +68,7 @@ export const argSchemas = {
   'accounts.reconnect': z.object({ accountId, token: token.optional() }).strict(),
   'campaigns.list': z.object({ accountId: accountId.optional(), range: range.optional() }).strict(),
   'campaigns.get': z.object({ campaignId, range: range.optional() }).strict(),
+  'campaigns.changes': z.object({ campaignId }).strict(),
   'campaigns.setTargetCpa': z
     .object({
       campaignId,
@@ -191,6 +193,7 @@ export interface HandlerResults {
   'campaigns.list': CampaignList;
   'campaigns.get': CampaignDetail;
   'campaigns.setTargetCpa': { campaignId: string; targetCpa: number | null };
+  'campaigns.changes': ChangeEvent[];
   'diagnostics.list': Page<DiagnosticListItem>;
   'diagnostics.get': DiagnosticDetail;
   'diagnostics.run': DiagnosticCreated;

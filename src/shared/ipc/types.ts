@@ -8,6 +8,8 @@ import type {
   Recommendation,
 } from '../api/diagnostics';
 import type { Account } from '../api/accounts';
+import type { AdIssue, DeliveryIssues } from '../api/campaigns';
+import type { ChangeEvent } from '../api/changes';
 import type { InsightsSummary } from '../api/insights';
 import type { Report, ReportSchedule, WhiteLabel as ApiWhiteLabel } from '../api/reports';
 
@@ -131,6 +133,11 @@ export interface CampaignDetail {
   daily: DailyPoint[];
   adSets: AdSetView[];
   ads: AdView[];
+  /** Ads that cannot deliver or deliver with issues, and their issues (Meta's issues_info). */
+  deliveryIssues: DeliveryIssues;
+  adIssues: AdIssue[];
+  /** The campaign's change history (activity log), newest first. */
+  changes: ChangeEvent[];
 }
 
 export type DiagnosticListItem = ApiDiagnosticListItem;

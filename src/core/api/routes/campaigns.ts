@@ -4,6 +4,7 @@ import {
   CampaignListQuery,
   CampaignListResponse,
 } from '../../../shared/api/campaigns';
+import { CampaignChangesQuery, CampaignChangesResponse } from '../../../shared/api/changes';
 import { CampaignIdParam, pagination } from '../../../shared/api/common';
 import { defineRoute, json } from '../route';
 
@@ -51,6 +52,24 @@ export const campaignRoutes = [
           insightsDateRange: query.insightsDateRange,
         }),
       );
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/campaigns/{id}/changes',
+    operationId: 'listCampaignChanges',
+    cacheable: true,
+    summary: "A campaign's change history (addition to the spec)",
+    description:
+      "The synced activity log entries of the campaign, its ad sets and its ads, newest first (at most 500, the last 90 days and whatever later syncs added): budget, bid, schedule, status, targeting, attribution and creative edits (changeType), with Meta's event type, old and new values where the log has them, the actor and the time.",
+    tag: 'Campaigns',
+    counters: ['reads'],
+    pathParams: { id: CampaignIdParam },
+    query: CampaignChangesQuery,
+    response: { status: 200, name: 'CampaignChanges', schema: CampaignChangesResponse },
+    errors: ['invalid_request', 'permission_error', 'not_found'],
+    async handle({ app, ctx, params }) {
+      return json(await app.use.campaigns.changes(ctx, params.id as string));
     },
   }),
 ];

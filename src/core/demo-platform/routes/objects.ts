@@ -21,6 +21,7 @@ import {
   visibleByDefault,
 } from '../world/status';
 import type { Account, Ad, AdSet, Campaign, WorldNode } from '../world/types';
+import { activitiesEdge } from './activities';
 import { linkFor, param, type RouteContext, type RouteResult } from './context';
 
 export function resolveNode(ctx: RouteContext, id: string): WorldNode {
@@ -185,6 +186,8 @@ export function edge(ctx: RouteContext, n: WorldNode, name: string): RouteResult
     total = items.length;
     const p = pageList(items, (ad) => ad.id, req, link);
     page = { ...p, data: p.data.map((ad) => adObject(ctx.model, ad, fields)) };
+  } else if (name === 'activities' && n.kind === 'account') {
+    return activitiesEdge(ctx, account);
   } else if (name === 'customconversions' && n.kind === 'account') {
     const items = campaigns.filter((c) => c.customConversion !== null);
     total = items.length;

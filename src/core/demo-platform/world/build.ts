@@ -293,6 +293,7 @@ function buildAds(world: World, adSet: AdSet, ids: IdFactory, rng: Rng, nextKey:
       weight: rng.lognormal(0.5),
       ctrMod: rng.lognormal(0.12),
       cvrMod: rng.lognormal(0.1),
+      review: null,
     };
     adSet.ads.push(ad);
   }

@@ -6,6 +6,7 @@ import { minorUnitsPerMajor } from '../../money';
 import { hash32, Rng } from '../prng';
 import { assignScenarios, INJECTION_MIN_HISTORY_DAYS } from '../scenarios';
 import { dayNumber, zonedEpochSeconds } from '../time';
+import { assignDeliveryBlockers } from './blockers';
 import { buildCampaign } from './build';
 import { ACCOUNT_SPECS, BUSINESS_NAMES, CAMPAIGN_HOOKS, CAMPAIGN_THEMES, type AccountSpec } from './catalog';
 import type {
@@ -119,6 +120,7 @@ export function generateWorld(opts: GenerateWorldOptions = {}): World {
         for (const ad of adSet.ads) world.nodes.set(ad.id, { kind: 'ad', ad });
       }
     }
+    assignDeliveryBlockers(world, account);
   }
   return world;
 }
@@ -198,6 +200,7 @@ function makeAccount(
     business,
     accountStatus: spec.accountStatus,
     disableReason: spec.disableReason,
+    spendCapMinor: null,
     userTasks: [...spec.userTasks],
     createdTime: zonedEpochSeconds(createdDay, rng.int(9 * 3600, 18 * 3600), spec.timezone),
     fxPerUsd: spec.fxPerUsd * spec.cpmLevel,

@@ -16,6 +16,9 @@ export function adSetEffectiveStatus(s: AdSet): string {
 export function adEffectiveStatus(ad: Ad): string {
   const parent = adSetEffectiveStatus(ad.adSet);
   if (parent === 'DELETED' || parent === 'ARCHIVED') return parent;
+  if (ad.status === 'DELETED' || ad.status === 'ARCHIVED') return ad.status;
+  // A review outcome shows whatever the configured status (Ads Manager lists it so).
+  if (ad.review) return ad.review.effectiveStatus;
   if (ad.status !== 'ACTIVE') return ad.status;
   if (parent === 'CAMPAIGN_PAUSED') return 'CAMPAIGN_PAUSED';
   if (parent === 'PAUSED') return 'ADSET_PAUSED';

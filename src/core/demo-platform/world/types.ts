@@ -65,6 +65,8 @@ export interface Account {
   business: Business;
   accountStatus: 1 | 2;
   disableReason: number;
+  /** Lifetime spend cap in minor units (null: no cap, sent as "0"). */
+  spendCapMinor: number | null;
   userTasks: string[];
   createdTime: number;
   /** Account currency units per US dollar (the model's economics are in USD). */
@@ -171,6 +173,23 @@ export interface Ad {
   weight: number;
   ctrMod: number;
   cvrMod: number;
+  /** Ad review outcome other than approved (DISAPPROVED, WITH_ISSUES), with Meta's issues_info. */
+  review: AdReview | null;
+}
+
+export interface AdIssue {
+  error_code: number;
+  error_summary: string;
+  error_message: string;
+  error_type: 'HARD_ERROR' | 'SOFT_ERROR';
+  level: 'AD' | 'AD_SET' | 'CAMPAIGN';
+}
+
+export interface AdReview {
+  effectiveStatus: 'DISAPPROVED' | 'WITH_ISSUES';
+  issues: AdIssue[];
+  /** Day the review outcome arrived (an ad_review_declined activity). */
+  day: number;
 }
 
 export type WorldNode =

@@ -41,6 +41,8 @@ export function TimeChart(props: {
   series: Series[];
   height?: number;
   reference?: { value: number; label: string };
+  /** Vertical marks on the x axis (e.g. days a campaign was edited), labelled on hover. */
+  markers?: readonly { x: string; label: string }[];
   xIsDate?: boolean;
 }): React.JSX.Element {
   const xKey = props.xKey ?? 'date';
@@ -105,6 +107,16 @@ export function TimeChart(props: {
               }}
             />
           ) : null}
+          {(props.markers ?? []).map((m) => (
+            <ReferenceLine
+              key={`${m.x}-${m.label}`}
+              yAxisId="left"
+              x={m.x}
+              stroke={COLORS.muted}
+              strokeDasharray="2 3"
+              label={{ value: m.label, fontSize: 10, fill: COLORS.muted, position: 'insideTopLeft' }}
+            />
+          ))}
           {props.series.map((s) =>
             s.kind === 'bar' ? (
               <Bar

@@ -6,6 +6,8 @@ import { Empty, ErrorState, Loading, PageHeader, RangePicker, RiskBadge, StatusP
 import { COLORS, TimeChart } from '../components/charts';
 import { compactMoney, date, integer, money, percent, ratio, titleCase } from '../format';
 import { href, navigate, setQuery, useRoute } from '../router';
+import { AdIssues } from './campaign/AdIssues';
+import { ChangesList, MARKED_CHANGES } from './campaign/ChangesList';
 import { TargetCpaForm } from './campaign/TargetCpaForm';
 
 function targetingText(t: AdSetView['targeting']): string {
@@ -46,8 +48,20 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
 
   if (detail.isPending) return <Loading label="Loading campaign…" />;
   if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
-  const { campaign, daily, adSets, ads, targetCpa } = detail.data;
+  const { campaign, daily, adSets, ads, targetCpa, changes, adIssues, deliveryIssues } = detail.data;
   const currency = campaign.currency;
+  // Edits that can move the numbers, marked on the days they were made (one mark per day and kind).
+  const inRange = new Set(daily.map((d) => d.date));
+  const markers = [
+    ...new Map(
+      changes
+        .filter((c) => MARKED_CHANGES.has(c.changeType) && inRange.has(c.at.slice(0, 10)))
+        .map((c) => [
+          `${c.at.slice(0, 10)}-${c.changeType}`,
+          { x: c.at.slice(0, 10), label: titleCase(c.changeType) },
+        ]),
+    ).values(),
+  ];
   const fmtMoney = (v: number): string => money(v, currency, 0);
 
   return (
@@ -147,6 +161,7 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
           <TimeChart
             title="Daily spend and conversions"
             data={daily}
+            markers={markers}
             series={[
               {
                 key: 'spend',
@@ -186,6 +201,7 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
           />
         </div>
       )}
+      <AdIssues summary={deliveryIssues} issues={adIssues} />
       <section aria-labelledby="adsets-title" className="section">
         <h2 id="adsets-title">Ad sets ({adSets.length})</h2>
         {adSets.length === 0 ? (
@@ -278,6 +294,7 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
           </div>
         )}
       </section>
+      <ChangesList changes={changes} />
       <p className="muted small">
         {date(detail.data.dateRange.from)} – {date(detail.data.dateRange.to)} · last synced{' '}
         {date(campaign.lastSyncedAt)}

@@ -145,6 +145,17 @@ function Evidence(props: { issue: DiagnosticIssue; currency: string }): React.JS
           />
         </>
       );
+    case 'DELIVERY_BLOCKED':
+      return (
+        <ul className="evidence-line">
+          {issue.evidence.blockers.map((b, i) => (
+            <li key={`${b.kind}-${i}`}>
+              {b.ad ? <strong>{b.ad.name}: </strong> : null}
+              {b.reason} — {b.message}
+            </li>
+          ))}
+        </ul>
+      );
     default:
       return <></>;
   }
