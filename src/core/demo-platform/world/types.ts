@@ -66,6 +66,8 @@ export interface Account {
   accountStatus: 1 | 2;
   disableReason: number;
   userTasks: string[];
+  /** The agency business that reaches this account as a client account (not in /me/adaccounts); null: the user's own. */
+  clientOf: Business | null;
   createdTime: number;
   /** Account currency units per US dollar (the model's economics are in USD). */
   fxPerUsd: number;
@@ -188,6 +190,8 @@ export interface World {
   appId: string;
   businesses: Business[];
   accounts: Account[];
+  /** Accounts of outside businesses, reachable only as a business's client ad accounts. */
+  clientAccounts: Account[];
   nodes: Map<string, WorldNode>;
 }
 
