@@ -22,6 +22,10 @@ export const Account = z.object({
   connectedAt: Timestamp,
   /** Null when the connecting user is not known (accounts connected before users existed). */
   connectedBy: z.string().nullable(),
+  /** Addition: when the connection's token expires (debug_token); null = never, or not known. */
+  tokenExpiresAt: Timestamp.nullable(),
+  /** Addition: set when the token lapses within 7 days (or has lapsed), saying what to do. */
+  tokenWarning: z.string().nullable(),
 });
 export type Account = z.infer<typeof Account>;
 
@@ -44,6 +48,8 @@ export function toApiAccount(view: Account): Account {
     totalSpendLast30d: view.totalSpendLast30d,
     connectedAt: view.connectedAt,
     connectedBy: view.connectedBy,
+    tokenExpiresAt: view.tokenExpiresAt,
+    tokenWarning: view.tokenWarning,
   };
 }
 

@@ -204,6 +204,7 @@ export interface BridgeEvent {
     | 'sync.completed'
     | 'sync.failed'
     | 'connection.changed'
+    | 'connection.expiring'
     | 'diagnostic.changed'
     | 'report.changed';
   payload: Record<string, unknown>;

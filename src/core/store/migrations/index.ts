@@ -1,6 +1,7 @@
 import { sql as initial } from './0001_initial';
 import { sql as userAccess } from './0002_user_access';
 import { sql as resultsAndLinkClicks } from './0003_results_and_link_clicks';
+import { sql as tokenExpiry } from './0004_token_expiry';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'user_access', sql: userAccess },
   { version: 3, name: 'results_and_link_clicks', sql: resultsAndLinkClicks },
+  { version: 4, name: 'token_expiry', sql: tokenExpiry },
 ];
