@@ -269,7 +269,7 @@ export function accountUseCases(services: AppServices) {
             url: platform.baseUrl.replace(/\/+$/, ''),
             apiVersion: platform.apiVersion ?? DEFAULT_API_VERSION,
           }
-        : demoPlatform();
+        : (services.host.demoPlatform() ?? (await sync.demoEndpoint()));
       const client = new GraphClient({
         baseUrl: endpoint.url,
         apiVersion: endpoint.apiVersion,

@@ -110,6 +110,11 @@ export class SyncService {
     return this.thread !== null;
   }
 
+  /** The demo platform demo accounts are read from (started on first use by hosts that embed one lazily). */
+  demoEndpoint(): ReturnType<DemoPlatformSource> {
+    return this.demoPlatform();
+  }
+
   connectAccount(input: ConnectAccountInput): Promise<AdAccount> {
     return connectAccount(
       {
