@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoPlatform } from '../core/demo-platform/index';
 import { GraphClient } from '../core/platform/graph-client';
+import type { AvailableAccounts, ConnectManyResult } from '../shared/api/available-accounts';
 import { FAKE_ACCOUNT, fakeAccountState, startFakeAccount } from '../test-support/fake-account';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -141,6 +142,74 @@ describe('cli', () => {
     ]);
     expect(synced.code).toBe(0);
     expect(JSON.parse(synced.stdout)).toMatchObject({ syncs: [{ status: 'completed', kind: 'full' }] });
+  });
+
+  it('lists every account the demo token reaches by business (--available) and connects many at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adlens-cli-agency-'));
+    const ws = JSON.parse(
+      (
+        await cli([
+          'workspace',
+          'create',
+          '--name',
+          'Agency',
+          '--plan',
+          'agency',
+          '--data-dir',
+          dir,
+          '--json',
+        ])
+      ).stdout,
+    ) as { workspace: { id: string } };
+    const base = ['--workspace', ws.workspace.id, '--data-dir', dir];
+    const listed = await cli(['account', 'list', '--available', ...base, '--json']);
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    const { available } = JSON.parse(listed.stdout) as { available: AvailableAccounts };
+    expect(available.groups.length).toBe(3);
+    const all = available.groups.flatMap((g) => g.accounts);
+    const clients = all.filter((a) => a.relation === 'CLIENT');
+    expect(clients).toHaveLength(3);
+    const text = await cli(['account', 'list', '--available', ...base]);
+    expect(text.stdout).toContain('CLIENT');
+    expect(text.stdout).toMatch(/\[refused\].*DRAFT/);
+
+    // One comma-separated flag: the client accounts; the one without a reading task is refused (exit 1).
+    const many = await cli([
+      'account',
+      'connect',
+      '--platform-account',
+      clients.map((a) => a.platformAccountId).join(','),
+      ...base,
+      '--json',
+    ]);
+    expect(many.code).toBe(1);
+    const result = JSON.parse(many.stdout) as ConnectManyResult;
+    expect(result).toMatchObject({ connected: 2, refused: 1 });
+    expect(result.outcomes.find((o) => o.status === 'refused')?.error?.message).toMatch(/ANALYZE/);
+
+    // A repeated flag: two more, both connect (one view-only).
+    const [viewOnly, other] = [
+      all.find((a) => a.relation === 'OWNED' && a.tasks.join() === 'ANALYZE'),
+      all.find((a) => a.relation === 'OWNED' && a.currency === 'GBP'),
+    ];
+    const repeated = await cli([
+      'account',
+      'connect',
+      '--platform-account',
+      viewOnly?.platformAccountId ?? '',
+      '--platform-account',
+      other?.platformAccountId ?? '',
+      ...base,
+      '--json',
+    ]);
+    expect(repeated.code).toBe(0);
+    expect((JSON.parse(repeated.stdout) as ConnectManyResult).connected).toBe(2);
+    const accounts = JSON.parse((await cli(['account', 'list', ...base, '--json'])).stdout) as {
+      accounts: { platformAccountId: string; tokenExpiresAt: string | null; tokenWarning: string | null }[];
+    };
+    expect(accounts.accounts).toHaveLength(4);
+    expect(accounts.accounts.every((a) => a.tokenExpiresAt === null && a.tokenWarning === null)).toBe(true);
   });
 
   it('refuses an unknown platform account and an expired token with one message, leaving files untouched', async () => {

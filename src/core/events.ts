@@ -29,6 +29,18 @@ export interface CoreEventMap {
     accountId: string;
     connectionStatus: 'active' | 'disconnected' | 'token_expired';
   };
+  /**
+   * A connection's token expires within 7 days: once per connection per day. `accountId` is its
+   * first account (for scoping), `accountIds` all of them.
+   */
+  'connection.expiring': {
+    workspaceId: string;
+    connectionId: string;
+    accountId: string;
+    accountIds: string[];
+    expiresAt: string;
+    daysLeft: number;
+  };
   'diagnostic.changed': {
     workspaceId: string;
     diagnosticId: string;
@@ -82,6 +94,7 @@ export class CoreEvents {
       'sync.completed',
       'sync.failed',
       'connection.changed',
+      'connection.expiring',
       'diagnostic.changed',
       'report.changed',
       'issue.changed',

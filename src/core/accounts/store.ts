@@ -6,6 +6,7 @@ import { stmt, type RequestContext, accountScope } from '../identity/access';
 import { microsToAmount } from '../money';
 import { disableReasonName } from '../../shared/disable-reasons';
 import type { Db } from '../store/open';
+import { tokenWarning } from '../sync/token-expiry';
 import type { AccountView, SyncState } from '../../shared/ipc/types';
 
 interface AccountRow {
@@ -36,11 +37,12 @@ interface AccountRow {
   next_incremental_at: string | null;
   next_full_at: string | null;
   backoff_until: string | null;
+  token_expires_at: string | null;
 }
 
 const SELECT_ACCOUNTS = `SELECT a.id, a.platform_account_id, a.name, a.currency, a.timezone, a.status,
     a.connection_status, c.status_reason, a.mode, a.business_id, a.business_name, a.permissions,
-    a.connected_at, a.connected_by, a.last_synced_at, a.disable_reason, a.spend_cap_micros, a.amount_spent_micros,
+    a.connected_at, a.connected_by, a.last_synced_at, a.disable_reason, a.spend_cap_micros, a.amount_spent_micros, c.token_expires_at,
     (SELECT count(*) FROM campaigns WHERE account_id = a.id) AS campaign_count,
     (SELECT count(*) FROM campaigns WHERE account_id = a.id AND effective_status = 'ACTIVE') AS active_campaign_count,
     r.status AS run_status, r.phase AS run_phase, r.percent AS run_percent, r.error AS run_error,
@@ -164,6 +166,8 @@ export function readAccounts(
     disableReason: disableReasonName(row.disable_reason),
     spendCap: row.spend_cap_micros === null ? null : microsToAmount(row.spend_cap_micros),
     amountSpent: row.amount_spent_micros === null ? null : microsToAmount(row.amount_spent_micros),
+    tokenExpiresAt: row.token_expires_at,
+    tokenWarning: row.connection_status === 'active' ? tokenWarning(row.token_expires_at, now) : null,
     sync: syncStateOf(row, isSyncing(row.id)),
   }));
 }
@@ -192,4 +196,13 @@ export function runningSyncStartedAt(db: Db, accountId: string): string | null {
     accountId,
   ) as { started_at: string } | undefined;
   return row?.started_at ?? null;
+}
+
+/** Platform IDs of the workspace's accounts whose connection is active (the "already connected" mark). */
+export function activePlatformAccountIds(db: Db, workspaceId: string): Set<string> {
+  const rows = stmt(
+    db,
+    `SELECT platform_account_id AS id FROM ad_accounts WHERE workspace_id = ? AND connection_status = 'active'`,
+  ).all(workspaceId) as Array<{ id: string }>;
+  return new Set(rows.map((r) => r.id));
 }

@@ -2,6 +2,11 @@
 // bridge, the CLI) calls. Access, ID resolution, pagination defaults and the sync rules live here once.
 import { DEFAULT_PAGE_SIZE } from '../../shared/api/common';
 import type { SyncStarted } from '../../shared/api/accounts';
+import type {
+  AvailableAccounts,
+  ConnectManyResult,
+  ConnectOutcome,
+} from '../../shared/api/available-accounts';
 import type { AccountView, DemoCandidate } from '../../shared/ipc/types';
 import { AppError, isAppError } from '../errors';
 import { resolveAccount, type RequestContext } from '../identity/access';
@@ -12,9 +17,13 @@ import { DEMO_BASE_URL } from '../sync/embedded-demo';
 import { disconnectAccount, reconnectAccount } from '../sync/reconnect';
 import type { SyncOutcome } from '../sync/service';
 import { DEMO_TOKEN } from '../platform/demo';
+import { GraphError } from '../platform/errors';
+import { readTokenInfo } from '../sync/token-expiry';
+import { discoverAccounts } from './available';
 import type { AppServices } from '../app-services';
 import {
   accountIdByPlatformId,
+  activePlatformAccountIds,
   connectedDemoAccountIds,
   countAccounts,
   readAccounts,
@@ -34,6 +43,48 @@ export interface ConnectInput {
   /** A Graph API base URL and token; both absent: the embedded demo platform. */
   platform?: { baseUrl: string; token: string; apiVersion?: string | undefined } | undefined;
   mode?: 'test' | 'live' | undefined;
+}
+
+/** Where a token lives: a Graph API base URL and the token; both absent = the embedded demo platform. */
+export interface PlatformInput {
+  platformUrl?: string | undefined;
+  token?: string | undefined;
+  apiVersion?: string | undefined;
+}
+
+export interface ConnectManyInput extends PlatformInput {
+  platformAccountIds: string[];
+  mode?: 'test' | 'live' | undefined;
+}
+
+function platformOf(input: PlatformInput): ConnectInput['platform'] {
+  if ((input.platformUrl === undefined) !== (input.token === undefined)) {
+    throw new AppError(
+      'invalid_request',
+      'A platform URL and a token go together (omit both for the embedded demo platform).',
+    );
+  }
+  if (input.platformUrl === undefined || input.token === undefined) return undefined;
+  return { baseUrl: input.platformUrl, token: input.token, apiVersion: input.apiVersion };
+}
+
+function listingError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  if (error instanceof GraphError) {
+    if (error.kind === 'token_expired') {
+      return error.info.subcode === 463
+        ? new AppError(
+            'token_expired',
+            `The platform token has expired (${error.message}); get a fresh token.`,
+          )
+        : new AppError(
+            'authentication_error',
+            `The platform refused the token: revoked or invalid (${error.message}).`,
+          );
+    }
+    return new AppError('platform_error', `Cannot list the token's ad accounts: ${error.message}`);
+  }
+  return new AppError('platform_error', String(error));
 }
 
 export function accountUseCases(services: AppServices) {
@@ -94,7 +145,7 @@ export function accountUseCases(services: AppServices) {
     return endpoint;
   }
 
-  return {
+  const api = {
     async list(
       ctx: RequestContext,
       input: AccountListInput = {},
@@ -206,6 +257,67 @@ export function accountUseCases(services: AppServices) {
       return view(ctx, account.id);
     },
 
+    /**
+     * Every ad account the token reaches (the demo platform's token when none is given), grouped by
+     * business, each saying whether it can be connected and why not.
+     */
+    async available(ctx: RequestContext, input: PlatformInput = {}): Promise<AvailableAccounts> {
+      requireWorkspace(db, ctx.workspaceId);
+      const platform = platformOf(input);
+      const endpoint = platform
+        ? {
+            url: platform.baseUrl.replace(/\/+$/, ''),
+            apiVersion: platform.apiVersion ?? DEFAULT_API_VERSION,
+          }
+        : (services.host.demoPlatform() ?? (await sync.demoEndpoint()));
+      const client = new GraphClient({
+        baseUrl: endpoint.url,
+        apiVersion: endpoint.apiVersion,
+        token: platform?.token ?? DEMO_TOKEN,
+        maxRetries: 2,
+      });
+      try {
+        const found = await discoverAccounts(client, activePlatformAccountIds(db, ctx.workspaceId));
+        const token = await readTokenInfo(core, client);
+        return {
+          platform: platform ? endpoint.url : 'demo',
+          token: { type: token?.type ?? null, expiresAt: token?.expiresAt ?? null },
+          ...found,
+        };
+      } catch (error) {
+        throw listingError(error);
+      }
+    },
+
+    /**
+     * Connects several accounts with one token (one connection for them all), each on its own: an
+     * account the token cannot read is refused with the reason, the others connect and start syncing.
+     */
+    async connectMany(ctx: RequestContext, input: ConnectManyInput): Promise<ConnectManyResult> {
+      requireWorkspace(db, ctx.workspaceId);
+      const ids = [...new Set(input.platformAccountIds)];
+      if (ids.length === 0)
+        throw new AppError('invalid_request', 'Choose at least one ad account to connect.');
+      const platform = platformOf(input);
+      const outcomes: ConnectOutcome[] = [];
+      for (const platformAccountId of ids) {
+        try {
+          const account = await api.connect(ctx, { platformAccountId, platform, mode: input.mode });
+          outcomes.push({ platformAccountId, status: 'connected', accountId: account.id, error: null });
+        } catch (error) {
+          // The token itself is refused: every other account would be too.
+          if (isAppError(error) && (error.type === 'token_expired' || error.type === 'authentication_error'))
+            throw error;
+          const value = isAppError(error)
+            ? { type: error.type, message: error.message }
+            : { type: 'platform_error', message: String(error) };
+          outcomes.push({ platformAccountId, status: 'refused', accountId: null, error: value });
+        }
+      }
+      const connected = outcomes.filter((o) => o.status === 'connected').length;
+      return { outcomes, connected, refused: outcomes.length - connected };
+    },
+
     async disconnect(ctx: RequestContext, idText: string): Promise<AccountView> {
       const account = resolveAccount(db, ctx, idText);
       await disconnectAccount(core, sync, ctx.workspaceId, account.id);
@@ -217,6 +329,7 @@ export function accountUseCases(services: AppServices) {
       return reconnectAndSync(ctx, account.id, token);
     },
   };
+  return api;
 }
 
 export type AccountUseCases = ReturnType<typeof accountUseCases>;

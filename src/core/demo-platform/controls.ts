@@ -3,7 +3,7 @@
 
 import { hash32 } from './prng';
 import type { InsightsQuery, Scope } from './insights-query';
-import { DEMO_TOKEN, type DemoControls, type ThrottleCode } from './types';
+import { DEMO_SYSTEM_USER_TOKEN, DEMO_TOKEN, type DemoControls, type ThrottleCode } from './types';
 
 export interface IssuedToken {
   token: string;
@@ -30,6 +30,8 @@ export class DemoState {
   expiredAll = false;
   readonly expired = new Map<string, number>();
   readonly issued = new Map<string, IssuedToken>();
+  /** Expiries set by `setTokenExpiry` (unix seconds, 0 = never), over what the token was issued with. */
+  readonly expiries = new Map<string, number>();
   readonly jobs = new Map<string, AsyncJob>();
   readonly usage = new Map<string, { management: number; insights: number }>();
   appCalls = 0;
@@ -56,15 +58,23 @@ export class DemoState {
 
   /** 'valid', 'expired' (with when) or 'invalid'. */
   checkToken(token: string): { state: 'valid' } | { state: 'expired'; at: number } | { state: 'invalid' } {
-    const known = token === DEMO_TOKEN || this.issued.has(token);
+    const known = token === DEMO_TOKEN || token === DEMO_SYSTEM_USER_TOKEN || this.issued.has(token);
     if (!known) return { state: 'invalid' };
     const now = Math.floor(Date.now() / 1000);
     const expiredAt = this.expired.get(token) ?? (this.expiredAll ? now : undefined);
     if (expiredAt !== undefined) return { state: 'expired', at: expiredAt };
-    const issued = this.issued.get(token);
-    if (issued && issued.expiresAt > 0 && issued.expiresAt < now)
-      return { state: 'expired', at: issued.expiresAt };
+    const expiresAt = this.expiresAt(token);
+    if (expiresAt > 0 && expiresAt < now) return { state: 'expired', at: expiresAt };
     return { state: 'valid' };
+  }
+
+  /** Unix seconds, 0 = never (the fixed demo tokens, unless a test set one). */
+  expiresAt(token: string): number {
+    return this.expiries.get(token) ?? this.issued.get(token)?.expiresAt ?? 0;
+  }
+
+  isSystemUser(token: string): boolean {
+    return token === DEMO_SYSTEM_USER_TOKEN;
   }
 
   newJobId(): string {
@@ -98,6 +108,7 @@ export class DemoState {
     this.failJobs = 0;
     this.expiredAll = false;
     this.expired.clear();
+    this.expiries.clear();
     this.jobs.clear();
     this.usage.clear();
     this.appCalls = 0;
@@ -127,6 +138,9 @@ export function controlsFor(
     expireToken: (token) => {
       if (token === 'all') state.expiredAll = true;
       else state.expired.set(token, Math.floor(Date.now() / 1000));
+    },
+    setTokenExpiry: (token, expiresAt) => {
+      state.expiries.set(token, Math.max(0, Math.floor(expiresAt)));
     },
     setAsyncPolls: (n) => {
       state.asyncPolls = count(n);

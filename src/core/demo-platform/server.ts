@@ -20,7 +20,16 @@ import {
 import type { RouteContext, RouteResult } from './routes/context';
 import { isJob, jobInsights, jobStatus, startAsyncInsights, syncInsights } from './routes/insights';
 import { accessToken, debugToken, dialog } from './routes/oauth';
-import { adAccounts, edge, me, node, permissions, resolveNode } from './routes/objects';
+import {
+  adAccounts,
+  businessAccounts,
+  businesses,
+  edge,
+  me,
+  node,
+  permissions,
+  resolveNode,
+} from './routes/objects';
 import type { DemoControls } from './types';
 import { generateWorld } from './world/generate';
 import type { GenerateWorldOptions, World } from './world/types';
@@ -131,8 +140,11 @@ export class GraphServer {
       if (second === undefined) return me(ctx);
       if (second === 'adaccounts') return adAccounts(ctx);
       if (second === 'permissions') return permissions();
+      if (second === 'businesses') return businesses(ctx);
       throw unknownPath(second);
     }
+    if (second !== undefined && this.world.businesses.some((b) => b.id === first))
+      return businessAccounts(ctx, first, second);
     if (isJob(ctx, first)) {
       if (second === undefined) return jobStatus(ctx, first);
       if (second === 'insights') return jobInsights(ctx, first);

@@ -1,6 +1,6 @@
 // The public types of the demo platform (see notes/contracts.md).
 
-export { DEMO_TOKEN } from '../platform/demo';
+export { DEMO_TOKEN, DEMO_SYSTEM_USER_TOKEN } from '../platform/demo';
 
 export interface GroundTruthEntry {
   platformAccountId: string;
@@ -30,6 +30,11 @@ export interface DemoControls {
   failNext(n: number, code?: 1 | 2): void;
   /** Expire one token (or every token, demo-token included): requests get 190/463. */
   expireToken(token: string | 'all'): void;
+  /**
+   * A token's expiry (unix seconds; 0 = never): `debug_token` reports it, and the token stops working
+   * once it passes. Tests make a token lapse in 3 days without waiting for it.
+   */
+  setTokenExpiry(token: string, expiresAt: number): void;
   /** Async insight jobs need this many status polls before they complete (default 2). */
   setAsyncPolls(n: number): void;
   /** The next `n` async insight jobs end as "Job Failed". */

@@ -30,6 +30,7 @@ const CONTROLS: Record<keyof DemoControls, true> = {
   throttleNext: true,
   failNext: true,
   expireToken: true,
+  setTokenExpiry: true,
   setAsyncPolls: true,
   failNextJobs: true,
   reset: true,

@@ -38,7 +38,7 @@ describe('demo-first provisioning', () => {
     const accounts = listAdAccounts(core.db, workspaceId);
     expect(accounts.length).toBeGreaterThanOrEqual(3);
     expect(accounts.every((a) => a.mode === 'test' && a.connectedBy === owner!.id)).toBe(true);
-    // The read-only (ANALYZE only) account is not connected.
+    // The view-only (ANALYZE only) account is offered on the Connect screen, not connected by itself.
     expect(accounts.some((a) => a.name.includes('read only'))).toBe(false);
     expect(demoSeed(core.db)).toBe(5);
     expect(await provisionIfEmpty(core, sync, demo, { seed: 5 })).toBeNull();

@@ -4,7 +4,7 @@ import { createUser, getWorkspaceOwner } from '../identity/users';
 import { createWorkspace, getWorkspace, listWorkspaces, type Workspace } from '../identity/workspaces';
 import { DEMO_TOKEN } from '../platform/demo';
 import { GraphClient } from '../platform/graph-client';
-import { canConnect } from '../platform/parse';
+import { managesAccount } from '../platform/parse';
 import { readSetting, writeSetting } from '../settings/store';
 import { listAdAccounts, type AdAccount } from '../sync/accounts';
 import { DEMO_BASE_URL, setDemoSeed, type DemoPlatformEndpoint } from '../sync/embedded-demo';
@@ -65,7 +65,7 @@ export async function provisionIfEmpty(
   const accounts: AdAccount[] = [];
   const owner = getWorkspaceOwner(core.db, workspace.id);
   for await (const page of client.listAdAccounts()) {
-    for (const platformAccount of page.filter(canConnect)) {
+    for (const platformAccount of page.filter(managesAccount)) {
       accounts.push(
         await sync.connectAccount({
           workspaceId: workspace.id,

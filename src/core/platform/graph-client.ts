@@ -12,6 +12,8 @@ import {
   adSetSchema,
   adSetStatusSchema,
   adStatusSchema,
+  BUSINESS_FIELDS,
+  businessSchema,
   CAMPAIGN_FIELDS,
   CAMPAIGN_STATUS_FIELDS,
   campaignSchema,
@@ -21,15 +23,18 @@ import {
   INSIGHT_FIELDS,
   insightRowSchema,
   listEnvelope,
+  tokenDebugSchema,
   type PlatformAd,
   type PlatformAdAccount,
   type PlatformAdSet,
   type PlatformAdSetStatus,
   type PlatformAdStatus,
+  type PlatformBusiness,
   type PlatformCampaign,
   type PlatformCampaignStatus,
   type PlatformCustomConversion,
   type PlatformInsightRow,
+  type PlatformTokenDebug,
 } from './parse';
 
 export const DEFAULT_API_VERSION = 'v25.0';
@@ -149,6 +154,29 @@ export class GraphClient {
 
   listAdAccounts(): AsyncGenerator<PlatformAdAccount[]> {
     return this.pages('me/adaccounts', { fields: AD_ACCOUNT_FIELDS }, adAccountSchema);
+  }
+
+  /** The Business Managers the token's user (or system user) belongs to. */
+  listBusinesses(): AsyncGenerator<PlatformBusiness[]> {
+    return this.pages('me/businesses', { fields: BUSINESS_FIELDS }, businessSchema);
+  }
+
+  /** A business's own ad accounts, or those its clients shared with it. */
+  listBusinessAdAccounts(
+    businessId: string,
+    relation: 'owned' | 'client',
+  ): AsyncGenerator<PlatformAdAccount[]> {
+    return this.pages(
+      `${businessId}/${relation}_ad_accounts`,
+      { fields: AD_ACCOUNT_FIELDS },
+      adAccountSchema,
+    );
+  }
+
+  /** What the platform says of this client's own token: kind, validity, expiry, scopes. */
+  async debugToken(): Promise<PlatformTokenDebug> {
+    const body = await this.request(this.url('debug_token', { input_token: this.token }));
+    return parseOrThrow(tokenDebugSchema, body, 'debug_token').data;
   }
 
   async getAdAccount(platformAccountId: string): Promise<PlatformAdAccount> {

@@ -38,6 +38,7 @@ export type PlatformAdAccount = z.infer<typeof adAccountSchema>;
 
 export const AD_ACCOUNT_FIELDS =
   'id,account_id,name,currency,timezone_name,account_status,disable_reason,spend_cap,amount_spent,business,user_tasks';
+export const BUSINESS_FIELDS = 'id,name';
 
 /** account_status (research §2.1) → the spec's three states. */
 export function accountStatus(code: number): 'active' | 'disabled' | 'closed' {
@@ -46,10 +47,45 @@ export function accountStatus(code: number): 'active' | 'disabled' | 'closed' {
   return 'disabled';
 }
 
-/** Admin or Advertiser access (MANAGE / ADVERTISE) is what connecting requires. */
+/**
+ * The tasks (`user_tasks`) that let a token read an account's insights: Admin (MANAGE), Advertiser
+ * (ADVERTISE) and Analyst ("view performance", ANALYZE). The app only reads, so any of them will do.
+ */
+export const READ_TASKS: readonly string[] = ['MANAGE', 'ADVERTISE', 'ANALYZE'];
+
+/** Why this token cannot connect the account, or null when it can. */
+export function connectRefusal(account: PlatformAdAccount): string | null {
+  const tasks = account.user_tasks ?? [];
+  if (tasks.some((task) => READ_TASKS.includes(task))) return null;
+  const has = tasks.length > 0 ? `only ${tasks.join(', ')}` : 'no role';
+  return `this token has ${has} on ${account.id}: reading performance needs Admin, Advertiser or Analyst access (MANAGE, ADVERTISE or ANALYZE)`;
+}
+
 export function canConnect(account: PlatformAdAccount): boolean {
+  return connectRefusal(account) === null;
+}
+
+/** Admin or Advertiser: the accounts demo provisioning connects by itself (view-only ones are offered). */
+export function managesAccount(account: PlatformAdAccount): boolean {
   return (account.user_tasks ?? []).some((task) => task === 'MANAGE' || task === 'ADVERTISE');
 }
+
+export const businessSchema = z.object({ id: z.string(), name: z.string().default('') });
+export type PlatformBusiness = z.infer<typeof businessSchema>;
+
+/** `debug_token`'s answer (times in unix seconds; 0 = never). */
+export const tokenDebugSchema = z.object({
+  data: z.object({
+    type: z.string().optional(),
+    is_valid: z.boolean().default(false),
+    expires_at: z.coerce.number().optional(),
+    data_access_expires_at: z.coerce.number().optional(),
+    scopes: z.array(z.string()).default([]),
+    user_id: z.string().optional(),
+    profile_id: z.string().optional(),
+  }),
+});
+export type PlatformTokenDebug = z.infer<typeof tokenDebugSchema>['data'];
 
 export const campaignSchema = z.object({
   id: z.string(),

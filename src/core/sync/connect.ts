@@ -9,9 +9,10 @@ import { getWorkspaceOwner } from '../identity/users';
 import { getWorkspace } from '../identity/workspaces';
 import { GraphError } from '../platform/errors';
 import { DEFAULT_API_VERSION, type GraphClient, type GraphClientOptions } from '../platform/graph-client';
-import { accountStatus, canConnect, type PlatformAdAccount } from '../platform/parse';
+import { accountStatus, connectRefusal, type PlatformAdAccount } from '../platform/parse';
 import { toAdAccount, type AdAccount, type AdAccountRow } from './accounts';
 import { DEMO_BASE_URL, type DemoPlatformSource } from './embedded-demo';
+import { announceIfExpiring, readTokenInfo, recordTokenInfo } from './token-expiry';
 
 export interface ConnectDeps {
   core: Core;
@@ -69,17 +70,15 @@ export async function connectAccount(deps: ConnectDeps, input: ConnectAccountInp
   } catch (error) {
     throw connectError(error, data.platformAccountId);
   }
-  if (!canConnect(platformAccount)) {
-    throw new AppError(
-      'permission_error',
-      `connecting ${data.platformAccountId} needs Admin or Advertiser access on it (MANAGE or ADVERTISE); this token has ${JSON.stringify(platformAccount.user_tasks ?? [])}`,
-    );
-  }
+  const refusal = connectRefusal(platformAccount);
+  if (refusal) throw new AppError('permission_error', `cannot connect ${data.platformAccountId}: ${refusal}`);
+  const tokenInfo = await readTokenInfo(core, client);
   const mode = isDemo ? 'test' : (data.mode ?? 'live');
-  const now = core.clock.now().toISOString();
+  const clockNow = core.clock.now();
+  const now = clockNow.toISOString();
   const db = core.db;
   const connectedBy = data.userId ?? getWorkspaceOwner(db, data.workspaceId)?.id ?? null;
-  return db.transaction(() => {
+  const connected = db.transaction(() => {
     const connectionId = findOrCreateConnection(
       core,
       data.workspaceId,
@@ -90,6 +89,7 @@ export async function connectAccount(deps: ConnectDeps, input: ConnectAccountInp
       connectedBy,
       now,
     );
+    if (tokenInfo) recordTokenInfo(core, connectionId, tokenInfo, clockNow);
     const row = db
       .prepare(
         `INSERT INTO ad_accounts (id, workspace_id, connection_id, platform_account_id, mode, name, currency,
@@ -127,6 +127,8 @@ export async function connectAccount(deps: ConnectDeps, input: ConnectAccountInp
     });
     return account;
   })();
+  announceIfExpiring(core, connected.connectionId, clockNow);
+  return connected;
 }
 
 function sealedTokenIs(core: Core, sealed: Buffer, token: string): boolean {

@@ -15,11 +15,19 @@ import { SyncService } from './service';
 const TODAY = '2026-03-15';
 let demo: DemoPlatform;
 const accounts: PlatformAdAccount[] = [];
+/** Client accounts shared with the agency's businesses (not in /me/adaccounts). */
+const clients: PlatformAdAccount[] = [];
 
 beforeAll(async () => {
   demo = await startDemoPlatform({ port: 0, seed: 7, today: TODAY });
   const client = new GraphClient({ baseUrl: demo.url, apiVersion: demo.apiVersion, token: 'demo-token' });
   for await (const page of client.listAdAccounts()) accounts.push(...page);
+  for await (const page of client.listBusinesses()) {
+    for (const business of page) {
+      for await (const shared of client.listBusinessAdAccounts(business.id, 'client'))
+        clients.push(...shared);
+    }
+  }
 });
 afterAll(async () => {
   await demo.close();
@@ -185,13 +193,14 @@ describe('sync from the demo platform', () => {
     }
   });
 
-  it('refuses to connect a read-only account, an unknown account and a bad token', async () => {
+  it('refuses to connect an account without a reading task, an unknown account and a bad token', async () => {
     const { connect, sync, workspace, dispose } = await setup();
     try {
-      const readOnly = accounts.find(
-        (a) => !(a.user_tasks ?? []).some((t) => t === 'MANAGE' || t === 'ADVERTISE'),
-      )!;
-      await expect(connect(readOnly.id)).rejects.toMatchObject({ type: 'permission_error' });
+      const draftsOnly = clients.find((a) => (a.user_tasks ?? []).join() === 'DRAFT')!;
+      await expect(connect(draftsOnly.id)).rejects.toMatchObject({
+        type: 'permission_error',
+        message: expect.stringMatching(/only DRAFT.*MANAGE, ADVERTISE or ANALYZE/),
+      });
       await expect(connect('act_999999999')).rejects.toMatchObject({ type: 'not_found' });
       await expect(
         sync.connectAccount({

@@ -80,8 +80,10 @@ export async function reconnectAccount(
       if (others.n === 0) {
         // A connection made just for this token: fold its sealed token into the account's own one.
         db.prepare(
-          `UPDATE platform_connections SET token_encrypted =
-             (SELECT token_encrypted FROM platform_connections WHERE id = ?) WHERE id = ?`,
+          `UPDATE platform_connections SET (token_encrypted, token_type, token_expires_at,
+             token_data_access_expires_at, token_checked_at, token_expiring_notified_on) =
+             (SELECT token_encrypted, token_type, token_expires_at, token_data_access_expires_at,
+                token_checked_at, NULL FROM platform_connections WHERE id = ?) WHERE id = ?`,
         ).run(moved.connectionId, account.connectionId);
         db.prepare(`UPDATE ad_accounts SET connection_id = ? WHERE id = ?`).run(
           account.connectionId,

@@ -8,6 +8,7 @@ import { GraphError } from '../platform/errors';
 import { GraphClient, type GraphClientOptions } from '../platform/graph-client';
 import { expireConnection, getAdAccount, getConnection, type AdAccount } from './accounts';
 import { connectAccount, type ConnectAccountInput } from './connect';
+import { checkTokenExpiry } from './token-expiry';
 import { DEMO_BASE_URL, type DemoPlatformSource } from './embedded-demo';
 import { runSync, SyncStopped, type SyncPhase, type SyncStats } from './engine';
 import {
@@ -115,6 +116,11 @@ export class SyncService {
   /** True when the engine runs on the sync worker thread. */
   get offThread(): boolean {
     return this.thread !== null;
+  }
+
+  /** The demo platform demo accounts are read from (started on first use by hosts that embed one lazily). */
+  demoEndpoint(): ReturnType<DemoPlatformSource> {
+    return this.demoPlatform();
   }
 
   connectAccount(input: ConnectAccountInput): Promise<AdAccount> {
@@ -260,6 +266,9 @@ export class SyncService {
           ? await this.demoPlatform()
           : { url: connection.base_url, apiVersion: connection.api_version };
       const token = this.core.tokenCipher.decrypt(connection.token_encrypted);
+      await checkTokenExpiry(this.core, connection.id, () =>
+        this.client(endpoint.url, endpoint.apiVersion, token, { maxRetries: 0, signal: abort.signal }),
+      );
       const stats = this.thread
         ? await this.runOnWorker(
             { syncRunId, account, kind, updatedSince, endpoint, token },

@@ -30,6 +30,10 @@ export const Account = z.object({
   disableReason: z.string().nullable(),
   spendCap: z.number().nullable(),
   amountSpent: z.number().nullable(),
+  /** Addition: when the connection's token expires (debug_token); null = never, or not known. */
+  tokenExpiresAt: Timestamp.nullable(),
+  /** Addition: set when the token lapses within 7 days (or has lapsed), saying what to do. */
+  tokenWarning: z.string().nullable(),
 });
 export type Account = z.infer<typeof Account>;
 
@@ -55,6 +59,8 @@ export function toApiAccount(view: Account): Account {
     disableReason: view.disableReason,
     spendCap: view.spendCap,
     amountSpent: view.amountSpent,
+    tokenExpiresAt: view.tokenExpiresAt,
+    tokenWarning: view.tokenWarning,
   };
 }
 

@@ -6,6 +6,8 @@ export const HANDLER_NAMES = [
   'accounts.connectDemo',
   'accounts.connectToken',
   'accounts.demoCandidates',
+  'accounts.available',
+  'accounts.connectMany',
   'accounts.disconnect',
   'accounts.reconnect',
   'campaigns.list',

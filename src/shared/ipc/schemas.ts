@@ -6,6 +6,7 @@ import type { SyncStarted } from '../api/accounts';
 import type { ChangeEvent } from '../api/changes';
 import { ISSUE_STATES, type TrackedIssue } from '../api/issues';
 import { SetSyncIntervalSchema, type SyncSchedule } from '../api/watch';
+import type { AvailableAccounts, ConnectManyResult } from '../api/available-accounts';
 import type { HandlerName } from './names';
 import type {
   AccountView,
@@ -63,6 +64,19 @@ export const argSchemas = {
       baseUrl: z.url({ protocol: /^https?$/ }).optional(),
     })
     .strict(),
+  // No token: the embedded demo platform; a token without a URL: Meta's Graph API.
+  'accounts.available': z
+    .object({ token: token.optional(), baseUrl: z.url({ protocol: /^https?$/ }).optional() })
+    .strict()
+    .refine((a) => a.baseUrl === undefined || a.token !== undefined, 'a platform URL needs a token'),
+  'accounts.connectMany': z
+    .object({
+      platformAccountIds: z.array(platformAccountId).min(1, 'choose at least one ad account').max(500),
+      token: token.optional(),
+      baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    })
+    .strict()
+    .refine((a) => a.baseUrl === undefined || a.token !== undefined, 'a platform URL needs a token'),
   'accounts.disconnect': z.object({ accountId }).strict(),
   // A demo account reconnects with the demo platform's token; any other account needs a new token.
   'accounts.reconnect': z.object({ accountId, token: token.optional() }).strict(),
@@ -188,6 +202,8 @@ export interface HandlerResults {
   'accounts.demoCandidates': DemoCandidate[];
   'accounts.connectDemo': AccountView;
   'accounts.connectToken': AccountView;
+  'accounts.available': AvailableAccounts;
+  'accounts.connectMany': ConnectManyResult;
   'accounts.disconnect': AccountView;
   'accounts.reconnect': AccountView;
   'campaigns.list': CampaignList;

@@ -213,6 +213,7 @@ export interface BridgeEvent {
     | 'sync.completed'
     | 'sync.failed'
     | 'connection.changed'
+    | 'connection.expiring'
     | 'diagnostic.changed'
     | 'report.changed'
     | 'issue.changed';

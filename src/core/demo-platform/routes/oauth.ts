@@ -67,11 +67,14 @@ export function dialog(ctx: RouteContext): RouteResult {
 export function debugToken(ctx: RouteContext): RouteResult {
   const input = param(ctx, 'input_token');
   if (!input) throw invalidParameter('The parameter input_token is required');
+  const system = ctx.state.isSystemUser(input);
   const base = {
     app_id: ctx.world.appId,
-    type: 'USER',
+    type: system ? 'SYSTEM_USER' : 'USER',
     application: 'AdLens Demo',
-    user_id: ctx.world.user.id,
+    user_id: system ? systemUser(ctx).id : ctx.world.user.id,
+    // A system user's token names the business it belongs to.
+    ...(system ? { profile_id: ctx.world.businesses[0]?.id ?? '' } : {}),
   };
   const check = ctx.state.checkToken(input);
   const issued = ctx.state.issued.get(input);
@@ -81,8 +84,8 @@ export function debugToken(ctx: RouteContext): RouteResult {
       body: {
         data: {
           ...base,
-          data_access_expires_at: issuedAt + 90 * 86400,
-          expires_at: issued?.expiresAt ?? 0,
+          data_access_expires_at: system ? 0 : issuedAt + 90 * 86400,
+          expires_at: ctx.state.expiresAt(input),
           is_valid: true,
           issued_at: issuedAt,
           scopes: [...SCOPES],
@@ -105,4 +108,9 @@ export function debugToken(ctx: RouteContext): RouteResult {
       },
     },
   };
+}
+
+/** The system user behind DEMO_SYSTEM_USER_TOKEN (what /me answers for it). */
+export function systemUser(ctx: RouteContext): { id: string; name: string } {
+  return { id: `61${ctx.world.user.id.slice(2)}`, name: 'AdLens Reporting (system user)' };
 }

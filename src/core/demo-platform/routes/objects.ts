@@ -23,6 +23,7 @@ import {
 import type { Account, Ad, AdSet, Campaign, WorldNode } from '../world/types';
 import { activitiesEdge } from './activities';
 import { linkFor, param, type RouteContext, type RouteResult } from './context';
+import { systemUser } from './oauth';
 
 export function resolveNode(ctx: RouteContext, id: string): WorldNode {
   const node = ctx.world.nodes.get(id);
@@ -49,10 +50,50 @@ function fieldsOr(ctx: RouteContext, fallback: string[]): FieldSpec[] {
 
 export function me(ctx: RouteContext): RouteResult {
   const fields = fieldsOr(ctx, ['id', 'name']);
+  const who = ctx.token && ctx.state.isSystemUser(ctx.token) ? systemUser(ctx) : ctx.world.user;
   const user: Record<string, unknown> = {};
-  for (const f of fields) if (f.name === 'id' || f.name === 'name') user[f.name] = ctx.world.user[f.name];
-  user.id = ctx.world.user.id;
+  for (const f of fields) if (f.name === 'id' || f.name === 'name') user[f.name] = who[f.name];
+  user.id = who.id;
   return { body: user };
+}
+
+/** `/me/businesses`: the Business Managers the user (or system user) belongs to. */
+export function businesses(ctx: RouteContext): RouteResult {
+  const fields = fieldsOr(ctx, ['id', 'name']);
+  const page = pageList(ctx.world.businesses, (b) => b.id, pageRequest(ctx), linkFor(ctx));
+  return {
+    body: {
+      ...page,
+      data: page.data.map((b) => {
+        const out: Record<string, unknown> = { id: b.id };
+        if (fields.some((f) => f.name === 'name')) out.name = b.name;
+        return out;
+      }),
+    },
+  };
+}
+
+/** `/{business}/owned_ad_accounts` and `/{business}/client_ad_accounts`. */
+export function businessAccounts(ctx: RouteContext, businessId: string, edgeName: string): RouteResult {
+  const items =
+    edgeName === 'owned_ad_accounts'
+      ? ctx.world.accounts.filter((a) => a.business.id === businessId)
+      : edgeName === 'client_ad_accounts'
+        ? ctx.world.clientAccounts.filter((a) => a.clientOf?.id === businessId)
+        : null;
+  if (!items) throw unknownPath(edgeName);
+  const fields = fieldsOr(ctx, ['account_id', 'id']);
+  const page = pageList(items, (a) => a.accountId, pageRequest(ctx), linkFor(ctx));
+  return { body: { ...page, data: page.data.map((a) => accountObject(ctx.model, a, fields)) } };
+}
+
+function pageRequest(ctx: RouteContext): { limit: number; after?: string; before?: string } {
+  const req: { limit: number; after?: string; before?: string } = { limit: parseLimit(param(ctx, 'limit')) };
+  const after = param(ctx, 'after');
+  const before = param(ctx, 'before');
+  if (after !== undefined) req.after = after;
+  if (before !== undefined) req.before = before;
+  return req;
 }
 
 export function permissions(): RouteResult {

@@ -104,6 +104,63 @@ export const ACCOUNT_SPECS: readonly AccountSpec[] = [
   },
 ];
 
+/**
+ * Accounts owned by the agency's clients, shared with one of its businesses: reachable only through
+ * `/{business}/client_ad_accounts`. One the token may read, one view-only, one it cannot read at all.
+ */
+export interface ClientAccountSpec extends Omit<AccountSpec, 'business' | 'names' | 'campaigns'> {
+  /** The agency business (index into BUSINESS_NAMES) that has it as a client account. */
+  agency: number;
+  owner: string;
+  name: string;
+  campaigns: readonly [number, number];
+}
+
+export const CLIENT_ACCOUNT_SPECS: readonly ClientAccountSpec[] = [
+  {
+    agency: 0,
+    owner: 'Harbor Coffee Roasters',
+    name: 'Harbor Coffee – US (client)',
+    currency: 'USD',
+    timezone: 'America/Chicago',
+    userTasks: ['DRAFT', 'ANALYZE', 'ADVERTISE'],
+    accountStatus: 1,
+    disableReason: 0,
+    campaigns: [4, 6],
+    countries: ['US'],
+    fxPerUsd: 1,
+    cpmLevel: 1,
+  },
+  {
+    agency: 1,
+    owner: 'Alpenglow Outdoor GmbH',
+    name: 'Alpenglow – DACH (client, view only)',
+    currency: 'EUR',
+    timezone: 'Europe/Berlin',
+    userTasks: ['ANALYZE'],
+    accountStatus: 1,
+    disableReason: 0,
+    campaigns: [3, 5],
+    countries: ['DE', 'AT'],
+    fxPerUsd: 0.92,
+    cpmLevel: 0.8,
+  },
+  {
+    agency: 1,
+    owner: 'Brightside Studio Ltd',
+    name: 'Brightside – UK (client, drafts only)',
+    currency: 'GBP',
+    timezone: 'Europe/London',
+    userTasks: ['DRAFT'],
+    accountStatus: 1,
+    disableReason: 0,
+    campaigns: [2, 3],
+    countries: ['GB'],
+    fxPerUsd: 0.79,
+    cpmLevel: 0.9,
+  },
+];
+
 /** Countries small enough for a narrow, saturating audience. */
 export const SMALL_COUNTRIES = new Set(['NZ', 'IE', 'LU', 'BE', 'AT']);
 

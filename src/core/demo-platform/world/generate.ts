@@ -8,7 +8,14 @@ import { assignScenarios, INJECTION_MIN_HISTORY_DAYS } from '../scenarios';
 import { dayNumber, zonedEpochSeconds } from '../time';
 import { assignDeliveryBlockers } from './blockers';
 import { buildCampaign } from './build';
-import { ACCOUNT_SPECS, BUSINESS_NAMES, CAMPAIGN_HOOKS, CAMPAIGN_THEMES, type AccountSpec } from './catalog';
+import {
+  ACCOUNT_SPECS,
+  BUSINESS_NAMES,
+  CAMPAIGN_HOOKS,
+  CAMPAIGN_THEMES,
+  CLIENT_ACCOUNT_SPECS,
+  type AccountSpec,
+} from './catalog';
 import type {
   Account,
   Business,
@@ -81,6 +88,7 @@ export function generateWorld(opts: GenerateWorldOptions = {}): World {
     appId: `9${String(hash32(seed, 'app') % 1e8).padStart(8, '0')}31`,
     businesses,
     accounts: [],
+    clientAccounts: [],
     nodes: new Map(),
   };
 
@@ -110,19 +118,44 @@ export function generateWorld(opts: GenerateWorldOptions = {}): World {
   }
   assignScenarios(seed, todayDay, eligible);
 
-  for (const account of world.accounts) {
-    assignResultKinds(world, account);
-    for (const campaign of account.campaigns) {
-      key = buildCampaign(world, campaign, ids, key);
-      world.nodes.set(campaign.id, { kind: 'campaign', campaign });
-      for (const adSet of campaign.adSets) {
-        world.nodes.set(adSet.id, { kind: 'adset', adSet });
-        for (const ad of adSet.ads) world.nodes.set(ad.id, { kind: 'ad', ad });
-      }
+  for (const account of world.accounts) key = buildAccount(world, account, ids, key);
+  addClientAccounts(world, ids, key);
+  return world;
+}
+
+function buildAccount(world: World, account: Account, ids: IdFactory, key: number): number {
+  assignResultKinds(world, account);
+  for (const campaign of account.campaigns) {
+    key = buildCampaign(world, campaign, ids, key);
+    world.nodes.set(campaign.id, { kind: 'campaign', campaign });
+    for (const adSet of campaign.adSets) {
+      world.nodes.set(adSet.id, { kind: 'adset', adSet });
+      for (const ad of adSet.ads) world.nodes.set(ad.id, { kind: 'ad', ad });
     }
     assignDeliveryBlockers(world, account);
   }
-  return world;
+  return key;
+}
+
+/**
+ * Client accounts, built after everything else from their own random streams and the id counters'
+ * continuation, so the agency's own accounts, their ids and the scenario ground truth do not move.
+ * Their campaigns carry no injected problem and are not evaluated.
+ */
+function addClientAccounts(world: World, ids: IdFactory, key: number): void {
+  CLIENT_ACCOUNT_SPECS.forEach((spec, index) => {
+    const owner: Business = { id: ids.business(10 + index), name: spec.owner };
+    const accountSpec: AccountSpec = { ...spec, business: -1, names: [spec.name] };
+    const account = makeAccount(world, accountSpec, 100 + index, owner, 0, ids, key++, 'client-account');
+    account.clientOf = world.businesses[spec.agency] ?? null;
+    world.clientAccounts.push(account);
+    world.nodes.set(`act_${account.accountId}`, { kind: 'account', account });
+    const count = Rng.of(world.seed, 'client-campaigns', index).int(spec.campaigns[0], spec.campaigns[1]);
+    for (let i = 0; i < count; i++) {
+      account.campaigns.push(makeCampaignSkeleton(world, account, ids.next('campaign'), key++, i));
+    }
+    key = buildAccount(world, account, ids, key);
+  });
 }
 
 /** The kinds every account shows first, so each has a lead-gen, an app-install, a custom-conversion
@@ -188,8 +221,9 @@ function makeAccount(
   brand: number,
   ids: IdFactory,
   key: number,
+  stream = 'account',
 ): Account {
-  const rng = Rng.of(world.seed, 'account', index);
+  const rng = Rng.of(world.seed, stream, index);
   const createdDay = world.firstDay - rng.int(400, 1500);
   return {
     key,
@@ -202,6 +236,7 @@ function makeAccount(
     disableReason: spec.disableReason,
     spendCapMinor: null,
     userTasks: [...spec.userTasks],
+    clientOf: null,
     createdTime: zonedEpochSeconds(createdDay, rng.int(9 * 3600, 18 * 3600), spec.timezone),
     fxPerUsd: spec.fxPerUsd * spec.cpmLevel,
     minorPerMajor: minorUnitsPerMajor(spec.currency),

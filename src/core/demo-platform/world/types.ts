@@ -68,6 +68,8 @@ export interface Account {
   /** Lifetime spend cap in minor units (null: no cap, sent as "0"). */
   spendCapMinor: number | null;
   userTasks: string[];
+  /** The agency business that reaches this account as a client account (not in /me/adaccounts); null: the user's own. */
+  clientOf: Business | null;
   createdTime: number;
   /** Account currency units per US dollar (the model's economics are in USD). */
   fxPerUsd: number;
@@ -207,6 +209,8 @@ export interface World {
   appId: string;
   businesses: Business[];
   accounts: Account[];
+  /** Accounts of outside businesses, reachable only as a business's client ad accounts. */
+  clientAccounts: Account[];
   nodes: Map<string, WorldNode>;
 }
 

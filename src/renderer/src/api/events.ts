@@ -33,6 +33,7 @@ const REFRESH: Record<BridgeEvent['name'], string[]> = {
   'sync.completed': ['accounts', 'campaigns', 'insights', 'diagnostics'],
   'sync.failed': ['accounts'],
   'connection.changed': ['accounts'],
+  'connection.expiring': ['accounts'],
   'diagnostic.changed': ['diagnostics', 'campaigns'],
   'report.changed': ['reports'],
   'issue.changed': ['issues', 'diagnostics'],

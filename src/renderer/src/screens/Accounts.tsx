@@ -1,4 +1,5 @@
-// Accounts: connection and account status, sync progress, sync now, connect (demo or token),
+// Accounts: connection and account status, sync progress, sync now, connect (demo, a token's business
+// accounts in one step, or a pasted token), the token's expiry and a warning before it lapses,
 // disconnect (confirmed first), and a clear path back when a token expired or an account was
 // disconnected (a demo account reconnects with the demo token; any other one with a pasted token).
 import { useState, type FormEvent } from 'react';
@@ -7,10 +8,11 @@ import { useSyncProgress } from '../api/events';
 import { useCall, useCallMutation } from '../api/hooks';
 import { Empty, ErrorState, Loading, PageHeader, ProgressBar, StatusPill } from '../components/ui';
 import { date, money, relative, upcoming } from '../format';
+import { AvailablePicker } from './accounts/AvailablePicker';
 import { DisconnectButton } from './accounts/DisconnectButton';
 
 function ConnectPanel(props: { onClose: () => void; reauth?: AccountView }): React.JSX.Element {
-  const [tab, setTab] = useState<'demo' | 'token'>(props.reauth ? 'token' : 'demo');
+  const [tab, setTab] = useState<'demo' | 'business' | 'token'>(props.reauth ? 'token' : 'demo');
   const candidates = useCall('accounts.demoCandidates', {}, { enabled: tab === 'demo' && !props.reauth });
   const connectDemo = useCallMutation('accounts.connectDemo', ['accounts', 'campaigns']);
   const connectToken = useCallMutation('accounts.connectToken', ['accounts', 'campaigns']);
@@ -44,12 +46,22 @@ function ConnectPanel(props: { onClose: () => void; reauth?: AccountView }): Rea
           <button type="button" role="tab" aria-selected={tab === 'demo'} onClick={() => setTab('demo')}>
             Demo account
           </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'business'}
+            onClick={() => setTab('business')}
+          >
+            Business accounts
+          </button>
           <button type="button" role="tab" aria-selected={tab === 'token'} onClick={() => setTab('token')}>
             Paste a token
           </button>
         </div>
       )}
-      {tab === 'demo' && !props.reauth ? (
+      {tab === 'business' && !props.reauth ? (
+        <AvailablePicker onDone={props.onClose} />
+      ) : tab === 'demo' && !props.reauth ? (
         candidates.isPending ? (
           <Loading label="Asking the demo platform…" />
         ) : candidates.isError ? (
@@ -81,8 +93,11 @@ function ConnectPanel(props: { onClose: () => void; reauth?: AccountView }): Rea
                     Connect {c.name}
                   </button>
                 ) : (
-                  <span className="muted" title="Connecting needs Admin or Advertiser access on the account">
-                    Needs Admin or Advertiser access
+                  <span
+                    className="muted"
+                    title="Reading needs Admin, Advertiser or Analyst access on the account"
+                  >
+                    Needs Admin, Advertiser or Analyst access
                   </span>
                 )}
               </li>
@@ -179,6 +194,16 @@ function AccountCard(props: { account: AccountView; onReauth: (a: AccountView) =
           </button>
         </div>
       ) : null}
+      {!broken && account.tokenWarning ? (
+        <div className="banner banner-warn banner-compact" role="alert">
+          <span>
+            <strong>Access token expiring.</strong> {account.tokenWarning}
+          </span>
+          <button type="button" className="button" onClick={() => props.onReauth(account)}>
+            Re-authenticate
+          </button>
+        </div>
+      ) : null}
       <div className="account-head">
         <div>
           <h2>{account.name}</h2>
@@ -219,6 +244,12 @@ function AccountCard(props: { account: AccountView; onReauth: (a: AccountView) =
           <dt>Connected</dt>
           <dd>{date(account.connectedAt)}</dd>
         </div>
+        {account.tokenExpiresAt ? (
+          <div>
+            <dt>Token expires</dt>
+            <dd title={account.tokenExpiresAt}>{date(account.tokenExpiresAt)}</dd>
+          </div>
+        ) : null}
       </dl>
       <div className="account-foot">
         {syncing ? (
