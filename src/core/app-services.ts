@@ -18,12 +18,15 @@ export interface HostPorts {
    * sync after connecting an account, is left for a later `sync` instead of being cut off at exit.
    */
   runsBackgroundWork: boolean;
+  /** Opens a URL in the user's browser (the desktop app: Facebook Login); null where none can be opened. */
+  openInBrowser: ((url: string) => Promise<void>) | null;
 }
 
 export const NO_HOST: HostPorts = {
   apiBaseUrl: () => null,
   demoPlatform: () => null,
   runsBackgroundWork: false,
+  openInBrowser: null,
 };
 
 export interface AppServices {

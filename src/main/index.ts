@@ -1,7 +1,7 @@
 // The Electron host: a thin shell around the service core. One instance per user; the data
 // directory under the app's user-data folder; the core, the /v1 server on 127.0.0.1 (port from
 // settings), the window, IPC from the handler map, and calm desktop notifications.
-import { app, BrowserWindow, dialog, Notification } from 'electron';
+import { app, BrowserWindow, dialog, Notification, shell } from 'electron';
 import { join } from 'node:path';
 import { configuredApiPort } from '../core/settings/use-cases';
 import { consoleLogger } from '../core/core';
@@ -49,6 +49,8 @@ if (!app.requestSingleInstanceLock()) {
       portFallback: true,
       logger: consoleLogger,
       tokenCipher: (dir) => desktopTokenCipher(dir, (m) => consoleLogger.warn(m)),
+      // Facebook Login's dialog opens in the system browser, never inside the app's window.
+      openInBrowser: (url) => shell.openExternal(url),
     });
     const { core, app: services } = host;
     const env: HandlerEnv = { app: services, host: { kind: 'desktop' } };

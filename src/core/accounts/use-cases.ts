@@ -20,6 +20,7 @@ import { DEMO_TOKEN } from '../platform/demo';
 import { GraphError } from '../platform/errors';
 import { readTokenInfo } from '../sync/token-expiry';
 import { discoverAccounts } from './available';
+import { facebookLogin, type FacebookLoginInput } from './facebook-login';
 import type { AppServices } from '../app-services';
 import {
   accountIdByPlatformId,
@@ -255,6 +256,12 @@ export function accountUseCases(services: AppServices) {
       });
       if (services.host.runsBackgroundWork) startSyncOf(account.id, 'full');
       return view(ctx, account.id);
+    },
+
+    /** Facebook Login in the system browser (desktop): the long-lived token to list accounts with. */
+    async facebookLogin(ctx: RequestContext, input: FacebookLoginInput = {}) {
+      requireWorkspace(db, ctx.workspaceId);
+      return facebookLogin(services, input);
     },
 
     /**

@@ -20,6 +20,7 @@ export function accountHandlers(
   | 'accounts.list'
   | 'accounts.sync'
   | 'accounts.demoCandidates'
+  | 'accounts.facebookLogin'
   | 'accounts.connectDemo'
   | 'accounts.connectToken'
   | 'accounts.available'
@@ -32,6 +33,7 @@ export function accountHandlers(
     'accounts.list': (ctx) => accounts.all(ctx),
     'accounts.sync': (ctx, args) => accounts.sync(ctx, args.accountId, 'incremental'),
     'accounts.demoCandidates': (ctx) => accounts.demoCandidates(ctx),
+    'accounts.facebookLogin': (ctx, args) => accounts.facebookLogin(ctx, { platform: args.platform }),
     'accounts.connectDemo': (ctx, args) =>
       accounts.connect(ctx, { platformAccountId: args.platformAccountId }),
     'accounts.connectToken': (ctx, args) =>

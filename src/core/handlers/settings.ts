@@ -54,6 +54,8 @@ export function settingsHandlers(
       settings.update(ctx, env.host.kind, {
         apiPort: args.apiPort,
         whiteLabelDefaults: args.whiteLabelDefaults,
+        metaAppId: args.metaAppId,
+        metaAppSecret: args.metaAppSecret,
       }),
   };
 }

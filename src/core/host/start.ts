@@ -40,6 +40,8 @@ export interface HostOptions {
   offThread?: boolean;
   /** Watch the accounts: scheduled syncs and automatic diagnosis (default on). */
   watch?: boolean;
+  /** Opens a URL in the user's browser (the desktop: Electron's shell.openExternal). */
+  openInBrowser?: (url: string) => Promise<void>;
 }
 
 export interface Host {
@@ -100,7 +102,12 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       offThread: opts.offThread ?? true,
       watch: opts.watch ?? true,
       sync: { demoPlatform: async () => demo },
-      host: { demoPlatform: () => demo, apiBaseUrl: () => api?.url ?? null, runsBackgroundWork: true },
+      host: {
+        demoPlatform: () => demo,
+        apiBaseUrl: () => api?.url ?? null,
+        runsBackgroundWork: true,
+        openInBrowser: opts.openInBrowser ?? null,
+      },
     });
     if (opts.provision === 'bare') {
       if (fresh) {

@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import { API_PLANS, WHITE_LABEL_PLANS, type RequestContext } from '../identity/access';
 import { getUser } from '../identity/users';
 import { getWorkspace } from '../identity/workspaces';
+import type { TokenCipher } from '../secrets';
 import type { Db } from '../store/open';
 import { readSetting, writeSetting } from './store';
 
@@ -34,10 +35,27 @@ export function whiteLabelDefaults(db: Db, workspaceId: string): WhiteLabel | nu
 export interface SettingsChange {
   apiPort?: number | undefined;
   whiteLabelDefaults?: WhiteLabel | null | undefined;
+  metaAppId?: string | null | undefined;
+  metaAppSecret?: string | null | undefined;
+}
+
+const META_APP_ID = 'meta_app_id';
+const META_APP_SECRET = 'meta_app_secret_sealed';
+
+/** The agency's own Meta app (Facebook Login): its ID and its secret, unsealed; null when not set. */
+export function metaApp(db: Db, cipher: TokenCipher): { appId: string; appSecret: string } | null {
+  const appId = readSetting(db, META_APP_ID);
+  const sealed = readSetting(db, META_APP_SECRET);
+  if (!appId || !sealed) return null;
+  try {
+    return { appId, appSecret: cipher.decrypt(Buffer.from(sealed, 'base64')) };
+  } catch {
+    return null; // sealed with a key this install no longer has: set it again
+  }
 }
 
 export function settingsUseCases(services: AppServices) {
-  const { db } = services.core;
+  const { db, tokenCipher } = services.core;
 
   function view(ctx: RequestContext, host: SettingsView['host']): SettingsView {
     const workspace = getWorkspace(db, ctx.workspaceId);
@@ -55,6 +73,10 @@ export function settingsUseCases(services: AppServices) {
       user: { id: user.id, email: user.email, name: user.name, role: user.role },
       api: { baseUrl: services.host.apiBaseUrl(), port: configuredApiPort(db) },
       whiteLabelDefaults: whiteLabelDefaults(db, ctx.workspaceId),
+      metaApp: {
+        appId: readSetting(db, META_APP_ID) ?? null,
+        hasSecret: readSetting(db, META_APP_SECRET) !== undefined,
+      },
     };
   }
 
@@ -73,6 +95,15 @@ export function settingsUseCases(services: AppServices) {
         throw new AppError('white_label_not_available', 'White-label reports need the Agency plan.');
       }
       if (change.apiPort !== undefined) writeSetting(db, API_PORT_SETTING, String(change.apiPort));
+      if (change.metaAppId !== undefined) writeSetting(db, META_APP_ID, change.metaAppId);
+      if (change.metaAppSecret !== undefined) {
+        // The secret signs the code exchange: sealed at rest like platform tokens.
+        writeSetting(
+          db,
+          META_APP_SECRET,
+          change.metaAppSecret === null ? null : tokenCipher.encrypt(change.metaAppSecret).toString('base64'),
+        );
+      }
       if (change.whiteLabelDefaults !== undefined) {
         writeSetting(
           db,

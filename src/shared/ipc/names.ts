@@ -6,6 +6,7 @@ export const HANDLER_NAMES = [
   'accounts.connectDemo',
   'accounts.connectToken',
   'accounts.demoCandidates',
+  'accounts.facebookLogin',
   'accounts.available',
   'accounts.connectMany',
   'accounts.disconnect',

@@ -77,6 +77,7 @@ export const argSchemas = {
     })
     .strict()
     .refine((a) => a.baseUrl === undefined || a.token !== undefined, 'a platform URL needs a token'),
+  'accounts.facebookLogin': z.object({ platform: z.enum(['meta', 'demo']).default('meta') }).strict(),
   'accounts.disconnect': z.object({ accountId }).strict(),
   // A demo account reconnects with the demo platform's token; any other account needs a new token.
   'accounts.reconnect': z.object({ accountId, token: token.optional() }).strict(),
@@ -167,6 +168,12 @@ export const argSchemas = {
     .object({
       apiPort: z.number().int().min(1024).max(65535).optional(),
       whiteLabelDefaults: WhiteLabelSchema.nullable().optional(),
+      metaAppId: z
+        .string()
+        .regex(/^\d{5,20}$/, 'a Meta app ID is a number (App settings > Basic in Meta for Developers)')
+        .nullable()
+        .optional(),
+      metaAppSecret: z.string().trim().min(16, 'paste the whole app secret').max(128).nullable().optional(),
     })
     .strict(),
   'users.list': empty,
@@ -204,6 +211,7 @@ export interface HandlerResults {
   'accounts.connectToken': AccountView;
   'accounts.available': AvailableAccounts;
   'accounts.connectMany': ConnectManyResult;
+  'accounts.facebookLogin': { token: string; expiresAt: string | null };
   'accounts.disconnect': AccountView;
   'accounts.reconnect': AccountView;
   'campaigns.list': CampaignList;

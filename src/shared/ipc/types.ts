@@ -204,6 +204,8 @@ export interface SettingsView {
   user: { id: string; email: string; name: string | null; role: string };
   api: { baseUrl: string | null; port: number };
   whiteLabelDefaults: WhiteLabel | null;
+  /** The agency's own Meta app for Facebook Login (desktop): its ID, and whether its secret is set. */
+  metaApp: { appId: string | null; hasSecret: boolean };
 }
 
 /** A core event as the renderer receives it (already scoped to its workspace). */

@@ -283,6 +283,51 @@ function LocalApi(props: { settings: SettingsView }): React.JSX.Element {
   );
 }
 
+/** The agency's own Meta app, for "Log in with Facebook" on the connect screen (desktop app). */
+function MetaApp(props: { settings: SettingsView }): React.JSX.Element {
+  const update = useCallMutation('settings.update', ['settings']);
+  const [appId, setAppId] = useState(props.settings.metaApp.appId ?? '');
+  const [secret, setSecret] = useState('');
+  return (
+    <form
+      className="form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        update.mutate(
+          { metaAppId: appId.trim() || null, ...(secret.trim() ? { metaAppSecret: secret.trim() } : {}) },
+          { onSuccess: () => setSecret('') },
+        );
+      }}
+    >
+      <p className="muted small">
+        Your agency&apos;s Meta app (Meta for Developers, App settings &gt; Basic). The desktop app opens
+        Meta&apos;s login in your browser and lists every ad account you can reach; pasting a token works
+        without it.
+      </p>
+      <label>
+        App ID
+        <input inputMode="numeric" value={appId} onChange={(e) => setAppId(e.target.value)} />
+      </label>
+      <label>
+        App secret{' '}
+        {props.settings.metaApp.hasSecret ? <span className="muted small">(set; stored sealed)</span> : null}
+        <input
+          type="password"
+          autoComplete="off"
+          placeholder={props.settings.metaApp.hasSecret ? 'Leave empty to keep it' : ''}
+          value={secret}
+          onChange={(e) => setSecret(e.target.value)}
+        />
+      </label>
+      <button type="submit" className="button" disabled={update.isPending}>
+        Save
+      </button>
+      {update.isSuccess ? <span className="muted small">Saved.</span> : null}
+      {update.error ? <span className="form-error">{update.error.message}</span> : null}
+    </form>
+  );
+}
+
 export default function Settings(): React.JSX.Element {
   const settings = useCall('settings.get', {});
   if (settings.isPending) return <Loading label="Loading settings…" />;
@@ -333,6 +378,10 @@ export default function Settings(): React.JSX.Element {
       <section className="panel" aria-labelledby="api-title">
         <h2 id="api-title">Local API address</h2>
         <LocalApi settings={s} />
+      </section>
+      <section className="panel" aria-labelledby="meta-app-title">
+        <h2 id="meta-app-title">Facebook Login</h2>
+        <MetaApp settings={s} />
       </section>
     </>
   );

@@ -84,6 +84,9 @@ export function AvailablePicker(props: { onDone: () => void }): React.JSX.Elemen
   const args = token ? { token } : {};
   const found = useCall('accounts.available', args);
   const connectMany = useCallMutation('accounts.connectMany', ['accounts', 'campaigns']);
+  const settings = useCall('settings.get', {});
+  const login = useCallMutation('accounts.facebookLogin', []);
+  const canLogIn = settings.data?.host === 'desktop' && Boolean(settings.data.metaApp.appId);
   const toggle = (id: string): void => {
     const next = new Set(selected);
     if (next.has(id)) next.delete(id);
@@ -121,6 +124,28 @@ export function AvailablePicker(props: { onDone: () => void }): React.JSX.Elemen
         <button type="submit" className="button">
           List accounts
         </button>
+        {canLogIn ? (
+          <button
+            type="button"
+            className="button"
+            disabled={login.isPending}
+            onClick={() =>
+              login.mutate(
+                {},
+                {
+                  onSuccess: (result) => {
+                    setSelected(new Set());
+                    setDraft('');
+                    setToken(result.token);
+                  },
+                },
+              )
+            }
+          >
+            {login.isPending ? 'Waiting for the browser…' : 'Log in with Facebook'}
+          </button>
+        ) : null}
+        {login.error ? <span className="form-error">{login.error.message}</span> : null}
       </form>
       {found.isPending ? (
         <Loading label="Listing the ad accounts this token reaches…" />
