@@ -5,6 +5,7 @@ import { addDays, dateInZone } from '../clock';
 import { stmt, type RequestContext, accountScope } from '../identity/access';
 import { microsToAmount } from '../money';
 import type { Db } from '../store/open';
+import { resumeAfterOf } from '../sync/runs';
 import type { AccountView, SyncState } from '../../shared/ipc/types';
 
 interface AccountRow {
@@ -72,11 +73,13 @@ function syncStateOf(row: AccountRow, syncingInMemory: boolean): SyncState {
       lastError = { type: 'platform_error', message: row.run_error };
     }
   }
+  const resumeAfter = row.run_status === 'interrupted' ? resumeAfterOf(row.run_error) : null;
   return {
     running,
     percent: running ? (row.run_percent ?? 0) : 100,
-    phase: running ? (row.run_phase ?? 'starting') : 'idle',
+    phase: running ? (row.run_phase ?? 'starting') : resumeAfter ? 'paused' : 'idle',
     lastError,
+    pausedUntil: running ? null : resumeAfter,
   };
 }
 

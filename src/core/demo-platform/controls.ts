@@ -21,12 +21,17 @@ export interface AsyncJob {
   createdAt: number;
 }
 
+/** The size above which synchronous insight reads are refused (the connector's ASYNC_ROWS agrees). */
+export const DEFAULT_SYNC_INSIGHTS_ROW_LIMIT = 100_000;
+
 export class DemoState {
   latencyMs = 0;
   throttle: { n: number; code: ThrottleCode; regainMinutes: number } = { n: 0, code: 17, regainMinutes: 1 };
   fail: { n: number; code: 1 | 2 } = { n: 0, code: 2 };
   asyncPolls = 2;
   failJobs = 0;
+  /** Synchronous insight reads that could give more rows (entities × days) are refused. */
+  syncInsightsRowLimit = DEFAULT_SYNC_INSIGHTS_ROW_LIMIT;
   expiredAll = false;
   readonly expired = new Map<string, number>();
   readonly issued = new Map<string, IssuedToken>();

@@ -21,6 +21,8 @@ export interface SyncState {
   percent: number;
   phase: string;
   lastError: { type: string; message: string } | null;
+  /** Set while Meta's rate limit pauses the account's sync: when it resumes by itself (ISO time). */
+  pausedUntil: string | null;
 }
 
 /** The account read model: the API's Account plus what a screen needs besides (sync progress, mode). */
