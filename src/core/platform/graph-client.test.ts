@@ -92,7 +92,8 @@ describe('GraphClient', () => {
         : { body: { data: [campaign('1')] } },
     );
     expect(await collect(client.listCampaigns('act_1'))).toHaveLength(1);
-    expect(sleeps).toEqual([120_000]);
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThan(119_000); // the pacer's remaining wait (a few ms went by)
     expect(client.stats.throttleWaits).toBe(1);
   });
 

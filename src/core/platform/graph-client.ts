@@ -100,6 +100,8 @@ export interface InsightsQuery {
   fields?: string;
   /** Only these campaigns (Graph `filtering` on campaign.id), for ID-batched reads. */
   campaignIds?: string[];
+  /** Only these ad sets (Graph `filtering` on adset.id). */
+  adSetIds?: string[];
 }
 
 /** An async report that ended as "Job Failed" or "Job Skipped": read the range in smaller pieces. */
@@ -390,9 +392,10 @@ function insightParams(query: InsightsQuery): Record<string, string> {
     time_increment: '1',
     time_range: JSON.stringify({ since: query.since, until: query.until }),
   };
-  if (query.campaignIds) {
-    params.filtering = JSON.stringify([{ field: 'campaign.id', operator: 'IN', value: query.campaignIds }]);
-  }
+  const filtering = [];
+  if (query.campaignIds) filtering.push({ field: 'campaign.id', operator: 'IN', value: query.campaignIds });
+  if (query.adSetIds) filtering.push({ field: 'adset.id', operator: 'IN', value: query.adSetIds });
+  if (filtering.length > 0) params.filtering = JSON.stringify(filtering);
   return params;
 }
 

@@ -14,6 +14,12 @@ export const INSIGHT_DAYS = 90;
  * view for up to 28 days (the longest attribution window). Unchanged rows are not rewritten.
  */
 export const REREAD_DAYS = 28;
+/**
+ * Days an incremental sync re-reads for every ad (today, still delivering, and the days before it).
+ * Older days of the re-read window are re-read at ad level only for ad sets whose day changed: an
+ * ad set's day is the sum of its ads' days, so an unchanged ad set has unchanged ads.
+ */
+export const AD_REREAD_DAYS = 3;
 /** Above this many campaigns without insights, an incremental sync reads the whole range account-wide. */
 const PER_CAMPAIGN_BACKFILL_LIMIT = 10;
 
@@ -255,9 +261,29 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     },
   );
   progress('insights:campaign', 0);
-  await reader.read(
-    levels.flatMap(([level, objects]) => planPieces(level, stats.since, stats.until, objects)),
-  );
+  const rereading = stats.since > fullSince;
+  const recentFrom = addDays(stats.until, -(AD_REREAD_DAYS - 1));
+  if (rereading && recentFrom > stats.since) {
+    writer.adSetChanges = { before: recentFrom, ids: new Set(), from: null, until: null };
+    await reader.read([
+      ...planPieces('campaign', stats.since, stats.until, maps.campaigns.size),
+      ...planPieces('adset', stats.since, stats.until, maps.adSets.size),
+      ...planPieces('ad', recentFrom, stats.until, maps.ads.size),
+    ]);
+    const changed = writer.adSetChanges;
+    writer.adSetChanges = null;
+    if (changed.ids.size > 0 && changed.from !== null && changed.until !== null) {
+      const adSetIds = [...changed.ids];
+      const ads = Math.ceil((maps.ads.size * adSetIds.length) / Math.max(1, maps.adSets.size));
+      await reader.read(
+        planPieces('ad', changed.from, changed.until, ads).map((piece) => ({ ...piece, adSetIds })),
+      );
+    }
+  } else {
+    await reader.read(
+      levels.flatMap(([level, objects]) => planPieces(level, stats.since, stats.until, objects)),
+    );
+  }
 
   // Campaigns new since the last sync get their whole range, one campaign at a time, each marked
   // synced as soon as its three levels are stored.

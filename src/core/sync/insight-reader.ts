@@ -21,6 +21,11 @@ export const SYNC_CHUNK_ROWS = 25_000;
 export const ASYNC_CHUNK_ROWS = 250_000;
 /** Insight queries in flight per sync: Meta counts concurrent calls per ad account, so a few, not many. */
 export const INSIGHT_CONCURRENCY = 4;
+/**
+ * Async reports read at once: they belong to large accounts, whose 5,000-row pages (one in hand and
+ * one prefetched per report) are what bounds a sync's memory.
+ */
+export const ASYNC_CONCURRENCY = 2;
 
 export interface InsightPiece {
   level: InsightLevel;
@@ -28,6 +33,8 @@ export interface InsightPiece {
   until: string;
   /** Only these campaigns (an ID-filtered batch); all when absent. */
   campaignIds?: string[];
+  /** Only these ad sets (an incremental sync's ads of ad sets whose days changed). */
+  adSetIds?: string[];
   mode: 'sync' | 'async';
 }
 
@@ -90,6 +97,12 @@ export function splitPiece(piece: InsightPiece, allCampaignIds: readonly string[
   if (days > 1) {
     return splitDays(piece.since, days, 2).map(([since, until]) => ({ ...piece, since, until }));
   }
+  if (piece.adSetIds) {
+    const ids = piece.adSetIds;
+    if (ids.length <= 1) return [];
+    const half = Math.ceil(ids.length / 2);
+    return [ids.slice(0, half), ids.slice(half)].map((adSetIds) => ({ ...piece, adSetIds }));
+  }
   const ids = piece.campaignIds ?? [...allCampaignIds];
   if (ids.length <= 1) return [];
   const half = Math.ceil(ids.length / 2);
@@ -100,6 +113,7 @@ export class InsightReader {
   readonly counters: ReaderCounters = { chunks: 0, asyncReports: 0, splits: 0 };
   /** Pieces of each level not finished yet: the phase shown is the first level with some. */
   readonly pending: Record<InsightLevel, number> = { campaign: 0, adset: 0, ad: 0 };
+  private readonly asyncLimiter = new Limiter(ASYNC_CONCURRENCY);
 
   constructor(
     private readonly client: GraphClient,
@@ -138,7 +152,8 @@ export class InsightReader {
 
   private async readPiece(piece: InsightPiece): Promise<void> {
     let refused: GraphError | null = null;
-    await this.limiter.run(async () => {
+    const limiter = piece.mode === 'async' ? this.asyncLimiter : this.limiter;
+    await limiter.run(async () => {
       this.checkpoint();
       this.counters.chunks += 1;
       if (piece.mode === 'async') this.counters.asyncReports += 1;
@@ -147,6 +162,7 @@ export class InsightReader {
         since: piece.since,
         until: piece.until,
         ...(piece.campaignIds ? { campaignIds: piece.campaignIds } : {}),
+        ...(piece.adSetIds ? { adSetIds: piece.adSetIds } : {}),
       };
       const pages =
         piece.mode === 'async'

@@ -136,6 +136,27 @@ describe('large accounts', () => {
     expect(syncedContents(a.core)).toEqual(syncedContents(b.core));
   }, 60_000);
 
+  it('an incremental sync re-reads ads only where ad sets changed, and ends where a full sync does', async () => {
+    const demo = await platform();
+    const actId = await demoAccountIn(demo, 'EUR');
+    const a = await store(demo, [actId]);
+    await a.sync.syncAccount(a.accounts[0]!.id, { kind: 'full' });
+    const adSetId = a.core.db
+      .prepare(
+        `SELECT s.platform_ad_set_id FROM insights_ad_set_daily i JOIN ad_sets s ON s.id = i.ad_set_id
+         WHERE i.date = ? ORDER BY i.spend_micros DESC LIMIT 1`,
+      )
+      .pluck()
+      .get('2026-03-05') as string;
+    demo.controls.attributeLate(adSetId, '2026-03-05', 7);
+    const incremental = await a.sync.syncAccount(a.accounts[0]!.id, { kind: 'incremental' });
+    expect(incremental.status).toBe('completed');
+    expect(incremental.stats!.insightRows.ad).toBeLessThan(incremental.stats!.insightRows.adSet * 2);
+    const b = await store(demo, [actId]);
+    await b.sync.syncAccount(b.accounts[0]!.id, { kind: 'full' });
+    expect(syncedContents(a.core)).toEqual(syncedContents(b.core));
+  }, 60_000);
+
   it('a refused read is split by dates down to one day, then by campaign IDs', () => {
     const sync = { level: 'ad' as const, since: '2026-03-01', until: '2026-03-04', mode: 'sync' as const };
     expect(splitPiece(sync, ['1', '2'])).toEqual([{ ...sync, mode: 'async' }]);

@@ -48,6 +48,11 @@ export class SyncWriter {
   private readonly adDaily;
   /** Insight rows actually inserted or changed (an identical re-read writes nothing). */
   rowsWritten = 0;
+  /**
+   * While set, ad-set days before `before` whose stored row changed are recorded here: an incremental
+   * sync re-reads the ads of those ad sets only (an ad set's day is the sum of its ads' days).
+   */
+  adSetChanges: { before: string; ids: Set<string>; from: string | null; until: string | null } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -279,13 +284,20 @@ export class SyncWriter {
             continue;
           }
           const m = insightMetrics(row, adSet.result);
-          written += this.adSetDaily.run(
+          const changes = this.adSetDaily.run(
             adSet.id,
             m.date,
             accountId,
             adSet.campaignId,
             ...metricValues(m),
           ).changes;
+          written += changes;
+          const tracked = this.adSetChanges;
+          if (changes > 0 && tracked && row.adset_id && m.date < tracked.before) {
+            tracked.ids.add(row.adset_id);
+            if (tracked.from === null || m.date < tracked.from) tracked.from = m.date;
+            if (tracked.until === null || m.date > tracked.until) tracked.until = m.date;
+          }
         } else {
           const ad = row.ad_id ? maps.ads.get(row.ad_id) : undefined;
           if (!ad) {
