@@ -4,7 +4,7 @@ import { accountStatus } from '../platform/parse';
 import type { Db } from '../store/open';
 import type { AdAccount } from './accounts';
 import type { SyncKind } from './runs';
-import { InsightReader, INSIGHT_CONCURRENCY, Limiter, planPieces } from './insight-reader';
+import { concurrencyFor, InsightReader, Limiter, planPieces } from './insight-reader';
 import { loadObjectMaps, SyncWriter } from './upserts';
 
 /** Days of daily insights a full sync reads, ending today in the account's timezone. */
@@ -245,7 +245,7 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
   const reader = new InsightReader(
     client,
     account.platformAccountId,
-    new Limiter(INSIGHT_CONCURRENCY),
+    new Limiter(concurrencyFor(expected)),
     [...maps.campaigns.keys()],
     (level, page) => {
       stats.skipped += writer.insights(level, page, maps);

@@ -22,8 +22,19 @@ export const ASYNC_CHUNK_ROWS = 250_000;
 /** Insight queries in flight per sync: Meta counts concurrent calls per ad account, so a few, not many. */
 export const INSIGHT_CONCURRENCY = 4;
 /**
- * Async reports read at once: they belong to large accounts, whose 5,000-row pages (one in hand and
- * one prefetched per report) are what bounds a sync's memory.
+ * A sync expecting more rows than this (objects × days, all levels) is a large account: its queries
+ * go two at a time, so the pages in hand (the sync's memory) stay bounded; latency matters less there
+ * than for the many small accounts an agency syncs.
+ */
+export const LARGE_SYNC_ROWS = 250_000;
+
+/** Queries in flight for a sync expecting this many rows. */
+export function concurrencyFor(expectedRows: number): number {
+  return expectedRows > LARGE_SYNC_ROWS ? 2 : INSIGHT_CONCURRENCY;
+}
+/**
+ * Async reports read at once (out of INSIGHT_CONCURRENCY): they belong to large accounts, whose
+ * 5,000-row pages are what bounds a sync's memory.
  */
 export const ASYNC_CONCURRENCY = 2;
 
@@ -152,8 +163,11 @@ export class InsightReader {
 
   private async readPiece(piece: InsightPiece): Promise<void> {
     let refused: GraphError | null = null;
-    const limiter = piece.mode === 'async' ? this.asyncLimiter : this.limiter;
-    await limiter.run(async () => {
+    // Async reports take a turn of their own limiter, then one of the sync's (the total in flight
+    // stays at INSIGHT_CONCURRENCY).
+    const limited = (task: () => Promise<void>) =>
+      piece.mode === 'async' ? this.asyncLimiter.run(() => this.limiter.run(task)) : this.limiter.run(task);
+    await limited(async () => {
       this.checkpoint();
       this.counters.chunks += 1;
       if (piece.mode === 'async') this.counters.asyncReports += 1;
