@@ -40,6 +40,8 @@ export class DemoState {
   appCalls = 0;
   requests = 0;
   readonly log: string[] = [];
+  /** Usage is counted over a rolling hour, as Meta's percentages are: older calls stop counting. */
+  private usageWindowStart = Date.now();
   private tokenCounter = 0;
   private jobCounter = 0;
   private traceCounter = 0;
@@ -90,6 +92,11 @@ export class DemoState {
   }
 
   record(line: string): void {
+    if (Date.now() - this.usageWindowStart >= 3_600_000) {
+      this.usageWindowStart = Date.now();
+      this.appCalls = 0;
+      this.usage.clear();
+    }
     this.requests++;
     this.log.push(line);
     if (this.log.length > 1000) this.log.shift();
