@@ -149,17 +149,27 @@ export class InsightReader {
   /** Reads every piece, a few at a time; resolves when all are stored. */
   async read(pieces: InsightPiece[]): Promise<void> {
     for (const piece of pieces) this.pending[piece.level] += 1;
-    await Promise.all(
+    // Settled, not raced: when one piece fails the others stop at their next page (failed is set),
+    // so nothing is still writing or calling Meta once the sync has ended.
+    const results = await Promise.allSettled(
       pieces.map(async (piece) => {
         try {
+          if (this.failed) throw this.failed;
           await this.readPiece(piece);
+        } catch (error) {
+          this.failed ??= error;
+          throw error;
         } finally {
           this.pending[piece.level] -= 1;
           this.onProgress();
         }
       }),
     );
+    if (results.some((r) => r.status === 'rejected')) throw this.failed;
   }
+
+  /** The first error of any piece: the others stop at their next page. */
+  private failed: unknown = null;
 
   private async readPiece(piece: InsightPiece): Promise<void> {
     let refused: GraphError | null = null;
@@ -168,6 +178,7 @@ export class InsightReader {
     const limited = (task: () => Promise<void>) =>
       piece.mode === 'async' ? this.asyncLimiter.run(() => this.limiter.run(task)) : this.limiter.run(task);
     await limited(async () => {
+      if (this.failed) throw this.failed;
       this.checkpoint();
       this.counters.chunks += 1;
       if (piece.mode === 'async') this.counters.asyncReports += 1;
@@ -184,6 +195,7 @@ export class InsightReader {
           : this.client.insights(this.objectId, query);
       try {
         for await (const page of pages) {
+          if (this.failed) throw this.failed;
           this.checkpoint();
           this.onPage(piece.level, page);
           this.onProgress();
