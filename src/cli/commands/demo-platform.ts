@@ -11,6 +11,7 @@ const demoPlatformCommands: CommandModule = [
       seed: { type: 'string' },
       today: { type: 'string' },
       'large-account-campaigns': { type: 'string' },
+      latency: { type: 'string' },
     },
     input: z.object({
       port: cli.port.default(0),
@@ -20,6 +21,8 @@ const demoPlatformCommands: CommandModule = [
         .regex(/^\d{4}-\d{2}-\d{2}$/, '--today is YYYY-MM-DD')
         .optional(),
       'large-account-campaigns': z.coerce.number().int().min(1).max(5_000).optional(),
+      /** Milliseconds added to every answer (benches measure syncs under Meta-like latency). */
+      latency: z.coerce.number().int().min(0).max(60_000).default(0),
       positionals: cli.noPositionals,
     }),
     async run(ctx, input) {
@@ -32,6 +35,7 @@ const demoPlatformCommands: CommandModule = [
           ? { largeAccountCampaigns: input['large-account-campaigns'] }
           : {}),
       });
+      if (input.latency > 0) platform.controls.setLatency(input.latency);
       const info = {
         url: platform.url,
         apiVersion: platform.apiVersion,

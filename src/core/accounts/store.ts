@@ -7,6 +7,7 @@ import { microsToAmount } from '../money';
 import { disableReasonName } from '../../shared/disable-reasons';
 import type { Db } from '../store/open';
 import { tokenWarning } from '../sync/token-expiry';
+import { resumeAfterOf } from '../sync/runs';
 import type { AccountView, SyncState } from '../../shared/ipc/types';
 
 interface AccountRow {
@@ -83,12 +84,14 @@ function syncStateOf(row: AccountRow, syncingInMemory: boolean): SyncState {
       lastError = { type: 'platform_error', message: row.run_error };
     }
   }
+  const resumeAfter = row.run_status === 'interrupted' ? resumeAfterOf(row.run_error) : null;
   return {
     running,
     percent: running ? (row.run_percent ?? 0) : 100,
-    phase: running ? (row.run_phase ?? 'starting') : 'idle',
+    phase: running ? (row.run_phase ?? 'starting') : resumeAfter ? 'paused' : 'idle',
     lastError,
     nextSyncAt: nextSyncOf(row),
+    pausedUntil: running ? null : resumeAfter,
   };
 }
 

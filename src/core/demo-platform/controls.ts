@@ -21,12 +21,17 @@ export interface AsyncJob {
   createdAt: number;
 }
 
+/** The size above which synchronous insight reads are refused (the connector's ASYNC_ROWS agrees). */
+export const DEFAULT_SYNC_INSIGHTS_ROW_LIMIT = 100_000;
+
 export class DemoState {
   latencyMs = 0;
   throttle: { n: number; code: ThrottleCode; regainMinutes: number } = { n: 0, code: 17, regainMinutes: 1 };
   fail: { n: number; code: 1 | 2 } = { n: 0, code: 2 };
   asyncPolls = 2;
   failJobs = 0;
+  /** Synchronous insight reads that could give more rows (entities × days) are refused. */
+  syncInsightsRowLimit = DEFAULT_SYNC_INSIGHTS_ROW_LIMIT;
   expiredAll = false;
   readonly expired = new Map<string, number>();
   readonly issued = new Map<string, IssuedToken>();
@@ -37,6 +42,8 @@ export class DemoState {
   appCalls = 0;
   requests = 0;
   readonly log: string[] = [];
+  /** Usage is counted over a rolling hour, as Meta's percentages are: older calls stop counting. */
+  private usageWindowStart = Date.now();
   private tokenCounter = 0;
   private jobCounter = 0;
   private traceCounter = 0;
@@ -95,6 +102,11 @@ export class DemoState {
   }
 
   record(line: string): void {
+    if (Date.now() - this.usageWindowStart >= 3_600_000) {
+      this.usageWindowStart = Date.now();
+      this.appCalls = 0;
+      this.usage.clear();
+    }
     this.requests++;
     this.log.push(line);
     if (this.log.length > 1000) this.log.shift();

@@ -92,6 +92,16 @@ const THROTTLE: Record<number, { message: string; subcode?: number }> = {
   },
 };
 
+/** A synchronous insights read above the data-per-call limit (100/1487534, research §3.4). */
+export function tooMuchData(): GraphError {
+  return new GraphError(
+    400,
+    100,
+    "Please reduce the amount of data you're asking for, then retry your request",
+    1487534,
+  );
+}
+
 export function throttled(code: number): GraphError {
   const spec = THROTTLE[code] ?? { message: `(#${code}) Rate limit reached` };
   return new GraphError(400, code, spec.message, spec.subcode, 'OAuthException', true);

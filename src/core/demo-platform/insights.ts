@@ -151,6 +151,11 @@ export class InsightsRows {
     this.only = adFilter(q);
   }
 
+  /** The most rows this query can give (entities × buckets): what a synchronous read is sized by. */
+  get maxRows(): number {
+    return this.entities.length * this.buckets.length;
+  }
+
   /** Rows of one entity with their bucket index. */
   rowsOf(index: number): Array<{ b: number; row: InsightRow }> {
     const e = this.entities[index];

@@ -47,6 +47,8 @@ export interface DemoPlatform {
 
 export interface StartDemoPlatformOptions extends GenerateWorldOptions {
   port?: number;
+  /** Synchronous insight reads of more rows (entities × days) get 100/1487534; default 100,000. */
+  syncInsightsRowLimit?: number;
 }
 
 interface Dispatch {
@@ -304,6 +306,7 @@ async function handle(server: GraphServer, req: IncomingMessage, res: ServerResp
 
 export async function startServer(opts: StartDemoPlatformOptions = {}): Promise<DemoPlatform> {
   const graph = new GraphServer(generateWorld(opts));
+  if (opts.syncInsightsRowLimit !== undefined) graph.state.syncInsightsRowLimit = opts.syncInsightsRowLimit;
   const server = createServer((req, res) => {
     handle(graph, req, res).catch((err: unknown) => {
       console.error('demo platform: failed to answer', err);

@@ -95,12 +95,18 @@ function kindOf(
  * Reads the usage headers (research §5.3): the highest utilisation percentage seen and the longest
  * `estimated_time_to_regain_access` (minutes in the header, milliseconds here).
  */
-export function readUsage(headers: Headers): { maxPercent: number; regainAccessMs: number } {
+export function readUsage(headers: Headers): {
+  maxPercent: number;
+  regainAccessMs: number;
+  accessTier?: string;
+} {
   let maxPercent = 0;
   let regainAccessMs = 0;
+  let accessTier: string | undefined;
   const consider = (value: unknown): void => {
     if (value === null || typeof value !== 'object') return;
     for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+      if (key === 'ads_api_access_tier' && typeof raw === 'string') accessTier = raw;
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : NaN;
       if (Array.isArray(raw)) raw.forEach(consider);
       else if (raw !== null && typeof raw === 'object') consider(raw);
@@ -128,5 +134,5 @@ export function readUsage(headers: Headers): { maxPercent: number; regainAccessM
       // A malformed usage header is the platform's problem, not a reason to fail the sync.
     }
   }
-  return { maxPercent, regainAccessMs };
+  return { maxPercent, regainAccessMs, ...(accessTier ? { accessTier } : {}) };
 }

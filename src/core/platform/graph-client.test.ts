@@ -7,6 +7,7 @@ import {
   type FakeRequest,
 } from '../../test-support/fake-graph-server';
 import { GraphClient } from './graph-client';
+import { paceDelayMs } from './pacing';
 
 const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -91,7 +92,8 @@ describe('GraphClient', () => {
         : { body: { data: [campaign('1')] } },
     );
     expect(await collect(client.listCampaigns('act_1'))).toHaveLength(1);
-    expect(sleeps).toEqual([120_000]);
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThan(119_000); // the pacer's remaining wait (a few ms went by)
     expect(client.stats.throttleWaits).toBe(1);
   });
 
@@ -104,7 +106,7 @@ describe('GraphClient', () => {
     expect(client.stats.throttleWaits).toBe(1);
   });
 
-  it('pauses before the next request when usage reaches 95%', async () => {
+  it('slows down progressively as usage climbs (96% here)', async () => {
     const usage = JSON.stringify({
       '1': [{ type: 'ads_insights', call_count: 96, estimated_time_to_regain_access: 0 }],
     });
@@ -117,7 +119,9 @@ describe('GraphClient', () => {
           },
     );
     await collect(client.listCampaigns('act_1'));
-    expect(sleeps).toEqual([1_000]);
+    expect(sleeps).toEqual([paceDelayMs(96)]);
+    expect(paceDelayMs(96)).toBeGreaterThan(paceDelayMs(80));
+    expect(paceDelayMs(50)).toBe(0);
   });
 
   it('fails instead of waiting longer than the throttle cap', async () => {
@@ -140,15 +144,31 @@ describe('GraphClient', () => {
       }
       return request.query.get('after')
         ? { body: { data: [] } }
-        : { body: { data: [], paging: { next: `${server.url}/v25.0/act_1/insights?after=p2&limit=500` } } };
+        : { body: { data: [], paging: { next: `${server.url}/v25.0/act_1/ads?after=p2&limit=500` } } };
     });
-    await collect(client.insights('act_1', { level: 'ad', since: '2026-01-01', until: '2026-01-31' }));
+    await collect(client.listAds('act_1'));
     expect(server.requests.map((r) => r.query.get('limit'))).toEqual(['1000', '500', '500']);
     expect(client.stats.limitHalvings).toBe(1);
+  });
+
+  it('reads daily insights 5,000 rows a page and leaves a reduce-data answer to the caller', async () => {
+    const { server, client } = await setup(() => ({
+      status: 500,
+      body: graphError(1, "Please reduce the amount of data you're asking for, then retry your request"),
+    }));
+    const error = await collect(
+      client.insights('act_1', { level: 'ad', since: '2026-01-01', until: '2026-01-31', campaignIds: ['7'] }),
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'reduce_data' });
+    expect(server.requests).toHaveLength(1);
     const first = server.requests[0]!.query;
+    expect(first.get('limit')).toBe('5000');
     expect(first.get('time_increment')).toBe('1');
     expect(first.get('level')).toBe('ad');
     expect(JSON.parse(first.get('time_range') ?? '{}')).toEqual({ since: '2026-01-01', until: '2026-01-31' });
+    expect(JSON.parse(first.get('filtering') ?? '[]')).toEqual([
+      { field: 'campaign.id', operator: 'IN', value: ['7'] },
+    ]);
   });
 
   it('maps 190 to token_expired at once, without retrying', async () => {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ACTIVITY_FIELDS, activitySchema, type PlatformActivity } from './activities';
 import { classifyGraphError, GraphError, readUsage } from './errors';
+import { Pacer } from './pacing';
 import {
   AD_ACCOUNT_FIELDS,
   AD_FIELDS,
@@ -54,8 +55,24 @@ export interface GraphClientOptions {
   backoffMaxMs?: number;
   /** The longest single wait a throttling answer may impose before the request fails instead. */
   maxThrottleWaitMs?: number;
-  /** Page size asked for; halved on "reduce the amount of data" errors. */
+  /** Page size asked for on object lists; halved on "reduce the amount of data" errors. */
   pageLimit?: number;
+  /**
+   * Page size of insight reads. Not halved: an insight query that is too big is split by the
+   * caller (dates, then objects) or run as an async report, which is what Meta asks for.
+   */
+  insightPageLimit?: number;
+  /**
+   * Page size of async report rows. Reports are for large accounts, read a few at a time: smaller
+   * pages keep a sync's memory bounded (peak RSS of a 1,000-campaign sync ≤ 400 MB).
+   */
+  reportPageLimit?: number;
+  /** The account's shared pacing state (platform/pacing.ts); a private one when absent. */
+  pacer?: Pacer;
+  /** The first wait between async report polls; it doubles up to 5 s. */
+  asyncPollMs?: number;
+  /** Polls before an async report that never finishes counts as failed. */
+  maxAsyncPolls?: number;
   /** Lets a sync stop between requests (graceful shutdown). */
   signal?: AbortSignal;
 }
@@ -92,6 +109,17 @@ export interface InsightsQuery {
   since: string;
   until: string;
   fields?: string;
+  /** Only these campaigns (Graph `filtering` on campaign.id), for ID-batched reads. */
+  campaignIds?: string[];
+  /** Only these ad sets (Graph `filtering` on adset.id). */
+  adSetIds?: string[];
+}
+
+/** An async report that ended as "Job Failed" or "Job Skipped": read the range in smaller pieces. */
+export class ReportFailed extends GraphError {
+  constructor(status: string) {
+    super('reduce_data', `the async insights report ended as "${status}"`);
+  }
 }
 
 /** What one request cost, for stats and benches. */
@@ -100,15 +128,22 @@ export interface GraphClientStats {
   retries: number;
   throttleWaits: number;
   limitHalvings: number;
+  /** Waits the usage headers asked for before a request (pacing), and their total. */
+  paceWaits: number;
+  paceWaitMs: number;
+  asyncReports: number;
+  asyncPolls: number;
 }
 
 const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done);
   });
 
 /**
@@ -119,7 +154,16 @@ const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
 export class GraphClient {
   readonly baseUrl: string;
   readonly apiVersion: string;
-  readonly stats: GraphClientStats = { requests: 0, retries: 0, throttleWaits: 0, limitHalvings: 0 };
+  readonly stats: GraphClientStats = {
+    requests: 0,
+    retries: 0,
+    throttleWaits: 0,
+    limitHalvings: 0,
+    paceWaits: 0,
+    paceWaitMs: 0,
+    asyncReports: 0,
+    asyncPolls: 0,
+  };
   private readonly token: string;
   private readonly fetchImpl: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -130,8 +174,11 @@ export class GraphClient {
   private readonly maxThrottleWaitMs: number;
   private readonly signal: AbortSignal | undefined;
   private pageLimit: number;
-  /** Set when usage headers report ≥ 95%: the next request waits this long first. */
-  private pauseBeforeNextMs = 0;
+  private readonly insightPageLimit: number;
+  private readonly reportPageLimit: number;
+  private readonly pacer: Pacer;
+  private readonly asyncPollMs: number;
+  private readonly maxAsyncPolls: number;
 
   constructor(options: GraphClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -146,6 +193,11 @@ export class GraphClient {
     this.backoffMaxMs = options.backoffMaxMs ?? 30_000;
     this.maxThrottleWaitMs = options.maxThrottleWaitMs ?? 5 * 60_000;
     this.pageLimit = options.pageLimit ?? 1_000;
+    this.insightPageLimit = options.insightPageLimit ?? 5_000;
+    this.reportPageLimit = options.reportPageLimit ?? 2_000;
+    this.pacer = options.pacer ?? new Pacer();
+    this.asyncPollMs = options.asyncPollMs ?? 500;
+    this.maxAsyncPolls = options.maxAsyncPolls ?? 200;
   }
 
   get currentPageLimit(): number {
@@ -240,16 +292,34 @@ export class GraphClient {
 
   /** Daily rows (time_increment=1) for an account, campaign, ad set or ad, at one level. */
   insights(objectId: string, query: InsightsQuery): AsyncGenerator<PlatformInsightRow[]> {
-    return this.pages(
-      `${objectId}/insights`,
-      {
-        level: query.level,
-        fields: query.fields ?? INSIGHT_FIELDS,
-        time_increment: '1',
-        time_range: JSON.stringify({ since: query.since, until: query.until }),
-      },
-      insightRowSchema,
-    );
+    return this.pages(`${objectId}/insights`, insightParams(query), insightRowSchema, 'insights');
+  }
+
+  /**
+   * The same rows through an async report run (research §3.4): POST the query, poll the run until
+   * "Job Completed", then page its rows. "Job Failed" or "Job Skipped" throw ReportFailed.
+   */
+  async *insightsAsync(objectId: string, query: InsightsQuery): AsyncGenerator<PlatformInsightRow[]> {
+    const started = await this.request(this.url(`${objectId}/insights`, insightParams(query)), false, 'POST');
+    const runId = (started as { report_run_id?: unknown }).report_run_id;
+    if (typeof runId !== 'string' && typeof runId !== 'number') {
+      throw new GraphError('unknown', `Graph API started no report run for ${objectId}/insights`);
+    }
+    this.stats.asyncReports += 1;
+    let wait = this.asyncPollMs;
+    for (let poll = 0; ; poll += 1) {
+      if (poll >= this.maxAsyncPolls) throw new ReportFailed('Job Not Finished');
+      await this.sleep(wait);
+      wait = Math.min(5_000, wait * 2);
+      this.stats.asyncPolls += 1;
+      const run = (await this.request(
+        this.url(String(runId), { fields: 'async_status,async_percent_completion' }),
+      )) as { async_status?: unknown };
+      const status = String(run.async_status ?? '');
+      if (status === 'Job Completed') break;
+      if (status === 'Job Failed' || status === 'Job Skipped') throw new ReportFailed(status);
+    }
+    yield* this.pages(`${String(runId)}/insights`, {}, insightRowSchema, 'report');
   }
 
   /**
@@ -260,8 +330,9 @@ export class GraphClient {
     path: string,
     params: Record<string, string>,
     schema: S,
+    paged: 'list' | 'insights' | 'report' = 'list',
   ): AsyncGenerator<z.output<S>[]> {
-    let pending: Promise<unknown> | null = this.request(this.url(path, params), true);
+    let pending: Promise<unknown> | null = this.request(this.url(path, params), paged);
     while (pending) {
       const body = await pending;
       const envelope = listEnvelope.safeParse(body);
@@ -269,7 +340,14 @@ export class GraphClient {
         throw new GraphError('unknown', `Graph API sent an unexpected list from ${path}`);
       }
       const next = envelope.data.paging?.next;
-      pending = next ? this.request(this.withToken(next), true) : null;
+      if (paged === 'insights' || paged === 'report') {
+        // Insight pages are big (5,000 rows) and read several queries at a time, which already
+        // overlaps waiting with writing: no prefetch, so a sync holds one page per query in flight.
+        yield envelope.data.data.map((item) => parseOrThrow(schema, item, path));
+        pending = next ? this.request(this.withToken(next), paged) : null;
+        continue;
+      }
+      pending = next ? this.request(this.withToken(next), paged) : null;
       // Keep a prefetch from rejecting unobserved while the caller is still busy with this page.
       pending?.catch(() => undefined);
       yield envelope.data.data.map((item) => parseOrThrow(schema, item, path));
@@ -282,44 +360,59 @@ export class GraphClient {
     return this.withToken(url.toString());
   }
 
+  /** Waits as long as the account's usage asks; a throttle longer than we may wait is thrown. */
+  private async pace(): Promise<void> {
+    const delay = this.pacer.delayMs();
+    if (delay <= 0) return;
+    if (delay > this.maxThrottleWaitMs) {
+      throw new GraphError('throttled', 'Meta rate-limits this ad account for longer than a sync waits', {
+        retryAfterMs: delay,
+      });
+    }
+    this.stats.paceWaits += 1;
+    this.stats.paceWaitMs += delay;
+    await this.sleep(delay);
+  }
+
   private withToken(href: string): string {
     const url = new URL(href);
     if (!url.searchParams.has('access_token')) url.searchParams.set('access_token', this.token);
     return url.toString();
   }
 
-  /** One GET with the retry policy. `paged` requests carry `limit`, which reduce-data errors halve. */
-  private async request(href: string, paged = false): Promise<unknown> {
+  /**
+   * One request with the retry policy. List pages carry `limit`, which reduce-data errors halve;
+   * insight pages carry the insight limit, and a reduce-data error is the caller's to split.
+   */
+  private async request(
+    href: string,
+    paged: false | 'list' | 'insights' | 'report' = false,
+    method = 'GET',
+  ): Promise<unknown> {
     let attempt = 0;
     for (;;) {
       if (this.signal?.aborted) throw new GraphError('transient', 'the sync was stopped');
-      if (this.pauseBeforeNextMs > 0) {
-        const pause = this.pauseBeforeNextMs;
-        this.pauseBeforeNextMs = 0;
-        this.stats.throttleWaits += 1;
-        await this.sleep(pause);
-      }
+      await this.pace();
       const url = new URL(href);
-      if (paged) url.searchParams.set('limit', String(this.pageLimit));
+      if (paged === 'list') url.searchParams.set('limit', String(this.pageLimit));
+      if (paged === 'insights') url.searchParams.set('limit', String(this.insightPageLimit));
+      if (paged === 'report') url.searchParams.set('limit', String(this.reportPageLimit));
       let error: GraphError;
       try {
         this.stats.requests += 1;
-        const response = await this.fetchImpl(url, { headers: { accept: 'application/json' } });
+        const response = await this.fetchImpl(url, { method, headers: { accept: 'application/json' } });
         const usage = readUsage(response.headers);
+        this.pacer.observe(usage);
         const text = await response.text();
         const body = parseJson(text);
-        if (response.ok && body !== undefined && !hasErrorKey(body)) {
-          if (usage.maxPercent >= 95 || usage.regainAccessMs > 0) {
-            this.pauseBeforeNextMs = Math.min(Math.max(usage.regainAccessMs, 1_000), this.maxThrottleWaitMs);
-          }
-          return body;
-        }
+        if (response.ok && body !== undefined && !hasErrorKey(body)) return body;
         error = classifyGraphError(response.status, body, usage.regainAccessMs || undefined);
       } catch (caught) {
         if (caught instanceof GraphError) throw caught;
         // Connection refused or reset: the platform (or the loopback demo) is momentarily away.
         error = new GraphError('transient', `cannot reach ${this.baseUrl}: ${(caught as Error).message}`);
       }
+      if (error.kind === 'reduce_data' && (paged === 'insights' || paged === 'report')) throw error;
       if (error.kind === 'reduce_data' && this.pageLimit > 1) {
         this.pageLimit = Math.max(1, Math.floor(this.pageLimit / 2));
         this.stats.limitHalvings += 1;
@@ -331,16 +424,34 @@ export class GraphClient {
       const backoff = Math.min(this.backoffMaxMs, this.backoffBaseMs * 2 ** attempt);
       let wait = backoff + Math.floor(this.random() * backoff);
       if (error.kind === 'throttled') {
-        const told = error.info.retryAfterMs ?? 0;
-        if (told > this.maxThrottleWaitMs) throw error;
-        wait = Math.max(wait, told);
+        // The pacer waits out estimated_time_to_regain_access before the retry; a wait too long
+        // to sit through ends the sync as paused (the service resumes it after that time).
+        const told = Math.max(error.info.retryAfterMs ?? 0, this.pacer.blockedUntil - this.pacer.clockNow());
+        if (told > this.maxThrottleWaitMs) {
+          throw new GraphError('throttled', error.message, { ...error.info, retryAfterMs: told });
+        }
+        if (told > 0) wait = 0;
         this.stats.throttleWaits += 1;
       }
       attempt += 1;
       this.stats.retries += 1;
-      await this.sleep(wait);
+      if (wait > 0) await this.sleep(wait);
     }
   }
+}
+
+function insightParams(query: InsightsQuery): Record<string, string> {
+  const params: Record<string, string> = {
+    level: query.level,
+    fields: query.fields ?? INSIGHT_FIELDS,
+    time_increment: '1',
+    time_range: JSON.stringify({ since: query.since, until: query.until }),
+  };
+  const filtering = [];
+  if (query.campaignIds) filtering.push({ field: 'campaign.id', operator: 'IN', value: query.campaignIds });
+  if (query.adSetIds) filtering.push({ field: 'adset.id', operator: 'IN', value: query.adSetIds });
+  if (filtering.length > 0) params.filtering = JSON.stringify(filtering);
+  return params;
 }
 
 function listParams(options: ListOptions): Record<string, string> {

@@ -5,6 +5,7 @@ import type { Db } from '../store/open';
 import type { AdAccount } from './accounts';
 import { syncChanges } from './changes';
 import type { SyncKind } from './runs';
+import { concurrencyFor, InsightReader, Limiter, planPieces } from './insight-reader';
 import { loadObjectMaps, SyncWriter } from './upserts';
 
 /** Days of daily insights a full sync reads, ending today in the account's timezone. */
@@ -14,6 +15,12 @@ export const INSIGHT_DAYS = 90;
  * view for up to 28 days (the longest attribution window). Unchanged rows are not rewritten.
  */
 export const REREAD_DAYS = 28;
+/**
+ * Days an incremental sync re-reads for every ad (today, still delivering, and the days before it).
+ * Older days of the re-read window are re-read at ad level only for ad sets whose day changed: an
+ * ad set's day is the sum of its ads' days, so an unchanged ad set has unchanged ads.
+ */
+export const AD_REREAD_DAYS = 3;
 /** Above this many campaigns without insights, an incremental sync reads the whole range account-wide. */
 const PER_CAMPAIGN_BACKFILL_LIMIT = 10;
 
@@ -41,6 +48,13 @@ export interface SyncStats {
   retries: number;
   throttleWaits: number;
   limitHalvings: number;
+  /** Insight queries (date chunks, ID batches), how many ran as async reports, and refusals split. */
+  insightChunks: number;
+  asyncReports: number;
+  chunkSplits: number;
+  /** Waits the usage headers asked for, and their total. */
+  paceWaits: number;
+  paceWaitMs: number;
 }
 
 export class SyncStopped extends Error {
@@ -104,6 +118,11 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     retries: 0,
     throttleWaits: 0,
     limitHalvings: 0,
+    insightChunks: 0,
+    asyncReports: 0,
+    chunkSplits: 0,
+    paceWaits: 0,
+    paceWaitMs: 0,
   };
   const progress = (phase: SyncPhase, fraction: number) => {
     const [from, to] = BANDS[phase];
@@ -133,8 +152,21 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
   const listOptions = incremental
     ? { updatedSince: Math.floor(Date.parse(job.updatedSince ?? '') / 1000), effectiveStatus }
     : { effectiveStatus };
+  // The three listings are requested side by side (latency, not bandwidth, is what a sync waits on);
+  // they are stored in order, campaigns first, a page per transaction.
+  const adSetOptions = writer.hasUnresolvedResults() ? { effectiveStatus } : listOptions;
+  const campaignPages = prefetch(client.listCampaigns(account.platformAccountId, listOptions));
+  const adSetPages = prefetch(client.listAdSets(account.platformAccountId, adSetOptions));
+  const adPages = prefetch(client.listAds(account.platformAccountId, listOptions));
+  const statusPages = incremental
+    ? {
+        campaigns: prefetch(client.listCampaignStatuses(account.platformAccountId, { effectiveStatus })),
+        adSets: prefetch(client.listAdSetStatuses(account.platformAccountId, { effectiveStatus })),
+        ads: prefetch(client.listAdStatuses(account.platformAccountId, { effectiveStatus })),
+      }
+    : null;
   const listedCampaigns: string[] = [];
-  for await (const page of client.listCampaigns(account.platformAccountId, listOptions)) {
+  for await (const page of campaignPages) {
     checkpoint();
     writer.campaigns(page, stamp());
     stats.campaigns += page.length;
@@ -144,8 +176,7 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
   let maps = loadObjectMaps(db, account.id);
   const listedAdSets: string[] = [];
   // Ad sets synced before result types existed are all listed once, so none is left uncounted.
-  const adSetOptions = writer.hasUnresolvedResults() ? { effectiveStatus } : listOptions;
-  for await (const page of client.listAdSets(account.platformAccountId, adSetOptions)) {
+  for await (const page of adSetPages) {
     checkpoint();
     stats.skipped += writer.adSets(page, maps, stamp(), today);
     stats.adSets += page.length;
@@ -157,14 +188,14 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
   // without any edit, and archiving may not show in updated_since.
   let seenCampaigns = listedCampaigns;
   let seenAdSets = listedAdSets;
-  if (incremental) {
+  if (statusPages) {
     seenCampaigns = [];
-    for await (const page of client.listCampaignStatuses(account.platformAccountId, { effectiveStatus })) {
+    for await (const page of statusPages.campaigns) {
       checkpoint();
       seenCampaigns.push(...writer.campaignStatuses(page));
     }
     seenAdSets = [];
-    for await (const page of client.listAdSetStatuses(account.platformAccountId, { effectiveStatus })) {
+    for await (const page of statusPages.adSets) {
       checkpoint();
       seenAdSets.push(...writer.adSetStatuses(page, stamp(), today));
     }
@@ -173,13 +204,13 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
   writer.markMissing('campaigns', maps.campaigns.keys(), seenCampaigns);
   writer.markMissing('ad_sets', maps.adSets.keys(), seenAdSets);
   progress('structure', 0.6);
-  for await (const page of client.listAds(account.platformAccountId, listOptions)) {
+  for await (const page of adPages) {
     checkpoint();
     stats.skipped += writer.ads(page, maps, stamp());
     stats.ads += page.length;
   }
-  if (incremental) {
-    for await (const page of client.listAdStatuses(account.platformAccountId, { effectiveStatus })) {
+  if (statusPages) {
+    for await (const page of statusPages.ads) {
       checkpoint();
       writer.adStatuses(page);
     }
@@ -220,22 +251,51 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     ['adset', maps.adSets.size],
     ['ad', maps.ads.size],
   ];
-  for (const [level, objects] of levels) {
-    const phase = LEVEL_PHASE[level];
-    const expected = Math.max(1, objects * days);
-    let read = 0;
-    progress(phase, 0);
-    for await (const page of client.insights(account.platformAccountId, {
-      level,
-      since: stats.since,
-      until: stats.until,
-    })) {
-      checkpoint();
+  // The three levels side by side, each in date chunks (async reports when large), a few queries in
+  // flight at once for this account. Progress follows the rows stored against the rows expected.
+  const expected = levels.reduce((sum, [, objects]) => sum + Math.max(1, objects * days), 0);
+  let read = 0;
+  const reader = new InsightReader(
+    client,
+    account.platformAccountId,
+    new Limiter(concurrencyFor(expected)),
+    [...maps.campaigns.keys()],
+    (level, page) => {
       stats.skipped += writer.insights(level, page, maps);
       read += page.length;
       countRows(stats, level, page.length);
-      progress(phase, read / expected);
+    },
+    checkpoint,
+    () => {
+      const level = reader.currentLevel;
+      if (!level) return;
+      const [from, to] = [BANDS['insights:campaign'][0], BANDS['insights:ad'][1]];
+      job.onProgress(LEVEL_PHASE[level], Math.floor(from + (to - from) * Math.min(1, read / expected)));
+    },
+  );
+  progress('insights:campaign', 0);
+  const rereading = stats.since > fullSince;
+  const recentFrom = addDays(stats.until, -(AD_REREAD_DAYS - 1));
+  if (rereading && recentFrom > stats.since) {
+    writer.adSetChanges = { before: recentFrom, ids: new Set(), from: null, until: null };
+    await reader.read([
+      ...planPieces('campaign', stats.since, stats.until, maps.campaigns.size),
+      ...planPieces('adset', stats.since, stats.until, maps.adSets.size),
+      ...planPieces('ad', recentFrom, stats.until, maps.ads.size),
+    ]);
+    const changed = writer.adSetChanges;
+    writer.adSetChanges = null;
+    if (changed.ids.size > 0 && changed.from !== null && changed.until !== null) {
+      const adSetIds = [...changed.ids];
+      const ads = Math.ceil((maps.ads.size * adSetIds.length) / Math.max(1, maps.adSets.size));
+      await reader.read(
+        planPieces('ad', changed.from, changed.until, ads).map((piece) => ({ ...piece, adSetIds })),
+      );
     }
+  } else {
+    await reader.read(
+      levels.flatMap(([level, objects]) => planPieces(level, stats.since, stats.until, objects)),
+    );
   }
 
   // Campaigns new since the last sync get their whole range, one campaign at a time, each marked
@@ -270,8 +330,31 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     retries: client.stats.retries,
     throttleWaits: client.stats.throttleWaits,
     limitHalvings: client.stats.limitHalvings,
+    insightChunks: reader.counters.chunks,
+    asyncReports: client.stats.asyncReports,
+    chunkSplits: reader.counters.splits,
+    paceWaits: client.stats.paceWaits,
+    paceWaitMs: client.stats.paceWaitMs,
   });
   return stats;
+}
+
+/**
+ * Starts reading every page of a listing now and hands them over in order. The pages are held until
+ * consumed (object lists are small next to insights); a failure surfaces where they are consumed.
+ */
+function prefetch<T>(pages: AsyncGenerator<T[]>): AsyncIterable<T[]> {
+  const collected = (async () => {
+    const out: T[][] = [];
+    for await (const page of pages) out.push(page);
+    return out;
+  })();
+  collected.catch(() => undefined);
+  return {
+    async *[Symbol.asyncIterator]() {
+      yield* await collected;
+    },
+  };
 }
 
 /** Custom conversions are named in the Results column; their names come from their own edge. */

@@ -30,8 +30,9 @@ describe('resume after a kill', () => {
     await sync.stop();
     core.close();
 
-    // Slow the platform down so the kill lands mid-sync, after some pages were committed.
-    demo.controls.setLatency(15);
+    // Slow the platform down so the kill lands mid-sync, after some pages were committed (the three
+    // insight levels are read side by side, a few requests in flight, so each answer takes a while).
+    demo.controls.setLatency(150);
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'src/test-support/sync-child.ts', dataDir, account.id, demo.url, demo.apiVersion],
@@ -40,8 +41,8 @@ describe('resume after a kill', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     let killed = false;
     for await (const line of createInterface({ input: child.stdout })) {
-      const event = JSON.parse(line) as { event: string; phase?: string };
-      if (event.event === 'progress' && event.phase === 'insights:ad_set') {
+      const event = JSON.parse(line) as { event: string; phase?: string; percent?: number };
+      if (event.event === 'progress' && event.phase?.startsWith('insights:') && (event.percent ?? 0) > 10) {
         child.kill('SIGKILL');
         killed = true;
         break;

@@ -99,6 +99,36 @@ export function lastCompletedRun(db: Db, accountId: string): SyncRunRow | undefi
     .get(accountId) as SyncRunRow | undefined;
 }
 
+/** Accounts whose latest run was paused by Meta's rate limit, with when it resumes. */
+export function pausedRuns(db: Db): { accountId: string; resumeAfter: string }[] {
+  const rows = db
+    .prepare(
+      `SELECT r.account_id, r.error FROM sync_runs r
+       WHERE r.status = 'interrupted' AND r.error LIKE '%"rate_limited"%'
+         AND r.id = (SELECT id FROM sync_runs WHERE account_id = r.account_id ORDER BY started_at DESC, rowid DESC LIMIT 1)`,
+    )
+    .all() as { account_id: string; error: string }[];
+  const out: { accountId: string; resumeAfter: string }[] = [];
+  for (const row of rows) {
+    const resumeAfter = resumeAfterOf(row.error);
+    if (resumeAfter) out.push({ accountId: row.account_id, resumeAfter });
+  }
+  return out;
+}
+
+/** The resume time a paused run's error carries, if any. */
+export function resumeAfterOf(error: string | null): string | null {
+  if (!error) return null;
+  try {
+    const parsed = JSON.parse(error) as { type?: unknown; resumeAfter?: unknown };
+    return parsed.type === 'rate_limited' && typeof parsed.resumeAfter === 'string'
+      ? parsed.resumeAfter
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 export function getRun(db: Db, id: string): SyncRunRow | undefined {
   return db.prepare(`SELECT * FROM sync_runs WHERE id = ?`).get(id) as SyncRunRow | undefined;
 }
@@ -113,7 +143,7 @@ export function finishRun(
   outcome: {
     status: Exclude<SyncRunStatus, 'running'>;
     stats: object;
-    error?: { type: string; message: string };
+    error?: { type: string; message: string; resumeAfter?: string };
   },
   now: string,
 ): void {

@@ -12,7 +12,7 @@ import {
   startFakeAccount,
   type FakeAccountState,
 } from '../../test-support/fake-account';
-import { REREAD_DAYS } from './engine';
+import { AD_REREAD_DAYS, REREAD_DAYS } from './engine';
 import { SyncService } from './service';
 
 const TODAY = '2026-03-15';
@@ -162,10 +162,22 @@ describe('SyncService against a Graph-shaped server', () => {
     expect(
       server.requests.find((r) => r.path.endsWith('/campaigns'))?.query.get('updated_since'),
     ).toBeTruthy();
-    const accountRanges = server.requests
-      .filter((r) => r.path === `/v25.0/${FAKE_ACCOUNT}/insights`)
-      .map((r) => JSON.parse(r.query.get('time_range') ?? '{}') as { since: string });
-    expect(new Set(accountRanges.map((r) => r.since))).toEqual(new Set([addDays(TODAY, -(REREAD_DAYS - 1))]));
+    const insightReads = server.requests.filter((r) => r.path === `/v25.0/${FAKE_ACCOUNT}/insights`);
+    const sinceOf = (level: string) =>
+      new Set(
+        insightReads
+          .filter((r) => r.query.get('level') === level)
+          .map((r) => (JSON.parse(r.query.get('time_range') ?? '{}') as { since: string }).since),
+      );
+    const rereadFrom = addDays(TODAY, -(REREAD_DAYS - 1));
+    expect(sinceOf('campaign')).toEqual(new Set([rereadFrom]));
+    expect(sinceOf('adset')).toEqual(new Set([rereadFrom]));
+    // Ads: the last AD_REREAD_DAYS for all, older days only for the ad sets whose days changed.
+    expect(sinceOf('ad')).toEqual(new Set([addDays(TODAY, -(AD_REREAD_DAYS - 1)), rereadFrom]));
+    const changedAds = insightReads.find(
+      (r) => r.query.get('level') === 'ad' && r.query.get('filtering')?.includes('adset.id'),
+    );
+    expect(changedAds).toBeDefined();
 
     expect(
       core.db
@@ -220,8 +232,9 @@ describe('SyncService against a Graph-shaped server', () => {
     const before = snapshot(core);
     const changes: CoreEventMap['connection.changed'][] = [];
     core.events.on('connection.changed', (c) => changes.push(c));
+    // The token lapses as the insights start (the three levels are then read side by side).
     core.events.on('sync.progress', (p) => {
-      if (p.phase === 'insights:ad_set') state.tokenExpired = true;
+      if (p.phase === 'insights:campaign') state.tokenExpired = true;
     });
     const outcome = await sync.syncAccount(account.id, { kind: 'full' });
     expect(outcome.status).toBe('failed');

@@ -6,6 +6,7 @@ import { JobQueue } from '../jobs/queue';
 import { JobThread } from '../jobs/thread';
 import { GraphError } from '../platform/errors';
 import { GraphClient, type GraphClientOptions } from '../platform/graph-client';
+import { pacerFor } from '../platform/pacing';
 import { expireConnection, getAdAccount, getConnection, type AdAccount } from './accounts';
 import { connectAccount, type ConnectAccountInput } from './connect';
 import { checkTokenExpiry } from './token-expiry';
@@ -16,6 +17,7 @@ import {
   finishRun,
   lastCompletedRun,
   progressTracker,
+  pausedRuns,
   reapStaleRuns,
   recordProgress,
   type SyncKind,
@@ -30,20 +32,34 @@ export interface SyncServiceOptions {
   demoPlatform?: DemoPlatformSource;
   /** Overrides for the Graph client (tests shorten backoff; benches raise page sizes). */
   client?: Partial<
-    Pick<GraphClientOptions, 'sleep' | 'maxRetries' | 'backoffBaseMs' | 'pageLimit' | 'maxThrottleWaitMs'>
+    Pick<
+      GraphClientOptions,
+      'sleep' | 'maxRetries' | 'backoffBaseMs' | 'pageLimit' | 'maxThrottleWaitMs' | 'asyncPollMs'
+    >
   >;
   /**
    * Run the engine (Graph paging, parsing, upserts) on the sync worker thread, so the host's thread
    * stays free (hosts). Ignored when `fetch` or `client.sleep` is injected: functions stay in-process.
    */
   inWorker?: boolean;
+  /**
+   * Arms the timer that resumes a sync paused by Meta's rate limit; returns its cancel. Tests inject
+   * one to fire it at will; by default a setTimeout that does not keep the process alive.
+   */
+  resumeTimer?: (delayMs: number, resume: () => void) => () => void;
 }
+
+/** A throttle shorter than this is waited out at least this long before the paused sync resumes. */
+const MIN_PAUSE_MS = 60_000;
 
 export interface SyncOutcome {
   syncRunId: string;
   accountId: string;
   kind: SyncKind;
-  status: 'completed' | 'failed' | 'interrupted';
+  /** `paused`: Meta's rate limit asked for a longer wait than a sync sits through; it resumes by itself. */
+  status: 'completed' | 'failed' | 'interrupted' | 'paused';
+  /** When a paused sync resumes (ISO time). */
+  resumeAfter?: string;
   startedAt: string;
   finishedAt: string;
   stats?: SyncStats;
@@ -83,6 +99,8 @@ export class SyncService {
   private readonly demoPlatform: DemoPlatformSource;
   private readonly thread: JobThread<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault> | null;
   private stopping = false;
+  /** Cancels of the timers that resume paused syncs, by account ID. */
+  private readonly resumeTimers = new Map<string, () => void>();
 
   constructor(
     private readonly core: Core,
@@ -187,6 +205,8 @@ export class SyncService {
     this.stopping = false;
     this.jobs.start();
     const { db, clock, logger } = this.core;
+    // Syncs paused by Meta's rate limit resume at their time, also after a restart.
+    for (const paused of pausedRuns(db)) this.armResume(paused.accountId, paused.resumeAfter);
     for (const accountId of new Set(reapStaleRuns(db, clock.now().toISOString()))) {
       const account = getAdAccount(db, accountId);
       if (!account || account.connectionStatus !== 'active' || this.running.has(accountId)) continue;
@@ -197,6 +217,37 @@ export class SyncService {
         logger.warn('an interrupted sync could not be resumed', { accountId, error: String(error) });
       }
     }
+  }
+
+  /** Resumes the account's sync at `resumeAfter` (or at once if that has passed). */
+  private armResume(accountId: string, resumeAfter: string): void {
+    this.resumeTimers.get(accountId)?.();
+    const delay = Math.max(0, Date.parse(resumeAfter) - this.core.clock.now().getTime());
+    const fire = () => {
+      this.resumeTimers.delete(accountId);
+      if (this.stopping || this.running.has(accountId)) return;
+      const account = getAdAccount(this.core.db, accountId);
+      if (!account || account.connectionStatus !== 'active') return;
+      try {
+        this.startSync(accountId);
+        this.core.logger.info('resuming a sync paused by the rate limit', { accountId });
+      } catch (error) {
+        this.core.logger.warn('a paused sync could not be resumed', { accountId, error: String(error) });
+      }
+    };
+    const arm =
+      this.options.resumeTimer ??
+      ((ms: number, fn: () => void) => {
+        const timer = setTimeout(fn, ms);
+        timer.unref();
+        return () => clearTimeout(timer);
+      });
+    this.resumeTimers.set(accountId, arm(delay, fire));
+  }
+
+  /** When the account's paused sync resumes, if it is paused. */
+  pausedUntil(accountId: string): string | null {
+    return pausedRuns(this.core.db).find((p) => p.accountId === accountId)?.resumeAfter ?? null;
   }
 
   syncAccount(accountId: string, opts: { kind?: SyncKind } = {}): Promise<SyncOutcome> {
@@ -221,6 +272,8 @@ export class SyncService {
    */
   async stop(): Promise<void> {
     this.stopping = true;
+    for (const cancel of this.resumeTimers.values()) cancel();
+    this.resumeTimers.clear();
     const runs = [...this.running.values()];
     for (const run of runs) run.abort.abort();
     await Promise.all(runs.map((run) => run.done));
@@ -249,13 +302,31 @@ export class SyncService {
     const finish = (
       status: SyncOutcome['status'],
       stats: SyncStats | undefined,
-      error?: { type: string; message: string },
+      error?: { type: string; message: string; resumeAfter?: string },
     ): SyncOutcome => {
       const finishedAt = clock.now().toISOString();
-      finishRun(db, syncRunId, { status, stats: stats ?? {}, ...(error ? { error } : {}) }, finishedAt);
+      // A paused run is stored as interrupted (what it committed stays) with its resume time.
+      const stored = status === 'paused' ? 'interrupted' : status;
+      finishRun(
+        db,
+        syncRunId,
+        { status: stored, stats: stats ?? {}, ...(error ? { error } : {}) },
+        finishedAt,
+      );
       if (status === 'completed') events.emit('sync.completed', { ...ids, kind });
-      else events.emit('sync.failed', { ...ids, error: error ?? { type: 'api_error', message: status } });
-      return { ...base, status, finishedAt, ...(stats ? { stats } : {}), ...(error ? { error } : {}) };
+      else {
+        const { type, message } = error ?? { type: 'api_error', message: status };
+        events.emit('sync.failed', { ...ids, error: { type, message } });
+      }
+      const resumeAfter = error?.resumeAfter;
+      return {
+        ...base,
+        status,
+        finishedAt,
+        ...(stats ? { stats } : {}),
+        ...(error ? { error: { type: error.type, message: error.message } } : {}),
+        ...(resumeAfter ? { resumeAfter } : {}),
+      };
     };
     try {
       if (abort.signal.aborted) throw new SyncStopped();
@@ -278,7 +349,10 @@ export class SyncService {
           )
         : await runSync({
             db,
-            client: this.client(endpoint.url, endpoint.apiVersion, token, { signal: abort.signal }),
+            client: this.client(endpoint.url, endpoint.apiVersion, token, {
+              signal: abort.signal,
+              pacer: pacerFor(endpoint.url, account.platformAccountId, () => clock.now().getTime()),
+            }),
             account,
             kind,
             now: () => clock.now(),
@@ -304,6 +378,19 @@ export class SyncService {
           type: 'token_expired',
           message: `the platform token expired or was revoked (${error.message}); synced history is kept, reconnect to resume syncing`,
         });
+      }
+      if (error instanceof GraphError && error.kind === 'throttled') {
+        // Meta asks for a longer wait than a sync sits through: pause, keep what was committed, and
+        // resume after that time; other accounts' syncs go on meanwhile.
+        const waitMs = Math.max(MIN_PAUSE_MS, error.info.retryAfterMs ?? 0);
+        const resumeAfter = new Date(clock.now().getTime() + waitMs).toISOString();
+        const outcome = finish('paused', undefined, {
+          type: 'rate_limited',
+          message: `paused by Meta's rate limit until ${resumeAfter} (${error.message})`,
+          resumeAfter,
+        });
+        if (!this.stopping) this.armResume(account.id, resumeAfter);
+        return outcome;
       }
       if (error instanceof GraphError) {
         return finish('failed', undefined, { type: 'platform_error', message: error.message });

@@ -10,7 +10,7 @@ import { SyncStopped } from './engine';
 import type { SyncKind } from './runs';
 
 export type SyncClientTuning = Partial<
-  Pick<GraphClientOptions, 'maxRetries' | 'backoffBaseMs' | 'pageLimit' | 'maxThrottleWaitMs'>
+  Pick<GraphClientOptions, 'maxRetries' | 'backoffBaseMs' | 'pageLimit' | 'maxThrottleWaitMs' | 'asyncPollMs'>
 >;
 
 export interface SyncJobRequest {

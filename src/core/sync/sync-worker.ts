@@ -3,6 +3,7 @@
 // Several accounts sync at once, interleaved on their requests; the host keeps the run's bookkeeping.
 import { serveJobs, workerStore } from '../jobs/worker-side';
 import { GraphClient } from '../platform/graph-client';
+import { pacerFor } from '../platform/pacing';
 import { runSync, type SyncStats } from './engine';
 import { progressTracker, recordProgress } from './runs';
 import { toSyncFault, type SyncFault, type SyncJobProgress, type SyncJobRequest } from './sync-job';
@@ -17,6 +18,8 @@ serveJobs<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault>({
       token: job.token,
       ...job.client,
       signal: control.signal,
+      // Every sync of this account on this thread shares its pacing (usage headers, throttles).
+      pacer: pacerFor(job.endpoint.url, job.account.platformAccountId, () => Date.now() + job.clockOffsetMs),
     });
     return runSync({
       db,

@@ -53,6 +53,11 @@ export class SyncWriter {
   rowsWritten = 0;
   /** Campaigns (service IDs) with an insight row inserted or changed: what a re-diagnosis re-judges. */
   readonly changedCampaigns = new Set<string>();
+  /**
+   * While set, ad-set days before `before` whose stored row changed are recorded here: an incremental
+   * sync re-reads the ads of those ad sets only (an ad set's day is the sum of its ads' days).
+   */
+  adSetChanges: { before: string; ids: Set<string>; from: string | null; until: string | null } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -297,6 +302,12 @@ export class SyncWriter {
           ).changes;
           if (changed) this.changedCampaigns.add(adSet.campaignId);
           written += changed;
+          const tracked = this.adSetChanges;
+          if (changed > 0 && tracked && row.adset_id && m.date < tracked.before) {
+            tracked.ids.add(row.adset_id);
+            if (tracked.from === null || m.date < tracked.from) tracked.from = m.date;
+            if (tracked.until === null || m.date > tracked.until) tracked.until = m.date;
+          }
         } else {
           const ad = row.ad_id ? maps.ads.get(row.ad_id) : undefined;
           if (!ad) {

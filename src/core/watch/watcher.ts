@@ -10,6 +10,7 @@ import type { DiagnosticsService } from '../diagnostics/service';
 import { DEFAULT_WINDOW_DAYS_BACK } from '../diagnostics/use-cases';
 import { isAppError } from '../errors';
 import { wakeSnoozed } from '../issues/lifecycle';
+import { pausedRuns } from '../sync/runs';
 import type { SyncService } from '../sync/service';
 import { backoffMs, nextIncremental, nextNightly } from './slots';
 import {
@@ -151,6 +152,12 @@ export class Watcher {
       return;
     }
     if (failure === 'interrupted') return; // a stop (shutdown) is not the account's fault
+    if (failure === 'rate_limited') {
+      // Meta paused the account: the sync service resumes it at Meta's time; no scheduled sync before.
+      const paused = pausedRuns(db).find((p) => p.accountId === accountId);
+      if (paused) saveSchedule(db, { ...schedule, backoff_until: paused.resumeAfter, last_reason: failure });
+      return;
+    }
     const failures = schedule.failures + 1;
     const until = new Date(clock.now().getTime() + backoffMs(failures)).toISOString();
     saveSchedule(db, { ...schedule, failures, backoff_until: until, last_reason: failure });

@@ -25,6 +25,8 @@ export interface SyncState {
   lastError: { type: string; message: string } | null;
   /** When the account syncs next on its own (null: not scheduled, or its connection is not active). */
   nextSyncAt: string | null;
+  /** Set while Meta's rate limit pauses the account's sync: when it resumes by itself (ISO time). */
+  pausedUntil: string | null;
 }
 
 /** The account read model: the API's Account plus what a screen needs besides (sync progress, mode). */

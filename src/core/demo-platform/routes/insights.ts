@@ -1,6 +1,6 @@
 // /{object}/insights (sync), POST /{object}/insights (async job), /{report_run_id} and its rows.
 
-import { GraphError, invalidParameter } from '../errors';
+import { GraphError, invalidParameter, tooMuchData } from '../errors';
 import { InsightsRows } from '../insights';
 import { parseInsightsQuery, type Scope } from '../insights-query';
 import { parseLimit } from '../paging';
@@ -40,6 +40,8 @@ export function syncInsights(ctx: RouteContext, n: WorldNode): RouteResult {
   ctx.usage = { accountId: scope.account.accountId, kind: 'insights' };
   const query = parseInsightsQuery(ctx.params, scope, ctx.world);
   const rows = new InsightsRows(ctx.model, scope, query);
+  // Meta refuses synchronous reads that are too big ("data per call limit"), asking for async jobs.
+  if (rows.maxRows > ctx.state.syncInsightsRowLimit) throw tooMuchData();
   const limit = parseLimit(param(ctx, 'limit'));
   const page = rows.page({ limit, after: param(ctx, 'after'), before: param(ctx, 'before') }, linkFor(ctx));
   return { body: page, headers: insightsHeaders(ctx, scope.account.accountId) };

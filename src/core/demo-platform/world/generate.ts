@@ -69,7 +69,7 @@ export function generateWorld(opts: GenerateWorldOptions = {}): World {
   }
   const largeCount = Math.max(1, Math.floor(opts.largeAccountCampaigns ?? DEFAULT_LARGE_ACCOUNT_CAMPAIGNS));
   const todayDay = dayNumber(today);
-  const firstDay = todayDay - HISTORY_DAYS + 1;
+  const firstDay = todayDay - Math.max(1, Math.floor(opts.historyDays ?? HISTORY_DAYS)) + 1;
   const ids = new IdFactory(seed);
   const rng = Rng.of(seed, 'world');
 

@@ -219,4 +219,6 @@ export interface GenerateWorldOptions {
   /** YYYY-MM-DD, the last day with (partial) data; default: UTC today. */
   today?: string;
   largeAccountCampaigns?: number;
+  /** Days of history served, today included (default HISTORY_DAYS; 730 for a two-year account). */
+  historyDays?: number;
 }

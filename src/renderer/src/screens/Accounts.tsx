@@ -261,7 +261,16 @@ function AccountCard(props: { account: AccountView; onReauth: (a: AccountView) =
           </div>
         ) : (
           <>
-            {account.sync.lastError && !broken ? (
+            {account.sync.pausedUntil && !broken ? (
+              <span className="muted">
+                Paused by Meta&apos;s rate limit until{' '}
+                {new Date(account.sync.pausedUntil).toLocaleTimeString([], {
+                  hour: '2-digit',
+                  minute: '2-digit',
+                })}
+                ; it resumes by itself.
+              </span>
+            ) : account.sync.lastError && !broken ? (
               <span className="form-error">Last sync failed: {account.sync.lastError.message}</span>
             ) : (
               <span className="muted">
