@@ -3,7 +3,7 @@
 // settings), the window, IPC from the handler map, and calm desktop notifications.
 import { app, BrowserWindow, dialog, Notification, shell } from 'electron';
 import { join } from 'node:path';
-import { configuredApiPort } from '../core/settings/use-cases';
+import { configuredApiPort, desktopPreferences } from '../core/settings/use-cases';
 import { consoleLogger } from '../core/core';
 import { startHost } from '../core/host/start';
 import { createHandlerDispatch, type HandlerContext, type HandlerEnv } from '../core/handlers';
@@ -13,6 +13,7 @@ import type { BridgeEvent } from '../shared/ipc/types';
 import { registerIpc } from './ipc';
 import { NotificationPolicy } from './notify-policy';
 import { desktopTokenCipher } from './safe-storage-cipher';
+import { keepRunningInTray } from './tray';
 import { createMainWindow, hardenSession } from './window';
 
 const NOTIFY_EVERY_MS = 15_000;
@@ -62,7 +63,24 @@ if (!app.requestSingleInstanceLock()) {
 
     hardenSession();
     win = createMainWindow();
-    const unregister = registerIpc(env, createHandlerDispatch(env), ctx, win);
+    let quitting = false;
+    // Closing the window can leave the watch running in the tray (Settings), with start at login.
+    const applyPreferences = keepRunningInTray(
+      win,
+      () => desktopPreferences(core.db),
+      () => quitting,
+    );
+    const dispatch = createHandlerDispatch(env);
+    const unregister = registerIpc(
+      env,
+      async (context, name, args) => {
+        const result = await dispatch(context, name, args);
+        if (name === 'settings.update' && result.ok) applyPreferences();
+        return result;
+      },
+      ctx,
+      win,
+    );
 
     const policy = new NotificationPolicy();
     const offNotify = core.events.onAny((name, payload) => {
@@ -81,7 +99,6 @@ if (!app.requestSingleInstanceLock()) {
       }
     }, NOTIFY_EVERY_MS);
 
-    let quitting = false;
     app.on('before-quit', (event) => {
       if (quitting) return;
       event.preventDefault();

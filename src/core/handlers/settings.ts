@@ -56,6 +56,8 @@ export function settingsHandlers(
         whiteLabelDefaults: args.whiteLabelDefaults,
         metaAppId: args.metaAppId,
         metaAppSecret: args.metaAppSecret,
+        keepRunningInTray: args.keepRunningInTray,
+        openAtLogin: args.openAtLogin,
       }),
   };
 }

@@ -37,6 +37,19 @@ export interface SettingsChange {
   whiteLabelDefaults?: WhiteLabel | null | undefined;
   metaAppId?: string | null | undefined;
   metaAppSecret?: string | null | undefined;
+  keepRunningInTray?: boolean | undefined;
+  openAtLogin?: boolean | undefined;
+}
+
+const KEEP_RUNNING_IN_TRAY = 'desktop_keep_running_in_tray';
+const OPEN_AT_LOGIN = 'desktop_open_at_login';
+
+/** The desktop app's watch preferences: keep running in the tray when the window closes, open at login. */
+export function desktopPreferences(db: Db): { keepRunningInTray: boolean; openAtLogin: boolean } {
+  return {
+    keepRunningInTray: readSetting(db, KEEP_RUNNING_IN_TRAY) === '1',
+    openAtLogin: readSetting(db, OPEN_AT_LOGIN) === '1',
+  };
 }
 
 const META_APP_ID = 'meta_app_id';
@@ -73,6 +86,7 @@ export function settingsUseCases(services: AppServices) {
       user: { id: user.id, email: user.email, name: user.name, role: user.role },
       api: { baseUrl: services.host.apiBaseUrl(), port: configuredApiPort(db) },
       whiteLabelDefaults: whiteLabelDefaults(db, ctx.workspaceId),
+      desktop: desktopPreferences(db),
       metaApp: {
         appId: readSetting(db, META_APP_ID) ?? null,
         hasSecret: readSetting(db, META_APP_SECRET) !== undefined,
@@ -96,6 +110,18 @@ export function settingsUseCases(services: AppServices) {
       }
       if (change.apiPort !== undefined) writeSetting(db, API_PORT_SETTING, String(change.apiPort));
       if (change.metaAppId !== undefined) writeSetting(db, META_APP_ID, change.metaAppId);
+      if (
+        (change.keepRunningInTray !== undefined || change.openAtLogin !== undefined) &&
+        host !== 'desktop'
+      ) {
+        throw new AppError(
+          'invalid_request',
+          'The tray and start-at-login settings belong to the desktop app.',
+        );
+      }
+      if (change.keepRunningInTray !== undefined)
+        writeSetting(db, KEEP_RUNNING_IN_TRAY, change.keepRunningInTray ? '1' : '0');
+      if (change.openAtLogin !== undefined) writeSetting(db, OPEN_AT_LOGIN, change.openAtLogin ? '1' : '0');
       if (change.metaAppSecret !== undefined) {
         // The secret signs the code exchange: sealed at rest like platform tokens.
         writeSetting(

@@ -174,6 +174,8 @@ export const argSchemas = {
         .nullable()
         .optional(),
       metaAppSecret: z.string().trim().min(16, 'paste the whole app secret').max(128).nullable().optional(),
+      keepRunningInTray: z.boolean().optional(),
+      openAtLogin: z.boolean().optional(),
     })
     .strict(),
   'users.list': empty,

@@ -208,6 +208,8 @@ export interface SettingsView {
   whiteLabelDefaults: WhiteLabel | null;
   /** The agency's own Meta app for Facebook Login (desktop): its ID, and whether its secret is set. */
   metaApp: { appId: string | null; hasSecret: boolean };
+  /** Desktop only: closing the window leaves AdLens watching in the tray; start at login. */
+  desktop: { keepRunningInTray: boolean; openAtLogin: boolean };
 }
 
 /** A core event as the renderer receives it (already scoped to its workspace). */

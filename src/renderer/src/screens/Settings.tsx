@@ -283,6 +283,36 @@ function LocalApi(props: { settings: SettingsView }): React.JSX.Element {
   );
 }
 
+/** Closing the window can leave the watch running in the tray; and AdLens can open at login. */
+function DesktopWatch(props: { settings: SettingsView }): React.JSX.Element {
+  const update = useCallMutation('settings.update', ['settings']);
+  const prefs = props.settings.desktop;
+  return (
+    <div className="form">
+      <label className="checkbox-row">
+        <input
+          type="checkbox"
+          checked={prefs.keepRunningInTray}
+          disabled={update.isPending}
+          onChange={(e) => update.mutate({ keepRunningInTray: e.target.checked })}
+        />
+        Keep AdLens running in the system tray when the window is closed (accounts keep syncing, diagnoses and
+        alerts go on)
+      </label>
+      <label className="checkbox-row">
+        <input
+          type="checkbox"
+          checked={prefs.openAtLogin}
+          disabled={update.isPending}
+          onChange={(e) => update.mutate({ openAtLogin: e.target.checked })}
+        />
+        Open AdLens when I log in
+      </label>
+      {update.error ? <span className="form-error">{update.error.message}</span> : null}
+    </div>
+  );
+}
+
 /** The agency's own Meta app, for "Log in with Facebook" on the connect screen (desktop app). */
 function MetaApp(props: { settings: SettingsView }): React.JSX.Element {
   const update = useCallMutation('settings.update', ['settings']);
@@ -379,6 +409,12 @@ export default function Settings(): React.JSX.Element {
         <h2 id="api-title">Local API address</h2>
         <LocalApi settings={s} />
       </section>
+      {s.host === 'desktop' ? (
+        <section className="panel" aria-labelledby="watch-title">
+          <h2 id="watch-title">Keep watching</h2>
+          <DesktopWatch settings={s} />
+        </section>
+      ) : null}
       <section className="panel" aria-labelledby="meta-app-title">
         <h2 id="meta-app-title">Facebook Login</h2>
         <MetaApp settings={s} />
