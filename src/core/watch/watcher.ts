@@ -41,6 +41,8 @@ export class Watcher {
     private readonly core: Core,
     private readonly sync: SyncService,
     private readonly diagnostics: DiagnosticsService,
+    /** Alerts' outbox and digests, pumped on the same clock. */
+    private readonly alerts: { tick(): void } | null = null,
   ) {}
 
   /** Starts watching: event hooks, a first tick, then one every TICK_MS. */
@@ -91,6 +93,7 @@ export class Watcher {
     wakeSnoozed(this.core);
     const started = this.startDueSyncs();
     const diagnosed = this.judgeNewData();
+    this.alerts?.tick();
     return { started, diagnosed };
   }
 

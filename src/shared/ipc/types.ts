@@ -208,6 +208,7 @@ export interface BridgeEvent {
     | 'connection.changed'
     | 'diagnostic.changed'
     | 'report.changed'
-    | 'issue.changed';
+    | 'issue.changed'
+    | 'alert.raised';
   payload: Record<string, unknown>;
 }

@@ -1,0 +1,301 @@
+// Alerts against real receivers on loopback: a webhook server (node:http) that checks the Stripe-like
+// signature and can answer 500, an SMTP server (smtp-server) that receives the e-mails, a real store
+// and an injected clock: retries with backoff, one delivery per issue state change, quiet hours that
+// hold then release, mutes, and the morning digest once at the user's hour in their time zone.
+import { createHmac } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../app';
+import type { Clock } from '../clock';
+import { createCore } from '../core';
+import { createUser } from '../identity/users';
+import { createWorkspace } from '../identity/workspaces';
+import { reconcileIssues, type FoundIssue } from '../issues/lifecycle';
+import { seedAccount, seedCampaign } from '../../test-support/api-fixtures';
+import { deliveriesOf } from './store';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+export function handClock(start: string): Clock & { set(iso: string): void; advance(minutes: number): void } {
+  let now = Date.parse(start);
+  return {
+    now: () => new Date(now),
+    set: (iso) => (now = Date.parse(iso)),
+    advance: (minutes) => (now += minutes * 60_000),
+  };
+}
+
+export interface Received {
+  body: string;
+  json: Record<string, unknown>;
+  signature: string;
+}
+
+/** A webhook receiver; `status` is what it answers next. */
+export async function webhookReceiver() {
+  const calls: Received[] = [];
+  const state = { status: 200 };
+  const server = createServer((req: IncomingMessage, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      calls.push({
+        body,
+        json: JSON.parse(body) as Record<string, unknown>,
+        signature: String(req.headers['adlens-signature']),
+      });
+      res.writeHead(state.status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url, calls, state };
+}
+
+/** True when the header is a valid signature of the body under the secret. */
+export function validSignature(secret: string, call: Received): boolean {
+  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(call.signature);
+  if (!match) return false;
+  const expected = createHmac('sha256', secret).update(`${match[1]}.${call.body}`).digest('hex');
+  return expected === match[2];
+}
+
+export async function smtpReceiver() {
+  const mails: { to: string[]; data: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    onData(stream, session, callback) {
+      let data = '';
+      stream.on('data', (c: Buffer) => (data += c.toString('utf8')));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { port, mails };
+}
+
+async function world(start = '2026-03-15T10:00:00Z') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'adlens-alerts-'));
+  const clock = handClock(start);
+  const app: App = createApp(createCore({ dataDir, clock }), { renderReportsInWorker: false });
+  cleanups.push(() => app.stop());
+  const workspace = createWorkspace(app.core.db, { name: 'Agency', plan: 'agency' });
+  const owner = createUser(app.core.db, {
+    workspaceId: workspace.id,
+    email: 'owner@agency.test',
+    role: 'owner',
+  });
+  const account = seedAccount(app.core.db, { workspaceId: workspace.id, mode: 'live' });
+  const campaign = seedCampaign(app.core.db, { accountId: account.id, name: 'Alpha' });
+  const ctx = app.use.identity.contextForWorkspace(workspace.id);
+  const found = (severity: FoundIssue['severity']): FoundIssue => ({
+    campaignId: campaign,
+    type: 'CPA_DEGRADATION',
+    entity: { id: campaign, name: 'Alpha' },
+    severity,
+    title: 'Cost per result up 60%',
+    description: 'the last 7 days against the 14 before',
+    evidence: { cpaChange: 0.6 },
+  });
+  let n = 0;
+  /** One diagnosis of the campaign finding these problems. */
+  const diagnose = (...issues: FoundIssue[]) =>
+    reconcileIssues(app.core, {
+      workspaceId: workspace.id,
+      accountId: account.id,
+      diagnosticId: `diag_AlertsDiagnos${String(n++).padStart(3, '0')}`,
+      judgedCampaignIds: [campaign],
+      found: issues,
+    });
+  const settle = async () => {
+    app.alerts.tick();
+    await app.alerts.whenIdle();
+  };
+  return { app, clock, workspace, owner, account, campaign, ctx, found, diagnose, settle };
+}
+
+describe('webhooks', () => {
+  it('delivers signed events once per issue state change, retries 500s with backoff, and sends nothing without a change', async () => {
+    const w = await world();
+    const hook = await webhookReceiver();
+    const created = await w.app.use.alerts.add(w.ctx, {
+      kind: 'webhook',
+      target: hook.url,
+      minRisk: 'MEDIUM',
+    });
+    expect(created.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    expect((await w.app.use.alerts.list(w.ctx))[0]).not.toHaveProperty('secret');
+
+    w.diagnose(w.found('HIGH'));
+    await w.settle();
+    expect(hook.calls).toHaveLength(1);
+    const [call] = hook.calls;
+    expect(validSignature(created.secret!, call!)).toBe(true);
+    expect(validSignature('whsec_wrong', call!)).toBe(false);
+    expect(call!.json).toMatchObject({
+      type: 'issue.opened',
+      account: { id: w.account.id },
+      campaign: { id: w.campaign, name: 'Alpha' },
+      issue: { type: 'CPA_DEGRADATION', severity: 'HIGH', evidence: { cpaChange: 0.6 } },
+      link: null,
+    });
+
+    // The same finding again: reconcileIssues reports no change, nothing is sent.
+    expect(w.diagnose(w.found('HIGH'))).toEqual([]);
+    await w.settle();
+    expect(hook.calls).toHaveLength(1);
+
+    // Worse, while the receiver fails: retried after 1, then 2 minutes, delivered once it answers.
+    hook.state.status = 500;
+    w.diagnose(w.found('CRITICAL'));
+    await w.settle();
+    expect(hook.calls).toHaveLength(2);
+    await w.settle();
+    expect(hook.calls).toHaveLength(2); // not due yet
+    w.clock.advance(1);
+    await w.settle();
+    expect(hook.calls).toHaveLength(3);
+    w.clock.advance(1);
+    await w.settle();
+    expect(hook.calls).toHaveLength(3); // the second retry waits two minutes
+    hook.state.status = 204;
+    w.clock.advance(1);
+    await w.settle();
+    expect(hook.calls).toHaveLength(4);
+    w.clock.advance(60);
+    await w.settle();
+    expect(hook.calls).toHaveLength(4);
+    expect(hook.calls.slice(1).map((c) => c.json.type)).toEqual([
+      'issue.worsened',
+      'issue.worsened',
+      'issue.worsened',
+    ]);
+    // Retries carry the same event (its id), each signed anew.
+    expect(new Set(hook.calls.slice(1).map((c) => c.json.id)).size).toBe(1);
+    expect(hook.calls.every((c) => validSignature(created.secret!, c))).toBe(true);
+    const rows = deliveriesOf(w.app.core.db, created.id);
+    expect(rows.map((r) => [r.type, r.status, r.attempts])).toEqual([
+      ['issue.opened', 'delivered', 1],
+      ['issue.worsened', 'delivered', 3],
+    ]);
+
+    // Resolved: one more, and a LOW issue stays below the destination's MEDIUM.
+    w.diagnose();
+    w.diagnose({ ...w.found('LOW'), type: 'CTR_DECLINE' });
+    await w.settle();
+    expect(hook.calls.slice(4).map((c) => c.json.type)).toEqual(['issue.resolved']);
+
+    const test = await w.app.use.alerts.test(w.ctx, created.id);
+    expect(test).toMatchObject({ delivered: true, httpStatus: 204 });
+    expect(hook.calls.at(-1)!.json.type).toBe('test');
+    expect(validSignature(created.secret!, hook.calls.at(-1)!)).toBe(true);
+  });
+
+  it('gives up a day after the first attempt; a restart keeps the retries', async () => {
+    const w = await world();
+    const hook = await webhookReceiver();
+    hook.state.status = 500;
+    const created = await w.app.use.alerts.add(w.ctx, { kind: 'webhook', target: hook.url, slack: true });
+    w.diagnose(w.found('CRITICAL'));
+    await w.settle();
+    expect(JSON.parse(hook.calls[0]!.body)).toEqual({
+      text: expect.stringContaining('CRITICAL issue opened'),
+    });
+    for (let i = 0; i < 40; i++) {
+      w.clock.advance(120);
+      await w.settle();
+    }
+    const [row] = deliveriesOf(w.app.core.db, created.id);
+    expect(row!.status).toBe('failed');
+    expect(hook.calls.length).toBeGreaterThan(8);
+    expect(hook.calls.length).toBeLessThan(30);
+  });
+});
+
+describe('e-mail, quiet hours, mutes', () => {
+  it('sends one e-mail per new issue through the SMTP server, holds deliveries in quiet hours and releases them', async () => {
+    // 23:00 in Paris (UTC+1 in March before the 29th).
+    const w = await world('2026-03-15T22:00:00Z');
+    const smtp = await smtpReceiver();
+    const hook = await webhookReceiver();
+    await w.app.use.alerts.setSmtp(w.ctx, {
+      host: '127.0.0.1',
+      port: smtp.port,
+      security: 'none',
+      from: 'alerts@agency.test',
+    });
+    await w.app.use.alerts.add(w.ctx, { kind: 'email', target: 'analyst@agency.test', minRisk: 'LOW' });
+    await w.app.use.alerts.add(w.ctx, { kind: 'webhook', target: hook.url, minRisk: 'LOW' });
+    await w.app.use.alerts.setPreferences(w.ctx, { quietFrom: 22, quietTo: 7, timezone: 'Europe/Paris' });
+    const raised: string[] = [];
+    w.app.core.events.on('alert.raised', (e) => raised.push(e.type));
+
+    w.diagnose(w.found('HIGH'), { ...w.found('MEDIUM'), type: 'CTR_DECLINE', title: 'CTR down' });
+    await w.settle();
+    expect(raised).toEqual(['issue.opened', 'issue.opened']); // the event stream is never held
+    expect(smtp.mails).toHaveLength(0);
+    expect(hook.calls).toHaveLength(0);
+    w.clock.set('2026-03-16T05:59:00Z'); // 06:59 in Paris
+    await w.settle();
+    expect(smtp.mails).toHaveLength(0);
+    w.clock.set('2026-03-16T06:00:00Z'); // 07:00: released
+    await w.settle();
+    expect(hook.calls).toHaveLength(2);
+    expect(smtp.mails).toHaveLength(2);
+    expect(smtp.mails[0]!.to).toEqual(['analyst@agency.test']);
+    expect(smtp.mails.map((m) => /Subject: (.*)/.exec(m.data)?.[1]).sort()).toEqual([
+      '[AdLens] HIGH issue opened: Cost per result up 60%',
+      '[AdLens] MEDIUM issue opened: CTR down',
+    ]);
+
+    // A muted account sends nothing at all.
+    await w.app.use.alerts.setPreferences(w.ctx, { mutedAccountIds: [w.account.id] });
+    w.diagnose();
+    await w.settle();
+    expect(hook.calls).toHaveLength(2);
+    expect(smtp.mails).toHaveLength(2);
+  });
+});
+
+describe('morning digest', () => {
+  it('is sent once at the chosen hour in the user time zone, says nothing changed on an empty day', async () => {
+    // 06:30 in New York (UTC-4 after 8 March).
+    const w = await world('2026-03-15T10:30:00Z');
+    const hook = await webhookReceiver();
+    await w.app.use.alerts.add(w.ctx, { kind: 'webhook', target: hook.url, types: ['digest'] });
+    await w.app.use.alerts.setDigest(w.ctx, { userId: w.owner.id, hour: 8, timezone: 'America/New_York' });
+    w.diagnose(w.found('HIGH'));
+    await w.settle();
+    expect(hook.calls).toHaveLength(0); // the destination takes digests only; not 08:00 yet
+    w.clock.set('2026-03-15T12:00:00Z'); // 08:00 in New York
+    await w.settle();
+    expect(hook.calls).toHaveLength(1);
+    expect(hook.calls[0]!.json).toMatchObject({
+      type: 'digest',
+      detail: { counts: { opened: 1, worsened: 0, resolved: 0, syncsFailed: 0 } },
+    });
+    expect(hook.calls[0]!.json.text).toContain('Cost per result up 60%');
+    w.clock.advance(60);
+    await w.settle();
+    expect(hook.calls).toHaveLength(1); // once a day
+    w.clock.set('2026-03-16T12:05:00Z');
+    await w.settle();
+    expect(hook.calls).toHaveLength(2);
+    expect(hook.calls[1]!.json.text).toBe('Nothing changed since the last digest.');
+  });
+});
