@@ -2,92 +2,23 @@
 // signature and can answer 500, an SMTP server (smtp-server) that receives the e-mails, a real store
 // and an injected clock: retries with backoff, one delivery per issue state change, quiet hours that
 // hold then release, mutes, and the morning digest once at the user's hour in their time zone.
-import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../app';
-import type { Clock } from '../clock';
 import { createCore } from '../core';
 import { createUser } from '../identity/users';
 import { createWorkspace } from '../identity/workspaces';
 import { reconcileIssues, type FoundIssue } from '../issues/lifecycle';
 import { seedAccount, seedCampaign } from '../../test-support/api-fixtures';
 import { deliveriesOf } from './store';
+import { handClock, smtpReceiver, validSignature, webhookReceiver } from '../../test-support/alert-receivers';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-export function handClock(start: string): Clock & { set(iso: string): void; advance(minutes: number): void } {
-  let now = Date.parse(start);
-  return {
-    now: () => new Date(now),
-    set: (iso) => (now = Date.parse(iso)),
-    advance: (minutes) => (now += minutes * 60_000),
-  };
-}
-
-export interface Received {
-  body: string;
-  json: Record<string, unknown>;
-  signature: string;
-}
-
-/** A webhook receiver; `status` is what it answers next. */
-export async function webhookReceiver() {
-  const calls: Received[] = [];
-  const state = { status: 200 };
-  const server = createServer((req: IncomingMessage, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      calls.push({
-        body,
-        json: JSON.parse(body) as Record<string, unknown>,
-        signature: String(req.headers['adlens-signature']),
-      });
-      res.writeHead(state.status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url, calls, state };
-}
-
-/** True when the header is a valid signature of the body under the secret. */
-export function validSignature(secret: string, call: Received): boolean {
-  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(call.signature);
-  if (!match) return false;
-  const expected = createHmac('sha256', secret).update(`${match[1]}.${call.body}`).digest('hex');
-  return expected === match[2];
-}
-
-export async function smtpReceiver() {
-  const mails: { to: string[]; data: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (c: Buffer) => (data += c.toString('utf8')));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { port, mails };
-}
 
 async function world(start = '2026-03-15T10:00:00Z') {
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-alerts-'));
@@ -132,7 +63,7 @@ async function world(start = '2026-03-15T10:00:00Z') {
 describe('webhooks', () => {
   it('delivers signed events once per issue state change, retries 500s with backoff, and sends nothing without a change', async () => {
     const w = await world();
-    const hook = await webhookReceiver();
+    const hook = await webhookReceiver(cleanups);
     const created = await w.app.use.alerts.add(w.ctx, {
       kind: 'webhook',
       target: hook.url,
@@ -208,7 +139,7 @@ describe('webhooks', () => {
 
   it('gives up a day after the first attempt; a restart keeps the retries', async () => {
     const w = await world();
-    const hook = await webhookReceiver();
+    const hook = await webhookReceiver(cleanups);
     hook.state.status = 500;
     const created = await w.app.use.alerts.add(w.ctx, { kind: 'webhook', target: hook.url, slack: true });
     w.diagnose(w.found('CRITICAL'));
@@ -231,8 +162,8 @@ describe('e-mail, quiet hours, mutes', () => {
   it('sends one e-mail per new issue through the SMTP server, holds deliveries in quiet hours and releases them', async () => {
     // 23:00 in Paris (UTC+1 in March before the 29th).
     const w = await world('2026-03-15T22:00:00Z');
-    const smtp = await smtpReceiver();
-    const hook = await webhookReceiver();
+    const smtp = await smtpReceiver(cleanups);
+    const hook = await webhookReceiver(cleanups);
     await w.app.use.alerts.setSmtp(w.ctx, {
       host: '127.0.0.1',
       port: smtp.port,
@@ -276,7 +207,7 @@ describe('morning digest', () => {
   it('is sent once at the chosen hour in the user time zone, says nothing changed on an empty day', async () => {
     // 06:30 in New York (UTC-4 after 8 March).
     const w = await world('2026-03-15T10:30:00Z');
-    const hook = await webhookReceiver();
+    const hook = await webhookReceiver(cleanups);
     await w.app.use.alerts.add(w.ctx, { kind: 'webhook', target: hook.url, types: ['digest'] });
     await w.app.use.alerts.setDigest(w.ctx, { userId: w.owner.id, hour: 8, timezone: 'America/New_York' });
     w.diagnose(w.found('HIGH'));
