@@ -5,6 +5,12 @@ import { WhiteLabelSchema } from '../api/reports';
 import type { SyncStarted } from '../api/accounts';
 import { ISSUE_STATES, type TrackedIssue } from '../api/issues';
 import { SetSyncIntervalSchema, type SyncSchedule } from '../api/watch';
+import {
+  AddAlertDestinationSchema,
+  type AlertDestinationCreated,
+  type AlertDestinationView,
+  type AlertTestResult,
+} from '../api/alerts';
 import type { HandlerName } from './names';
 import type {
   AccountView,
@@ -177,6 +183,10 @@ export const argSchemas = {
     ),
   'watch.schedules': empty,
   'watch.setInterval': SetSyncIntervalSchema,
+  'alerts.list': empty,
+  'alerts.add': AddAlertDestinationSchema,
+  'alerts.remove': z.object({ id: id('dest') }).strict(),
+  'alerts.test': z.object({ id: id('dest') }).strict(),
 } satisfies Record<HandlerName, z.ZodType>;
 
 /** What each handler returns when it succeeds. */
@@ -217,6 +227,10 @@ export interface HandlerResults {
   'issues.snooze': TrackedIssue;
   'watch.schedules': SyncSchedule[];
   'watch.setInterval': SyncSchedule[];
+  'alerts.list': AlertDestinationView[];
+  'alerts.add': AlertDestinationCreated;
+  'alerts.remove': AlertDestinationView;
+  'alerts.test': AlertTestResult;
 }
 
 /** Arguments as a caller writes them (defaults may be left out). */
