@@ -158,6 +158,43 @@ describe('webhooks', () => {
   });
 });
 
+describe('operational alerts', () => {
+  it('a failed sync, a disabled account and a whole day with spend and no results, once each', async () => {
+    const w = await world();
+    const hook = await webhookReceiver(cleanups);
+    await w.app.use.alerts.add(w.ctx, { kind: 'webhook', target: hook.url });
+    const { db, events } = w.app.core;
+    const insight = db.prepare(
+      `INSERT INTO insights_campaign_daily (campaign_id, date, account_id, spend_micros, conversions) VALUES (?, ?, ?, ?, ?)`,
+    );
+    insight.run(w.campaign, '2026-03-13', w.account.id, 50_000_000, 4);
+    insight.run(w.campaign, '2026-03-14', w.account.id, 40_000_000, 0);
+    insight.run(w.campaign, '2026-03-15', w.account.id, 9_000_000, 0); // today: not over yet
+    const completed = { workspaceId: w.workspace.id, accountId: w.account.id, kind: 'incremental' as const };
+    events.emit('sync.completed', { ...completed, syncRunId: 'sync_1' });
+    events.emit('sync.completed', { ...completed, syncRunId: 'sync_2' });
+    events.emit('sync.failed', {
+      workspaceId: w.workspace.id,
+      accountId: w.account.id,
+      syncRunId: 'sync_3',
+      error: { type: 'platform_error', message: 'Graph said no' },
+    });
+    events.emit('sync.failed', {
+      workspaceId: w.workspace.id,
+      accountId: w.account.id,
+      syncRunId: 'sync_4',
+      error: { type: 'interrupted', message: 'the app closed' },
+    });
+    db.prepare(`UPDATE ad_accounts SET status = 'disabled' WHERE id = ?`).run(w.account.id);
+    events.emit('sync.completed', { ...completed, syncRunId: 'sync_5' });
+    events.emit('sync.completed', { ...completed, syncRunId: 'sync_6' });
+    await w.settle();
+    expect(hook.calls.map((c) => c.json.type)).toEqual(['results.zero', 'sync.failed', 'account.disabled']);
+    expect(hook.calls[0]!.json).toMatchObject({ detail: { date: '2026-03-14', spend: 40 } });
+    expect(hook.calls[1]!.json.text).toContain('Graph said no');
+  });
+});
+
 describe('e-mail, quiet hours, mutes', () => {
   it('sends one e-mail per new issue through the SMTP server, holds deliveries in quiet hours and releases them', async () => {
     // 23:00 in Paris (UTC+1 in March before the 29th).

@@ -220,7 +220,10 @@ export class AlertsService {
     });
   }
 
-  /** After a sync: an account the platform disabled, and results dropping to zero, once a day each. */
+  /**
+   * After a sync: an account the platform disabled (once a day), and results dropping to zero on the
+   * last whole day with spend (once per such day; conversions stand for results at account level).
+   */
   private afterSync(workspaceId: string, accountId: string): void {
     const account = accountName(this.core.db, accountId);
     if (!account) return;
@@ -242,7 +245,8 @@ export class AlertsService {
         }),
       });
     }
-    const last = lastSpendDay(this.core.db, accountId);
+    // Today is not over in the account's zone: only a whole day can be judged to have no results.
+    const last = lastSpendDay(this.core.db, accountId, dateInZone(this.core.clock.now(), account.timezone));
     if (last && last.conversions === 0) {
       this.raise({
         workspaceId,

@@ -142,12 +142,18 @@ export function digestOf(db: Db, userId: string): DigestRow | undefined {
   return stmt(db, `SELECT * FROM alert_digests WHERE user_id = ?`).get(userId) as DigestRow | undefined;
 }
 
-export function accountName(
-  db: Db,
-  accountId: string,
-): { id: string; name: string; workspace_id: string; status: string } | undefined {
-  return stmt(db, `SELECT id, name, workspace_id, status FROM ad_accounts WHERE id = ?`).get(accountId) as
-    { id: string; name: string; workspace_id: string; status: string } | undefined;
+interface AccountFacts {
+  id: string;
+  name: string;
+  workspace_id: string;
+  status: string;
+  timezone: string;
+}
+
+export function accountName(db: Db, accountId: string): AccountFacts | undefined {
+  return stmt(db, `SELECT id, name, workspace_id, status, timezone FROM ad_accounts WHERE id = ?`).get(
+    accountId,
+  ) as AccountFacts | undefined;
 }
 
 export function userEmail(db: Db, userId: string): string | undefined {
@@ -155,16 +161,17 @@ export function userEmail(db: Db, userId: string): string | undefined {
     ?.email;
 }
 
-/** The account's latest day with spend, and its conversions that day (null: no spend yet). */
+/** The account's latest whole day (before `today`) with spend, and its conversions that day. */
 export function lastSpendDay(
   db: Db,
   accountId: string,
+  today: string,
 ): { date: string; spend_micros: number; conversions: number } | undefined {
   return stmt(
     db,
     `SELECT date, spend_micros, conversions FROM insights_account_daily
-     WHERE account_id = ? AND spend_micros > 0 ORDER BY date DESC LIMIT 1`,
-  ).get(accountId) as { date: string; spend_micros: number; conversions: number } | undefined;
+     WHERE account_id = ? AND spend_micros > 0 AND date < ? ORDER BY date DESC LIMIT 1`,
+  ).get(accountId, today) as { date: string; spend_micros: number; conversions: number } | undefined;
 }
 
 export interface ChangeRow {
