@@ -19,6 +19,7 @@ export const COMMAND_MODULES: Record<string, Loader> = {
   diagnose: () => import('./commands/diagnostics').then((m) => ({ default: m.diagnoseCommands })),
   issues: () => import('./commands/watch').then((m) => ({ default: m.issueCommands })),
   schedule: () => import('./commands/watch').then((m) => ({ default: m.scheduleCommands })),
+  alerts: () => import('./commands/alerts'),
 };
 
 export async function main(argv: string[]): Promise<number> {

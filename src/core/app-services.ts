@@ -1,6 +1,7 @@
 // What the use cases are built from: the core, the domain services (engines and their jobs) and the
 // few facts only the host knows. Kept apart from app.ts so a domain's use cases can import the type
 // without importing every other domain.
+import type { AlertsService } from './alerts/service';
 import type { Core } from './core';
 import type { DiagnosticsService } from './diagnostics/service';
 import type { ReportsService } from './reports/service';
@@ -35,4 +36,5 @@ export interface AppServices {
   readonly diagnostics: DiagnosticsService;
   readonly reports: ReportsService;
   readonly host: HostPorts;
+  readonly alerts: AlertsService;
 }

@@ -7,6 +7,7 @@ import { ReportsService } from './reports/service';
 import { SyncService, type SyncServiceOptions } from './sync/service';
 import { trackIssues } from './issues/tracker';
 import { Watcher } from './watch/watcher';
+import { AlertsService } from './alerts/service';
 import { createUseCases, type UseCases } from './use-cases';
 
 /** The composed product: one core and the services every host (desktop, headless, tests) runs. */
@@ -17,6 +18,8 @@ export interface App {
   readonly reports: ReportsService;
   /** Scheduled syncs and automatic diagnosis (started by hosts that watch). */
   readonly watcher: Watcher;
+  /** Alerts: webhooks, e-mail, the desktop's `alert.raised`, digests (pumped by the watcher's tick). */
+  readonly alerts: AlertsService;
   /** The application layer: the use cases every transport calls. */
   readonly use: UseCases;
   /** Resumes jobs (syncs, diagnostics, reports) a previous process left unfinished, and starts schedules. */
@@ -53,8 +56,12 @@ export function createApp(core: Core, options: AppOptions = {}): App {
   // on this store, so every transport shows the same links; a server sets its own URL when it listens.
   const recordedServer = readSetting(core.db, SERVER_URL_SETTING);
   if (recordedServer) reports.setBaseUrl(recordedServer);
-  const use = createUseCases({ core, sync, diagnostics, reports, host });
-  const watcher = new Watcher(core, sync, diagnostics);
+  const alerts = new AlertsService(core, host);
+  // Every process queues the alerts of what it saw; one that exits early leaves them in the outbox
+  // for the running host's next tick.
+  alerts.listen();
+  const use = createUseCases({ core, sync, diagnostics, reports, host, alerts });
+  const watcher = new Watcher(core, sync, diagnostics, alerts);
   // Issues follow every diagnosis of the current window, whoever started it.
   const untrack = trackIssues(core);
   let stopping: Promise<void> | undefined;
@@ -64,6 +71,7 @@ export function createApp(core: Core, options: AppOptions = {}): App {
     diagnostics,
     reports,
     watcher,
+    alerts,
     use,
     start() {
       sync.resume();
@@ -76,6 +84,7 @@ export function createApp(core: Core, options: AppOptions = {}): App {
         watcher.stop();
         untrack();
         await Promise.all([sync.stop(), diagnostics.stop(), reports.stop()]);
+        await alerts.stop();
         core.close();
       })();
       return stopping;

@@ -60,6 +60,15 @@ export interface CoreEventMap {
     state: string;
     severity: string;
   };
+  /** An alert for the analyst (the desktop shows it as a notification); never held by quiet hours. */
+  'alert.raised': {
+    workspaceId: string;
+    accountId: string | null;
+    type: string;
+    title: string;
+    body: string;
+    issueId: string | null;
+  };
   /**
    * A user was disabled or removed, or a key revoked: live streams opened with them must close.
    * Not forwarded to streams (onAny leaves it out): it is for the transports that hold them.
@@ -98,6 +107,7 @@ export class CoreEvents {
       'diagnostic.changed',
       'report.changed',
       'issue.changed',
+      'alert.raised',
     ];
     const offs = names.map((name) => this.on(name, (payload) => listener(name, payload)));
     return () => offs.forEach((off) => off());

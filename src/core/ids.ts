@@ -18,7 +18,9 @@ export type IdPrefix =
   | 'sched'
   | 'sess'
   | 'fb'
-  | 'iss';
+  | 'iss'
+  | 'dest'
+  | 'dlv';
 
 /** Random base62 text of the given length (rejection sampling keeps it unbiased). */
 export function randomBase62(length: number): string {

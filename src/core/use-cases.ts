@@ -2,6 +2,7 @@
 // (`app.use.<domain>.<useCase>(ctx, input)`). Their types are inferred from the implementations, so
 // transports and the script client never re-declare the service surface.
 import { accountUseCases } from './accounts/use-cases';
+import { alertUseCases } from './alerts/use-cases';
 import type { AppServices } from './app-services';
 import { campaignUseCases } from './campaigns/use-cases';
 import { diagnosticUseCases } from './diagnostics/use-cases';
@@ -15,6 +16,7 @@ import { watchUseCases } from './watch/use-cases';
 export function createUseCases(services: AppServices) {
   return {
     accounts: accountUseCases(services),
+    alerts: alertUseCases(services),
     campaigns: campaignUseCases(services),
     diagnostics: diagnosticUseCases(services),
     identity: identityUseCases(services),

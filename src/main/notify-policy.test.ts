@@ -80,4 +80,23 @@ describe('notification policy', () => {
     expect(policy.flush(true)).toEqual([]);
     expect(policy.flush(false)).toEqual([]);
   });
+
+  it('shows the alerts no diagnostic notice covers, grouped and once each', () => {
+    const policy = new NotificationPolicy();
+    const alert = (type: string, title: string) =>
+      ({
+        name: 'alert.raised',
+        payload: { workspaceId: 'ws', accountId: 'act_1', type, title, body: '', issueId: null },
+      }) as const;
+    policy.add(alert('issue.opened', 'HIGH issue opened: CPA up'));
+    expect(policy.flush(false)).toEqual([]);
+    policy.add(alert('sync.failed', 'Sync failed: Shop'));
+    policy.add(alert('sync.failed', 'Sync failed: Shop'));
+    expect(policy.flush(false)).toEqual([
+      { title: 'AdLens alert', body: 'Sync failed: Shop', route: '/accounts' },
+    ]);
+    policy.add(alert('account.disabled', 'Account disabled: Shop'));
+    policy.add(alert('results.zero', 'No results on 2026-03-14: Shop'));
+    expect(policy.flush(false)[0]).toMatchObject({ title: '2 alerts' });
+  });
 });

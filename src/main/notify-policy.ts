@@ -16,7 +16,12 @@ type Pending = {
   failedDiagnostics: Set<string>;
   failedReports: Set<string>;
   expired: Set<string>;
+  /** Alerts the watcher raised that no diagnostic notice covers (key → title). */
+  alerts: Map<string, string>;
 };
+
+/** alert.raised types shown here: new and risky issues already come as diagnostic notices. */
+const ALERT_NOTICES = new Set(['issue.worsened', 'sync.failed', 'account.disabled', 'results.zero']);
 
 const SEVERE = new Set(['HIGH', 'CRITICAL']);
 
@@ -27,7 +32,13 @@ export class NotificationPolicy {
   private readonly seen = new Set<string>();
 
   private empty(): Pending {
-    return { risky: new Map(), failedDiagnostics: new Set(), failedReports: new Set(), expired: new Set() };
+    return {
+      risky: new Map(),
+      failedDiagnostics: new Set(),
+      failedReports: new Set(),
+      expired: new Set(),
+      alerts: new Map(),
+    };
   }
 
   /** Records one core event (already scoped to the workspace). */
@@ -42,6 +53,9 @@ export class NotificationPolicy {
       }
     } else if (event.name === 'report.changed' && typeof p.reportId === 'string' && p.status === 'failed') {
       this.once(`report:${p.reportId}`, () => this.pending.failedReports.add(p.reportId as string));
+    } else if (event.name === 'alert.raised' && typeof p.type === 'string' && ALERT_NOTICES.has(p.type)) {
+      const key = `alert:${p.type}:${String(p.issueId ?? p.accountId)}:${String(p.title)}`;
+      this.once(key, () => this.pending.alerts.set(key, String(p.title)));
     } else if (event.name === 'connection.changed' && typeof p.accountId === 'string') {
       const key = `expired:${p.accountId}`;
       if (p.connectionStatus === 'token_expired')
@@ -76,6 +90,17 @@ export class NotificationPolicy {
         title: critical > 0 ? 'Critical findings' : 'High-risk findings',
         body: `${plural(p.risky.size, 'diagnostic')} found ${critical > 0 ? `critical issues (${critical})` : 'high-risk issues'}. Open Diagnostics to review the recommendations.`,
         route: '/diagnostics?risk=' + (critical > 0 ? 'CRITICAL' : 'HIGH'),
+      });
+    }
+    if (p.alerts.size > 0) {
+      const titles = [...p.alerts.values()];
+      notices.push({
+        title: titles.length === 1 ? 'AdLens alert' : `${titles.length} alerts`,
+        body:
+          titles.length === 1
+            ? (titles[0] ?? '')
+            : `${titles.slice(0, 2).join('; ')}${titles.length > 2 ? '…' : ''}`,
+        route: '/accounts',
       });
     }
     const failures = p.failedDiagnostics.size + p.failedReports.size;

@@ -1,6 +1,7 @@
 // The handler map: every domain's handlers joined into one object the dispatcher serves.
 import type { Logger } from '../core';
 import { accountHandlers } from './accounts';
+import { alertHandlers } from './alerts';
 import { campaignHandlers } from './campaigns';
 import type { HandlerEnv } from './context';
 import { diagnosticHandlers } from './diagnostics';
@@ -27,6 +28,7 @@ export function createHandlers(env: HandlerEnv): HandlerImpls {
     ...settingsHandlers(env),
     ...userHandlers(env),
     ...watchHandlers(env),
+    ...alertHandlers(env),
   };
 }
 

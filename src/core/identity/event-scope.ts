@@ -6,7 +6,7 @@ import { accountMode, type RequestContext } from './access';
 
 /** The account an event is about, for the mode check (diagnostics and reports are looked up). */
 function accountOf(db: Db, name: CoreEventName, payload: CoreEventMap[CoreEventName]): string | undefined {
-  if ('accountId' in payload) return payload.accountId;
+  if ('accountId' in payload) return payload.accountId ?? undefined;
   if (name === 'diagnostic.changed' && 'diagnosticId' in payload) {
     const row = db.prepare(`SELECT account_id FROM diagnostics WHERE id = ?`).get(payload.diagnosticId) as
       { account_id: string } | undefined;

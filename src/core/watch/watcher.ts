@@ -42,6 +42,8 @@ export class Watcher {
     private readonly core: Core,
     private readonly sync: SyncService,
     private readonly diagnostics: DiagnosticsService,
+    /** Alerts' outbox and digests, pumped on the same clock. */
+    private readonly alerts: { tick(): void } | null = null,
   ) {}
 
   /** Starts watching: event hooks, a first tick, then one every TICK_MS. */
@@ -92,6 +94,7 @@ export class Watcher {
     wakeSnoozed(this.core);
     const started = this.startDueSyncs();
     const diagnosed = this.judgeNewData();
+    this.alerts?.tick();
     return { started, diagnosed };
   }
 

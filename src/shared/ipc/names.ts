@@ -41,6 +41,10 @@ export const HANDLER_NAMES = [
   'issues.snooze',
   'watch.schedules',
   'watch.setInterval',
+  'alerts.list',
+  'alerts.add',
+  'alerts.remove',
+  'alerts.test',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];

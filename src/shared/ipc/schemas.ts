@@ -7,6 +7,12 @@ import type { ChangeEvent } from '../api/changes';
 import { ISSUE_STATES, type TrackedIssue } from '../api/issues';
 import { SetSyncIntervalSchema, type SyncSchedule } from '../api/watch';
 import type { AvailableAccounts, ConnectManyResult } from '../api/available-accounts';
+import {
+  AddAlertDestinationSchema,
+  type AlertDestinationCreated,
+  type AlertDestinationView,
+  type AlertTestResult,
+} from '../api/alerts';
 import type { HandlerName } from './names';
 import type {
   AccountView,
@@ -202,6 +208,10 @@ export const argSchemas = {
     ),
   'watch.schedules': empty,
   'watch.setInterval': SetSyncIntervalSchema,
+  'alerts.list': empty,
+  'alerts.add': AddAlertDestinationSchema,
+  'alerts.remove': z.object({ id: id('dest') }).strict(),
+  'alerts.test': z.object({ id: id('dest') }).strict(),
 } satisfies Record<HandlerName, z.ZodType>;
 
 /** What each handler returns when it succeeds. */
@@ -246,6 +256,10 @@ export interface HandlerResults {
   'issues.snooze': TrackedIssue;
   'watch.schedules': SyncSchedule[];
   'watch.setInterval': SyncSchedule[];
+  'alerts.list': AlertDestinationView[];
+  'alerts.add': AlertDestinationCreated;
+  'alerts.remove': AlertDestinationView;
+  'alerts.test': AlertTestResult;
 }
 
 /** Arguments as a caller writes them (defaults may be left out). */

@@ -222,6 +222,7 @@ export interface BridgeEvent {
     | 'connection.expiring'
     | 'diagnostic.changed'
     | 'report.changed'
-    | 'issue.changed';
+    | 'issue.changed'
+    | 'alert.raised';
   payload: Record<string, unknown>;
 }

@@ -14,7 +14,7 @@ export const eventRoutes = [
     operationId: 'streamEvents',
     summary: 'Server-Sent Events: sync, connection, diagnostic and report changes of the workspace',
     description:
-      'Each event has `event: <name>` (sync.progress, sync.completed, sync.failed, connection.changed, diagnostic.changed, report.changed, issue.changed) and `data: <JSON payload>`. A comment line is sent every 15 seconds to keep the connection open. Counts as one read when it connects.',
+      'Each event has `event: <name>` (sync.progress, sync.completed, sync.failed, connection.changed, diagnostic.changed, report.changed, issue.changed, alert.raised) and `data: <JSON payload>`. A comment line is sent every 15 seconds to keep the connection open. Counts as one read when it connects.',
     tag: 'Events',
     counters: ['reads'],
     response: { status: 200, contentTypes: ['text/event-stream'] },

@@ -4,6 +4,7 @@ import { sql as resultsAndLinkClicks } from './0003_results_and_link_clicks';
 import { sql as watch } from './0004_watch';
 import { sql as changeHistoryAndDeliveryBlockers } from './0005_change_history_and_delivery_blockers';
 import { sql as tokenExpiry } from './0006_token_expiry';
+import { sql as alerts } from './0007_alerts';
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: 'watch', sql: watch },
   { version: 5, name: 'change_history_and_delivery_blockers', sql: changeHistoryAndDeliveryBlockers },
   { version: 6, name: 'token_expiry', sql: tokenExpiry },
+  { version: 7, name: 'alerts', sql: alerts },
 ];

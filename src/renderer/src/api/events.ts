@@ -37,6 +37,7 @@ const REFRESH: Record<BridgeEvent['name'], string[]> = {
   'diagnostic.changed': ['diagnostics', 'campaigns'],
   'report.changed': ['reports'],
   'issue.changed': ['issues', 'diagnostics'],
+  'alert.raised': ['alerts'],
 };
 
 export function useLiveEvents(enabled: boolean): void {

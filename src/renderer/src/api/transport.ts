@@ -85,6 +85,7 @@ const EVENT_NAMES: BridgeEvent['name'][] = [
   'diagnostic.changed',
   'report.changed',
   'issue.changed',
+  'alert.raised',
 ];
 
 /** Core events pushed by the host: IPC on the desktop, Server-Sent Events in the browser. */

@@ -1,10 +1,12 @@
 // Settings: workspace and plan, API keys (shown once, with a copy button), the Andromeda profile,
-// white-label defaults, the local API address, and (for the owner) the people with access.
+// white-label defaults, the local API address, alert destinations (owners and admins), and (for the
+// owner) the people with access.
 import { useState, type FormEvent } from 'react';
 import type { AndromedaProfile, ApiKeyCreated, SettingsView } from '../../../shared/ipc';
 import { useCall, useCallMutation } from '../api/hooks';
 import { Empty, ErrorState, Loading, PageHeader, StatusPill } from '../components/ui';
 import { date, relative, titleCase } from '../format';
+import { Alerts } from './settings/Alerts';
 import { People } from './settings/People';
 
 function CopyButton(props: { text: string; label: string }): React.JSX.Element {
@@ -391,6 +393,12 @@ export default function Settings(): React.JSX.Element {
         <section className="panel" aria-labelledby="people-title">
           <h2 id="people-title">People</h2>
           <People selfId={s.user.id} />
+        </section>
+      ) : null}
+      {s.user.role !== 'member' ? (
+        <section className="panel" aria-labelledby="alerts-title">
+          <h2 id="alerts-title">Alerts</h2>
+          <Alerts />
         </section>
       ) : null}
       <section className="panel" aria-labelledby="keys-title">

@@ -1,0 +1,205 @@
+// Alerts as the analyst sets them: destinations (a webhook with its signing secret shown once, or an
+// e-mail address) with their rules (minimum risk, types, one account or all), a test delivery, the
+// workspace's SMTP server, quiet hours and muted accounts, and each user's morning digest.
+import {
+  ALERT_TYPES,
+  AddAlertDestinationSchema,
+  AlertPreferencesSchema,
+  DigestSettingsSchema,
+  SmtpSettingsSchema,
+  type AddAlertDestination,
+  type AlertDestinationCreated,
+  type AlertDestinationView,
+  type AlertPreferences,
+  type AlertTestResult,
+  type AlertType,
+  type DigestSettings,
+  type SmtpSettings,
+} from '../../shared/api/alerts';
+import type { z } from 'zod';
+import type { AppServices } from '../app-services';
+import { AppError } from '../errors';
+import { resolveAccount, type RequestContext } from '../identity/access';
+import { getUser } from '../identity/users';
+import { newId, randomBase62 } from '../ids';
+import { readSetting, writeSetting } from '../settings/store';
+import { prefsKey, prefsOf, smtpKey, type StoredSmtp } from './service';
+import {
+  deleteDestination,
+  deleteDigest,
+  destinationRow,
+  destinationsOf,
+  digestOf,
+  insertDestination,
+  lastDeliveryOf,
+  saveDigest,
+  type DestinationRow,
+} from './store';
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success)
+    throw new AppError('invalid_request', parsed.error.issues.map((i) => i.message).join('; '));
+  return parsed.data;
+}
+
+export function alertUseCases(services: AppServices) {
+  const { core, alerts } = services;
+  const { db, clock, tokenCipher } = core;
+
+  function view(row: DestinationRow): AlertDestinationView {
+    const last = lastDeliveryOf(db, row.id);
+    return {
+      id: row.id,
+      kind: row.kind,
+      target: row.target,
+      accountId: row.account_id,
+      minRisk: row.min_risk,
+      format: row.format,
+      types: JSON.parse(row.types) as AlertType[],
+      createdAt: row.created_at,
+      lastDelivery: last
+        ? {
+            at: last.delivered_at ?? last.created_at,
+            status: last.status,
+            httpStatus: last.last_status,
+          }
+        : null,
+    };
+  }
+
+  function own(ctx: RequestContext, id: string): DestinationRow {
+    const row = destinationRow(db, id);
+    if (!row || row.workspace_id !== ctx.workspaceId) {
+      throw new AppError('not_found', `Alert destination ${id} was not found.`);
+    }
+    return row;
+  }
+
+  /** Setting alerts up is the workspace's business: owners and admins (or the CLI's administrator). */
+  function requireAdmin(ctx: RequestContext): void {
+    if (!ctx.userId) return;
+    const user = getUser(db, ctx.userId);
+    if (user && user.role === 'member') {
+      throw new AppError('permission_error', 'Only owners and admins set alerts up.');
+    }
+  }
+
+  return {
+    async list(ctx: RequestContext): Promise<AlertDestinationView[]> {
+      return destinationsOf(db, ctx.workspaceId).map(view);
+    },
+
+    /** Adds a destination; a webhook's signing secret is in the answer this once. */
+    async add(ctx: RequestContext, input: AddAlertDestination): Promise<AlertDestinationCreated> {
+      requireAdmin(ctx);
+      const data = parse(AddAlertDestinationSchema, input);
+      const account = data.accountId ? resolveAccount(db, ctx, data.accountId) : null;
+      const secret = data.kind === 'webhook' ? `whsec_${randomBase62(32)}` : null;
+      const row: DestinationRow = {
+        id: newId('dest'),
+        workspace_id: ctx.workspaceId,
+        account_id: account?.id ?? null,
+        kind: data.kind,
+        target: data.target,
+        format: data.slack ? 'slack' : 'json',
+        min_risk: data.minRisk ?? 'HIGH',
+        types: JSON.stringify(data.types ?? ALERT_TYPES),
+        secret_sealed: secret ? tokenCipher.encrypt(secret) : null,
+        created_at: clock.now().toISOString(),
+      };
+      insertDestination(db, row);
+      return { ...view(row), secret };
+    },
+
+    async remove(ctx: RequestContext, id: string): Promise<AlertDestinationView> {
+      requireAdmin(ctx);
+      const row = own(ctx, id);
+      const shown = view(row);
+      deleteDestination(db, row.id);
+      return shown;
+    },
+
+    /** Sends a signed test event now (no outbox) and reports the answer. */
+    async test(ctx: RequestContext, id: string): Promise<AlertTestResult> {
+      return alerts.test(own(ctx, id));
+    },
+
+    /** The workspace's SMTP server (the password is sealed; never shown again). */
+    async setSmtp(ctx: RequestContext, input: SmtpSettings) {
+      requireAdmin(ctx);
+      const data = parse(SmtpSettingsSchema, input);
+      const stored: StoredSmtp = {
+        host: data.host,
+        port: data.port,
+        security: data.security,
+        user: data.user ?? null,
+        password: data.password ? tokenCipher.encrypt(data.password).toString('base64') : null,
+        from: data.from,
+      };
+      writeSetting(db, smtpKey(ctx.workspaceId), JSON.stringify(stored));
+      return this.smtp(ctx);
+    },
+
+    async smtp(ctx: RequestContext) {
+      const stored = readSetting(db, smtpKey(ctx.workspaceId));
+      if (!stored) return null;
+      const { password, ...rest } = JSON.parse(stored) as StoredSmtp;
+      return { ...rest, passwordSet: password !== null };
+    },
+
+    async preferences(ctx: RequestContext) {
+      return prefsOf(core, ctx.workspaceId);
+    },
+
+    /** Quiet hours (in a time zone) and muted accounts; what is not given is kept. */
+    async setPreferences(ctx: RequestContext, input: AlertPreferences) {
+      const data = parse(AlertPreferencesSchema, input);
+      const current = prefsOf(core, ctx.workspaceId);
+      const muted = data.mutedAccountIds?.map((id) => resolveAccount(db, ctx, id).id);
+      const next = {
+        quietFrom: data.quietFrom === undefined ? current.quietFrom : data.quietFrom,
+        quietTo: data.quietTo === undefined ? current.quietTo : data.quietTo,
+        timezone: data.timezone ?? current.timezone,
+        mutedAccountIds: muted ?? current.mutedAccountIds,
+        pacingShare: data.pacingShare ?? current.pacingShare,
+      };
+      if ((next.quietFrom === null) !== (next.quietTo === null)) {
+        throw new AppError('invalid_request', 'quiet hours need both a start and an end hour.');
+      }
+      writeSetting(db, prefsKey(ctx.workspaceId), JSON.stringify(next));
+      return next;
+    },
+
+    /** A user's morning digest: the local hour and time zone (hour null: none). */
+    async setDigest(ctx: RequestContext, input: DigestSettings) {
+      const data = parse(DigestSettingsSchema, input);
+      const user = getUser(db, data.userId);
+      if (!user || user.workspaceId !== ctx.workspaceId) {
+        throw new AppError('not_found', `User ${data.userId} was not found.`);
+      }
+      if (ctx.userId && ctx.userId !== user.id) requireAdmin(ctx);
+      if (data.hour === null) {
+        deleteDigest(db, user.id);
+        return { userId: user.id, hour: null, timezone: data.timezone, lastSentAt: null };
+      }
+      const current = digestOf(db, user.id);
+      saveDigest(db, {
+        user_id: user.id,
+        workspace_id: ctx.workspaceId,
+        hour: data.hour,
+        timezone: data.timezone,
+        last_day: current?.last_day ?? null,
+        last_sent_at: current?.last_sent_at ?? null,
+      });
+      return {
+        userId: user.id,
+        hour: data.hour,
+        timezone: data.timezone,
+        lastSentAt: current?.last_sent_at ?? null,
+      };
+    },
+  };
+}
+
+export type AlertUseCases = ReturnType<typeof alertUseCases>;

@@ -1,0 +1,59 @@
+// Alert destinations through the handler map (what Settings calls), against a webhook receiver on
+// loopback: added with the secret once, listed without it, tested signed, removed; members may not.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createUser } from '../identity/users';
+import { fixedClock } from '../clock';
+import type { HandlerResult } from '../../shared/ipc';
+import { seededHandlerWorld } from '../../test-support/handler-world';
+import { validSignature, webhookReceiver } from '../../test-support/alert-receivers';
+
+const world = seededHandlerWorld('adlens-alert-handlers-', {
+  campaigns: 1,
+  clock: fixedClock('2026-03-15T10:00:00Z'),
+});
+afterAll(() => world.close());
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('alerts handlers', () => {
+  it('adds, lists, tests and removes a webhook; refuses bad input and members', async () => {
+    const hook = await webhookReceiver(cleanups);
+    const created = await world.ok<HandlerResult<'alerts.add'>>('alerts.add', {
+      kind: 'webhook',
+      target: hook.url,
+      minRisk: 'CRITICAL',
+    });
+    expect(created).toMatchObject({ kind: 'webhook', minRisk: 'CRITICAL', lastDelivery: null });
+    expect(created.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    const listed = await world.ok<HandlerResult<'alerts.list'>>('alerts.list', {});
+    expect(listed.map((d) => d.id)).toEqual([created.id]);
+    expect(JSON.stringify(listed)).not.toContain(created.secret!);
+
+    const tested = await world.ok<HandlerResult<'alerts.test'>>('alerts.test', { id: created.id });
+    expect(tested).toMatchObject({ delivered: true, httpStatus: 200 });
+    expect(validSignature(created.secret!, hook.calls[0]!)).toBe(true);
+    expect(hook.calls[0]!.json).toMatchObject({ type: 'test', link: 'http://127.0.0.1:4477/#/accounts' });
+
+    const bad = await world.call('alerts.add', { kind: 'email', target: 'not-an-address' });
+    expect(bad).toMatchObject({ ok: false, error: { type: 'invalid_request' } });
+    expect(await world.call('alerts.remove', { id: 'dest_0000000000000000' })).toMatchObject({ ok: false });
+
+    const member = createUser(world.app.core.db, {
+      workspaceId: world.ctx.workspaceId,
+      email: 'member@agency.test',
+      role: 'member',
+    });
+    const memberCtx = world.app.use.identity.contextForUser(member.id);
+    expect(
+      await world.dispatch(memberCtx, 'alerts.add', { kind: 'webhook', target: hook.url }),
+    ).toMatchObject({
+      ok: false,
+      error: { type: 'permission_error' },
+    });
+
+    await world.ok('alerts.remove', { id: created.id });
+    expect(await world.ok('alerts.list', {})).toEqual([]);
+  });
+});
