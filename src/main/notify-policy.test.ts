@@ -98,5 +98,10 @@ describe('notification policy', () => {
     policy.add(alert('account.disabled', 'Account disabled: Shop'));
     policy.add(alert('results.zero', 'No results on 2026-03-14: Shop'));
     expect(policy.flush(false)[0]).toMatchObject({ title: '2 alerts' });
+    // The morning digest arrives on the desktop as a notification too.
+    policy.add(alert('digest', 'Morning digest for ana@agency.test, 2026-03-15'));
+    expect(policy.flush(false)).toEqual([
+      { title: 'AdLens alert', body: 'Morning digest for ana@agency.test, 2026-03-15', route: '/accounts' },
+    ]);
   });
 });

@@ -20,8 +20,20 @@ type Pending = {
   alerts: Map<string, string>;
 };
 
-/** alert.raised types shown here: new and risky issues already come as diagnostic notices. */
-const ALERT_NOTICES = new Set(['issue.worsened', 'sync.failed', 'account.disabled', 'results.zero']);
+/**
+ * alert.raised types shown here (new and risky issues already come as diagnostic notices), the morning
+ * digest among them: on the desktop, the digest arrives as a notification.
+ */
+const ALERT_NOTICES = new Set([
+  'issue.worsened',
+  'sync.failed',
+  'account.disabled',
+  'account.spend_cap',
+  'spend.pacing',
+  'results.zero',
+  'token.expiring',
+  'digest',
+]);
 
 const SEVERE = new Set(['HIGH', 'CRITICAL']);
 
