@@ -12,8 +12,6 @@ import type { AlertTestResult, AlertType } from '../../shared/api/alerts';
 import type { HostPorts } from '../app-services';
 import { dateInZone } from '../clock';
 import type { Core } from '../core';
-import { visibleAccounts } from '../identity/access';
-import { getWorkspace } from '../identity/workspaces';
 import { newId } from '../ids';
 import { issueRow, namesFor, toTrackedIssue } from '../issues/store';
 import { readSetting } from '../settings/store';
@@ -27,18 +25,15 @@ import {
   destinationsOf,
   dueDeliveries,
   enqueueDelivery,
-  issuesChangedSince,
-  dailyBudgetMicros,
-  lastSpendDay,
-  spendCapOf,
   saveDeliveryOutcome,
   saveDigest,
-  syncsFailedSince,
-  userEmail,
   type DeliveryRow,
   type DestinationRow,
   type DigestRow,
 } from './store';
+import { accountChecks } from './account-checks';
+import { composeDigest } from './digest';
+import { prefsOf, smtpKey, type StoredSmtp } from './prefs';
 
 /** First retry after a minute, doubling, at most two hours apart; given up a day after the first try. */
 const RETRY_BASE_MS = 60_000;
@@ -47,45 +42,6 @@ const RETRY_FOR_MS = 24 * 60 * 60_000;
 /** How long one attempt holds a delivery (so another process does not send it meanwhile). */
 const LEASE_MS = 5 * 60_000;
 const SEND_TIMEOUT_MS = 10_000;
-
-export const prefsKey = (workspaceId: string) => `alerts.prefs:${workspaceId}`;
-export const smtpKey = (workspaceId: string) => `alerts.smtp:${workspaceId}`;
-
-export interface StoredPrefs {
-  quietFrom: number | null;
-  quietTo: number | null;
-  timezone: string;
-  mutedAccountIds: string[];
-  /** How far a day's spend may be off the daily budgets before spend.pacing is raised. */
-  pacingShare: number;
-}
-
-/** Default: a day under half the budget, or over 150% of it (Meta may spend up to 175% on one day). */
-export const DEFAULT_PACING_SHARE = 0.5;
-/** The spend cap alert comes at this share of the cap spent. */
-const SPEND_CAP_ALERT_SHARE = 0.95;
-
-export interface StoredSmtp {
-  host: string;
-  port: number;
-  security: 'tls' | 'starttls' | 'none';
-  user: string | null;
-  /** The password sealed with the token cipher, base64. */
-  password: string | null;
-  from: string;
-}
-
-export function prefsOf(core: Core, workspaceId: string): StoredPrefs {
-  const stored = readSetting(core.db, prefsKey(workspaceId));
-  return {
-    quietFrom: null,
-    quietTo: null,
-    timezone: 'UTC',
-    mutedAccountIds: [],
-    pacingShare: DEFAULT_PACING_SHARE,
-    ...(stored ? (JSON.parse(stored) as Partial<StoredPrefs>) : {}),
-  };
-}
 
 export function retryDelayMs(attempts: number): number {
   return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
@@ -254,93 +210,21 @@ export class AlertsService {
     });
   }
 
-  /**
-   * After a sync: an account the platform disabled (once a day), and results dropping to zero on the
-   * last whole day with spend (once per such day; conversions stand for results at account level).
-   */
+  /** After a sync: the account checks, each raised once (see accountChecks). */
   private afterSync(workspaceId: string, accountId: string): void {
-    const account = accountName(this.core.db, accountId);
-    if (!account) return;
-    const zone = prefsOf(this.core, workspaceId).timezone;
-    const today = dateInZone(this.core.clock.now(), zone);
-    if (account.status === 'disabled') {
+    for (const check of accountChecks(this.core, workspaceId, accountId)) {
       this.raise({
         workspaceId,
         accountId,
-        type: 'account.disabled',
-        severity: null,
-        key: `disabled:${accountId}:${today}`,
+        type: check.type,
+        severity: check.severity,
+        key: check.key,
         issueId: null,
         event: this.eventFor(accountId, null, {
-          title: `Account disabled: ${account.name}`,
-          text: `Meta reports ${account.name} as disabled: its ads do not deliver.`,
+          title: check.title,
+          text: check.text,
           issue: null,
-          detail: { status: account.status },
-        }),
-      });
-    }
-    const cap = spendCapOf(this.core.db, accountId);
-    if (
-      cap &&
-      cap.spend_cap_micros > 0 &&
-      cap.amount_spent_micros >= cap.spend_cap_micros * SPEND_CAP_ALERT_SHARE
-    ) {
-      const reached = cap.amount_spent_micros >= cap.spend_cap_micros;
-      this.raise({
-        workspaceId,
-        accountId,
-        type: 'account.spend_cap',
-        severity: 'HIGH',
-        // Once per cap: raising the cap and reaching it again is news again.
-        key: `cap:${accountId}:${cap.spend_cap_micros}`,
-        issueId: null,
-        event: this.eventFor(accountId, null, {
-          title: `${reached ? 'Spend cap reached' : 'Spend cap nearly reached'}: ${account.name}`,
-          text: `${account.name} has spent ${(cap.amount_spent_micros / 1e6).toFixed(2)} of its ${(cap.spend_cap_micros / 1e6).toFixed(2)} account spending limit${reached ? ': its ads stop delivering until the limit is raised' : ''}.`,
-          issue: null,
-          detail: { spendCap: cap.spend_cap_micros / 1e6, amountSpent: cap.amount_spent_micros / 1e6 },
-        }),
-      });
-    }
-    // Today is not over in the account's zone: only a whole day can be judged to have no results.
-    const last = lastSpendDay(this.core.db, accountId, dateInZone(this.core.clock.now(), account.timezone));
-    const budget = dailyBudgetMicros(this.core.db, accountId);
-    const share = prefsOf(this.core, workspaceId).pacingShare;
-    if (last && budget > 0 && Math.abs(last.spend_micros / budget - 1) > share) {
-      const rate = last.spend_micros / budget;
-      this.raise({
-        workspaceId,
-        accountId,
-        type: 'spend.pacing',
-        severity: null, // operational, like a failed sync: not ranked against the risk threshold
-        key: `pacing:${accountId}:${last.date}`,
-        issueId: null,
-        event: this.eventFor(accountId, null, {
-          title: `Spend ${rate > 1 ? 'over' : 'under'} budget on ${last.date}: ${account.name}`,
-          text: `${account.name} spent ${(last.spend_micros / 1e6).toFixed(2)} on ${last.date} against ${(budget / 1e6).toFixed(2)} of daily budgets (${Math.round(rate * 100)}%).`,
-          issue: null,
-          detail: {
-            date: last.date,
-            spend: last.spend_micros / 1e6,
-            dailyBudget: budget / 1e6,
-            pacingRate: rate,
-          },
-        }),
-      });
-    }
-    if (last && last.conversions === 0) {
-      this.raise({
-        workspaceId,
-        accountId,
-        type: 'results.zero',
-        severity: 'HIGH',
-        key: `zero:${accountId}:${last.date}`,
-        issueId: null,
-        event: this.eventFor(accountId, null, {
-          title: `No results on ${last.date}: ${account.name}`,
-          text: `${account.name} spent on ${last.date} and got no results.`,
-          issue: null,
-          detail: { date: last.date, spend: last.spend_micros / 1e6 },
+          detail: check.detail,
         }),
       });
     }
@@ -511,40 +395,13 @@ export class AlertsService {
   }
 
   private sendDigest(digest: DigestRow, today: string): void {
-    const { db, clock } = this.core;
-    const now = clock.now();
-    const workspace = getWorkspace(db, digest.workspace_id);
-    if (!workspace) return;
-    const since = digest.last_sent_at ?? new Date(now.getTime() - 24 * 60 * 60_000).toISOString();
-    const accounts = visibleAccounts(db, {
-      workspaceId: workspace.id,
-      userId: digest.user_id,
-      plan: workspace.plan,
-      keyId: null,
-      mode: 'all',
-    }).map((a) => a.id);
-    const lines: string[] = [];
-    const counts = { opened: 0, worsened: 0, resolved: 0, syncsFailed: 0 };
-    for (const issue of issuesChangedSince(db, accounts, since)) {
-      const history = JSON.parse(issue.history) as { at: string; change: string }[];
-      for (const entry of history.filter((h) => h.at > since)) {
-        const kind = entry.change === 'reopened' ? 'opened' : entry.change;
-        if (kind !== 'opened' && kind !== 'worsened' && kind !== 'resolved') continue;
-        counts[kind] += 1;
-        const where = `${issue.account_name}${issue.campaign_name ? ` / ${issue.campaign_name}` : ''}`;
-        lines.push(`${kind.padEnd(8)} ${issue.severity.padEnd(8)} ${where}: ${issue.title}`);
-      }
-    }
-    for (const failed of syncsFailedSince(db, accounts, since)) {
-      counts.syncsFailed += 1;
-      lines.push(`sync failed ${failed.account_name} at ${failed.finished_at}: ${failed.error ?? ''}`);
-    }
-    const email = userEmail(db, digest.user_id) ?? digest.user_id;
-    const text = lines.length === 0 ? 'Nothing changed since the last digest.' : lines.join('\n');
+    const now = this.core.clock.now();
+    const composed = composeDigest(this.core.db, digest, today, now);
+    if (!composed) return;
     // Recorded first: a crash after this line skips one digest rather than sending two.
-    saveDigest(db, { ...digest, last_day: today, last_sent_at: now.toISOString() });
+    saveDigest(this.core.db, { ...digest, last_day: today, last_sent_at: now.toISOString() });
     this.raise({
-      workspaceId: workspace.id,
+      workspaceId: digest.workspace_id,
       accountId: null,
       type: 'digest',
       severity: null,
@@ -554,9 +411,9 @@ export class AlertsService {
         account: null,
         campaign: null,
         issue: null,
-        detail: { userId: digest.user_id, email, day: today, since, counts, lines },
-        title: `Morning digest for ${email}, ${today}`,
-        text,
+        detail: composed.detail,
+        title: composed.title,
+        text: composed.text,
         link: this.link(null),
       },
     });

@@ -23,7 +23,7 @@ import { resolveAccount, type RequestContext } from '../identity/access';
 import { getUser } from '../identity/users';
 import { newId, randomBase62 } from '../ids';
 import { readSetting, writeSetting } from '../settings/store';
-import { prefsKey, prefsOf, smtpKey, type StoredSmtp } from './service';
+import { prefsKey, prefsOf, smtpKey, type StoredSmtp } from './prefs';
 import {
   deleteDestination,
   deleteDigest,

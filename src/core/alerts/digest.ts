@@ -1,0 +1,47 @@
+// A user's morning digest: what changed across the accounts they see since the last one — issues
+// opened, worsened and resolved, syncs that failed — in one short text; an empty day says so.
+import type { Db } from '../store/open';
+import { visibleAccounts } from '../identity/access';
+import { getWorkspace } from '../identity/workspaces';
+import { issuesChangedSince, syncsFailedSince, userEmail, type DigestRow } from './store';
+
+export interface ComposedDigest {
+  title: string;
+  text: string;
+  detail: Record<string, unknown>;
+}
+
+export function composeDigest(db: Db, digest: DigestRow, today: string, now: Date): ComposedDigest | null {
+  const workspace = getWorkspace(db, digest.workspace_id);
+  if (!workspace) return null;
+  const since = digest.last_sent_at ?? new Date(now.getTime() - 24 * 60 * 60_000).toISOString();
+  const accounts = visibleAccounts(db, {
+    workspaceId: workspace.id,
+    userId: digest.user_id,
+    plan: workspace.plan,
+    keyId: null,
+    mode: 'all',
+  }).map((a) => a.id);
+  const lines: string[] = [];
+  const counts = { opened: 0, worsened: 0, resolved: 0, syncsFailed: 0 };
+  for (const issue of issuesChangedSince(db, accounts, since)) {
+    const history = JSON.parse(issue.history) as { at: string; change: string }[];
+    for (const entry of history.filter((h) => h.at > since)) {
+      const kind = entry.change === 'reopened' ? 'opened' : entry.change;
+      if (kind !== 'opened' && kind !== 'worsened' && kind !== 'resolved') continue;
+      counts[kind] += 1;
+      const where = `${issue.account_name}${issue.campaign_name ? ` / ${issue.campaign_name}` : ''}`;
+      lines.push(`${kind.padEnd(8)} ${issue.severity.padEnd(8)} ${where}: ${issue.title}`);
+    }
+  }
+  for (const failed of syncsFailedSince(db, accounts, since)) {
+    counts.syncsFailed += 1;
+    lines.push(`sync failed ${failed.account_name} at ${failed.finished_at}: ${failed.error ?? ''}`);
+  }
+  const email = userEmail(db, digest.user_id) ?? digest.user_id;
+  return {
+    title: `Morning digest for ${email}, ${today}`,
+    text: lines.length === 0 ? 'Nothing changed since the last digest.' : lines.join('\n'),
+    detail: { userId: digest.user_id, email, day: today, since, counts, lines },
+  };
+}
