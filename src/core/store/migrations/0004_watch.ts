@@ -50,6 +50,8 @@ CREATE UNIQUE INDEX issues_one_live ON issues(account_id, IFNULL(campaign_id, ''
   WHERE state != 'resolved';
 CREATE INDEX issues_workspace_state ON issues(workspace_id, state, updated_at);
 CREATE INDEX issues_campaign ON issues(campaign_id, state);
+-- Snoozes that end are found without reading every issue (each watcher pass and each list asks).
+CREATE INDEX issues_snoozed ON issues(snoozed_until) WHERE state = 'snoozed';
 -- A resolved problem seen again is found by its key (to reopen it), without scanning every issue.
 CREATE INDEX issues_key ON issues(account_id, IFNULL(campaign_id, ''), type, entity_id, resolved_at);
 `;
