@@ -64,19 +64,22 @@ export function detectPacingIssue(ctx: DetectorContext): Finding[] {
     if (b.since !== null && b.since > windows.complete.from) continue;
     const recent = sumRange(b.daily, windows.complete.from, windows.complete.to);
     // Each day is judged against the budget in force that day (the change history), so a budget
-    // raised two days ago does not make the days before it look under-spent.
-    const expected = dateRange(windows.complete.from, windows.complete.to).reduce(
-      (sum, date) =>
-        sum + budgetOn(b.hasDailyBudget ? data.changes : [], b.adSetId, b.dailyBudget, date, data.currency),
-      0,
+    // raised two days ago does not make the days before it look under-spent. Over-spending is judged
+    // against the larger of that and today's budget: a later raise accepts the extra spend (the advice
+    // would be to cap today's budget), and delivering above a budget since cut is not over-spending now.
+    const inForce = dateRange(windows.complete.from, windows.complete.to).map((date) =>
+      budgetOn(b.hasDailyBudget ? data.changes : [], b.adSetId, b.dailyBudget, date, data.currency),
     );
-    if (Math.max(recent.spend, expected) < ctx.minSpend) continue;
+    const expectedUnder = inForce.reduce((sum, v) => sum + v, 0);
+    const expectedOver = inForce.reduce((sum, v) => sum + Math.max(v, b.dailyBudget), 0);
+    if (Math.max(recent.spend, expectedUnder) < ctx.minSpend) continue;
     const avgDailySpend = recent.spend / days;
+    const under = atMost(recent.spend / expectedUnder, 1 - th.pacingUnder);
+    const over = atLeast(recent.spend / expectedOver, 1 + th.pacingOver);
+    if (!under && !over) continue;
+    const expected = over ? expectedOver : expectedUnder;
     const budgetInForce = expected / days;
     const pacingRate = avgDailySpend / budgetInForce;
-    const under = atMost(pacingRate, 1 - th.pacingUnder);
-    const over = atLeast(pacingRate, 1 + th.pacingOver);
-    if (!under && !over) continue;
     const direction = over ? 'OVER' : 'UNDER';
     const severity = over
       ? pacingRate >= 1 + 2.5 * th.pacingOver
