@@ -15,6 +15,8 @@ const KIND_LABEL: Record<ActionKind, string> = {
   SCALE_WINNER: 'scaling winners',
   WAIT_FOR_DATA: 'waiting for data',
   FIX_DELIVERY_BLOCKER: 'delivery blocker fixes',
+  CHECK_TRACKING: 'tracking checks',
+  HOLD_FOR_MARKET: 'holding through market moves',
 };
 
 function typeLabel(key: string): string {

@@ -20,7 +20,9 @@ export type ActionKind =
   | 'EXPAND_AUDIENCE'
   | 'SCALE_WINNER'
   | 'WAIT_FOR_DATA'
-  | 'FIX_DELIVERY_BLOCKER';
+  | 'FIX_DELIVERY_BLOCKER'
+  | 'CHECK_TRACKING'
+  | 'HOLD_FOR_MARKET';
 
 /** How much each action moves each focus metric (1 = neutral). Documented in docs/diagnostics.md. */
 export const FOCUS_WEIGHTS: Record<ActionKind, Record<FocusMetric, number>> = {
@@ -36,6 +38,9 @@ export const FOCUS_WEIGHTS: Record<ActionKind, Record<FocusMetric, number>> = {
   WAIT_FOR_DATA: { ROAS: 1, CPA: 1, CTR: 1, CONVERSIONS: 1 },
   // Ranked first whatever the focus (recommendations.ts): nothing else works until delivery resumes.
   FIX_DELIVERY_BLOCKER: { ROAS: 1, CPA: 1, CTR: 1, CONVERSIONS: 1 },
+  // Account context: ranked with the blockers, since campaign advice read through it would be wrong.
+  CHECK_TRACKING: { ROAS: 1, CPA: 1, CTR: 1, CONVERSIONS: 1 },
+  HOLD_FOR_MARKET: { ROAS: 1, CPA: 1, CTR: 1, CONVERSIONS: 1 },
 };
 
 /** A cautious analyst prefers low-risk actions; a bold one accepts riskier ones. */

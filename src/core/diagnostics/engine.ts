@@ -9,12 +9,14 @@ import type {
 } from '../../shared/api/diagnostics';
 import { deriveMetrics } from '../insights/metrics';
 import { DEFAULT_PROFILE, type ActionKind, type Learned } from './andromeda';
+import { readAccountContext, type AccountRef } from './account-context';
 import { detectorContext, runDetectors } from './detectors';
 import { detectDeliveryBlocked } from './detectors/delivery-blocked';
 import { describeAdaptations } from './adaptations';
 import { buildRecommendations, type CampaignScope, type NumberedFinding } from './recommendations';
 import { adjustedSeverity, riskLevelOf, SEVERITY_RANK } from './severity';
-import { addTotals, emptyTotals, loadFromFor, sumRange, type Totals } from './series';
+import { addTotals, emptyTotals, loadFromFor, sumRange, windowsFor, type Totals } from './series';
+import { MICROS_PER_UNIT } from '../money';
 import { accountSummary, campaignSummary } from './summary';
 import { DEFAULT_THRESHOLDS, thresholdsFor, type Thresholds } from './thresholds';
 import type { CampaignData, Finding } from './types';
@@ -46,7 +48,13 @@ interface Detection {
   rangeSpend: Map<string, number>;
 }
 
-function detect(campaigns: readonly CampaignData[], from: string, to: string, th: Thresholds): Detection {
+function detect(
+  campaigns: readonly CampaignData[],
+  from: string,
+  to: string,
+  th: Thresholds,
+  account?: AccountRef,
+): Detection {
   const scopes = new Map<string, CampaignScope>();
   const findings: Finding[] = [];
   const thin = new Set<string>();
@@ -70,12 +78,29 @@ function detect(campaigns: readonly CampaignData[], from: string, to: string, th
     }
     for (const f of runDetectors(ctx)) findings.push({ ...f, severity: adjustedSeverity(f, ctx.rangeSpend) });
   }
-  return { scopes, findings, thin, totals, rangeSpend };
+  if (!account) return { scopes, findings, thin, totals, rangeSpend };
+  // Account context first: what the whole account shows is not blamed on each campaign.
+  const context = readAccountContext(
+    campaigns,
+    windowsFor(window, th),
+    th,
+    th.minSpendPerUnit * MICROS_PER_UNIT,
+    account,
+  );
+  const kept = findings
+    .filter((f) => !context.explains(f))
+    .map((f) => {
+      const note = context.noteFor(f);
+      return note ? { ...f, description: f.description + note } : f;
+    });
+  return { scopes, findings: [...context.findings, ...kept], thin, totals, rangeSpend };
 }
 
 /** Most severe first, then the most spend at stake; ties broken by stable keys for determinism. */
 function order(findings: Finding[], share: (f: Finding) => number): Finding[] {
-  const blocked = (f: Finding) => (f.type === 'DELIVERY_BLOCKED' ? 1 : 0);
+  // Blockers first, then the account context the campaign findings are read through.
+  const blocked = (f: Finding) =>
+    f.type === 'DELIVERY_BLOCKED' ? 2 : f.affectedEntity.type === 'account' ? 1 : 0;
   return [...findings].sort(
     (a, b) =>
       blocked(b) - blocked(a) ||
@@ -88,14 +113,16 @@ function order(findings: Finding[], share: (f: Finding) => number): Finding[] {
 }
 
 function toIssue(f: NumberedFinding, accountLevel: boolean): Issue {
+  // Account-context issues belong to no campaign: no campaign name in the title, no campaignId.
+  const ofCampaign = accountLevel && f.affectedEntity.type !== 'account';
   return {
     id: f.issueId,
     type: f.type,
     severity: f.severity,
-    title: accountLevel ? `${f.title} (${f.campaignName})` : f.title,
+    title: ofCampaign ? `${f.title} (${f.campaignName})` : f.title,
     description: f.description,
     affectedEntity: f.affectedEntity,
-    ...(accountLevel ? { campaignId: f.campaignId } : {}),
+    ...(ofCampaign ? { campaignId: f.campaignId } : {}),
     evidence: f.evidence,
   } as Issue;
 }
@@ -136,7 +163,10 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
   const { learned, from, to } = input;
   const accountLevel = input.account !== undefined;
   const th = thresholdsFor(learned.profile.riskAppetite);
-  const detection = detect(input.campaigns, from, to, th);
+  const accountRef = input.account
+    ? { id: input.campaigns[0]?.accountId ?? '', name: input.account.name }
+    : undefined;
+  const detection = detect(input.campaigns, from, to, th, accountRef);
   const totalSpend = detection.totals.spend;
   const shareIn = (f: Finding): number =>
     accountLevel
@@ -166,7 +196,9 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
   // What the profile and feedback changed: the same data under the default profile without feedback.
   let defaultIssueKeys: string[] | null = null;
   if (learned.profile.riskAppetite !== DEFAULT_PROFILE.riskAppetite) {
-    defaultIssueKeys = detect(input.campaigns, from, to, DEFAULT_THRESHOLDS).findings.map(issueKey);
+    defaultIssueKeys = detect(input.campaigns, from, to, DEFAULT_THRESHOLDS, accountRef).findings.map(
+      issueKey,
+    );
   }
   const adaptations = describeAdaptations({
     learned,

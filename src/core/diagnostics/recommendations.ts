@@ -124,6 +124,44 @@ function deliveryBlockerCandidate(f: NumberedFinding, scope: CampaignScope, base
   };
 }
 
+/** Account context: advice about the account (tracking, the auction), never a campaign budget move. */
+function accountCandidate(f: NumberedFinding): Candidate {
+  const c = str(f.facts.currency);
+  const base = SEVERITY_WEIGHT[f.severity] * 1.5 * Math.min(2, Math.max(1, f.magnitude));
+  if (f.type === 'TRACKING_BREAK') {
+    const since = day(str(f.facts.startDate));
+    const lost = num(f.facts.resultsPerDayBefore) - num(f.facts.resultsPerDayAfter);
+    return {
+      kind: 'CHECK_TRACKING',
+      key: 'CHECK_TRACKING',
+      action:
+        `Check tracking before touching any campaign: in Events Manager open the pixel/dataset and look at the optimised event's activity since ${since}, ` +
+        `the Conversions API (server events and event match quality) and any site, checkout or tag-manager change made that day; confirm with Test Events that a conversion fires again. ` +
+        `Leave budgets and bids as they are until results are counted again.`,
+      rationale: `Results per link click fell ${percent(num(f.facts.drop))} from ${since} on ${num(f.facts.affectedCampaigns)} campaigns at once while clicks and impressions held: conversions are no longer reported, people still click.`,
+      expectedImpact: `Restores the reporting of about ${Math.round(lost)} results a day, and keeps ${money(num(f.facts.spendSince), c)} of spend since ${since} from being judged on broken counts (cutting campaigns that still convert).`,
+      riskLevel: 'LOW',
+      relatedIssues: [f.issueId],
+      base: base * 5,
+    };
+  }
+  const up = num(f.facts.change) > 0;
+  return {
+    kind: 'HOLD_FOR_MARKET',
+    key: 'HOLD_FOR_MARKET',
+    action: up
+      ? `Hold budgets and bids across the account instead of cutting the campaigns whose cost per result rose: CPM is up ${percent(num(f.facts.change))} everywhere. Judge campaigns on CTR and conversion rate until CPM settles, and if the account's cost per result is now above what you can afford, lower the total budget evenly (or set cost caps) rather than pausing single campaigns.`
+      : `CPM is down ${percent(Math.abs(num(f.facts.change)))} across the account: keep bids and consider raising the budget of the campaigns with the best conversion rate while impressions are cheaper.`,
+    rationale: `CPM moved from ${money(num(f.facts.cpmBefore), c)} to ${money(num(f.facts.cpmNow), c)} on most of the account's spend by a similar share while CTR and conversion rate held: the auction moved, not the campaigns.`,
+    expectedImpact: up
+      ? `Avoids restarting learning on campaigns that still perform; cost per result should follow CPM back when the market eases (about ${money(num(f.facts.weeklySpend) * (num(f.facts.change) / (1 + num(f.facts.change))), c)} a week of the current spend is the price rise).`
+      : `About ${percent(Math.abs(num(f.facts.change)))} more impressions per unit of spend while the market stays cheaper.`,
+    riskLevel: 'LOW',
+    relatedIssues: [f.issueId],
+    base: base * 2,
+  };
+}
+
 function candidateFor(f: NumberedFinding, scope: CampaignScope, troubled: ReadonlySet<string>): Candidate {
   const { data, windows } = scope;
   const c = data.currency;
@@ -132,6 +170,9 @@ function candidateFor(f: NumberedFinding, scope: CampaignScope, troubled: Readon
   const where = `in campaign ${quote(data.name)}`;
   const related = [f.issueId];
   switch (f.type) {
+    case 'TRACKING_BREAK':
+    case 'MARKET_SHIFT':
+      return accountCandidate(f);
     case 'DELIVERY_BLOCKED':
       return deliveryBlockerCandidate(f, scope, base);
     case 'CREATIVE_FATIGUE': {
@@ -302,7 +343,9 @@ function score(candidate: Candidate, learned: Learned): number {
 
 /** Fixing a delivery blocker outranks any tuning: no other advice works while the campaign cannot deliver. */
 function blockersFirst(ranked: readonly Candidate[]): Candidate[] {
-  const first = (c: Candidate) => (c.kind === 'FIX_DELIVERY_BLOCKER' ? 1 : 0);
+  // Then the tracking check: campaign advice read through broken conversion counts would be wrong.
+  const first = (c: Candidate) =>
+    c.kind === 'FIX_DELIVERY_BLOCKER' ? 2 : c.kind === 'CHECK_TRACKING' ? 1 : 0;
   return [...ranked].sort((a, b) => first(b) - first(a));
 }
 
@@ -400,8 +443,8 @@ export function buildRecommendations(
   const byKey = new Map<string, Candidate>();
   for (const f of findings) {
     const scope = scopes.get(f.campaignId);
-    if (!scope) continue;
-    const c = candidateFor(f, scope, troubled);
+    if (!scope && f.affectedEntity.type !== 'account') continue;
+    const c = scope ? candidateFor(f, scope, troubled) : accountCandidate(f);
     const existing = byKey.get(c.key);
     if (existing) {
       existing.relatedIssues.push(...c.relatedIssues);

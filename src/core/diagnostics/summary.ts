@@ -14,6 +14,8 @@ const LABEL: Record<NumberedFinding['type'], string> = {
   CPA_DEGRADATION: 'rising cost per result',
   AUDIENCE_SATURATION: 'audience saturation',
   DELIVERY_BLOCKED: 'blocked delivery',
+  TRACKING_BREAK: 'a tracking break',
+  MARKET_SHIFT: 'a market-wide CPM shift',
 };
 
 function performance(m: DiagnosticMetrics): string {

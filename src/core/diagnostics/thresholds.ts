@@ -181,6 +181,46 @@ export const THRESHOLD_TABLE = {
     meaning: 'Audience saturation: daily reach down at least this much vs reference while spend holds',
     source: '"reach that stops growing while spend holds steady" [103]; FTIR <50% [102]',
   },
+  // Account context (read across the account before any campaign is blamed)
+  accountShare: {
+    value: 0.6,
+    unit: 'share of spend',
+    kind: 'fixed',
+    meaning:
+      'Tracking break / market shift: share of the judged campaigns’ spend that must show the same change for it to be the account’s, not a campaign’s',
+    source: 'media-buying practice: an account-wide move has an account-wide cause (pixel, CAPI, auction)',
+  },
+  trackingResultDrop: {
+    value: 0.5,
+    unit: 'share',
+    kind: 'shift',
+    meaning:
+      'Tracking break: results per link click at least this far below the days before, from one day on',
+    source: 'a broken pixel/CAPI event loses most results overnight; campaign decay is gradual [70][113]',
+  },
+  trafficHold: {
+    value: 0.2,
+    unit: 'share',
+    kind: 'fixed',
+    meaning:
+      'Tracking break: link clicks and impressions per day may fall at most this much (traffic holds, only the counting stopped)',
+    source: 'events manager diagnostics: clicks still arrive when the event stops firing',
+  },
+  marketCpmShift: {
+    value: 0.2,
+    unit: 'share',
+    kind: 'shift',
+    meaning: 'Market shift: account CPM up (or down) at least this much vs the baseline',
+    source: 'seasonal CPM swings of 20-50% (Q4, sales events) [66]; CPM +20-30% bands [66]',
+  },
+  rateHold: {
+    value: 0.15,
+    unit: 'share',
+    kind: 'fixed',
+    meaning:
+      'Market shift: CTR and conversion rate within this share of the baseline (the audience still responds; only the price moved)',
+    source: 'CTR decay bands of −15-25% mark fatigue [67]; below that the creative holds',
+  },
 } as const satisfies Record<string, ThresholdSpec>;
 
 export type ThresholdKey = keyof typeof THRESHOLD_TABLE;

@@ -136,7 +136,7 @@ export interface Finding {
   severity: RiskLevel;
   title: string;
   description: string;
-  affectedEntity: { type: 'adSet' | 'campaign'; id: string; name: string };
+  affectedEntity: { type: 'adSet' | 'campaign' | 'account'; id: string; name: string };
   evidence: Issue['evidence'];
   /** Spend of the affected entity in the range (micros): used for risk and ranking. */
   spendAtRisk: number;

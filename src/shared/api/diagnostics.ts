@@ -24,7 +24,14 @@ export const DETECTOR_ISSUE_TYPES = [
  * Every issue type. DELIVERY_BLOCKED (addition to the spec): a campaign that does not deliver because
  * of a disapproved ad, a disabled account or a reached spend cap; fixing it comes before any tuning.
  */
-export const ISSUE_TYPES = [...DETECTOR_ISSUE_TYPES, 'DELIVERY_BLOCKED'] as const;
+/**
+ * Account-level context (additions to the spec), read across the account before any campaign is blamed:
+ * TRACKING_BREAK (results collapse account-wide from one day on while clicks and impressions hold) and
+ * MARKET_SHIFT (CPM moves by a similar share across most of the account's spend, CTR and conversion
+ * rate holding). Their affected entity is the account; they carry no campaignId.
+ */
+export const ACCOUNT_ISSUE_TYPES = ['TRACKING_BREAK', 'MARKET_SHIFT'] as const;
+export const ISSUE_TYPES = [...DETECTOR_ISSUE_TYPES, 'DELIVERY_BLOCKED', ...ACCOUNT_ISSUE_TYPES] as const;
 export const IssueTypeSchema = z.enum(ISSUE_TYPES);
 export type IssueType = z.infer<typeof IssueTypeSchema>;
 
@@ -50,7 +57,8 @@ export const CalendarDateSchema = z
 const TIMESTAMP = z.string();
 
 export const AffectedEntitySchema = z.object({
-  type: z.enum(['adSet', 'campaign']),
+  /** 'account' (addition): account-level context issues (TRACKING_BREAK, MARKET_SHIFT). */
+  type: z.enum(['adSet', 'campaign', 'account']),
   id: z.string(),
   name: z.string(),
 });
@@ -119,6 +127,41 @@ export const DeliveryBlockedEvidenceSchema = z.object({
   spendTrend: Trend,
 });
 
+/** Results per day before and after the break, with the clicks and impressions that held. */
+export const TrackingBreakEvidenceSchema = z.object({
+  /** The first day results collapsed. */
+  startDate: CalendarDateSchema,
+  resultsPerDayBefore: z.number(),
+  resultsPerDayAfter: z.number(),
+  linkClicksPerDayBefore: z.number(),
+  linkClicksPerDayAfter: z.number(),
+  impressionsPerDayBefore: z.number(),
+  impressionsPerDayAfter: z.number(),
+  /** Results per link click before and after. */
+  conversionRateBefore: z.number(),
+  conversionRateAfter: z.number(),
+  /** Account results per day over the range. */
+  resultsTrend: Trend,
+  affectedCampaigns: z.number().int(),
+  campaignsJudged: z.number().int(),
+  /** Share of the judged campaigns' spend in campaigns whose results collapsed. */
+  affectedSpendShare: z.number().min(0).max(1),
+});
+/** CPM before (baseline) and now across the account, with CTR and conversion rate that held. */
+export const MarketShiftEvidenceSchema = z.object({
+  direction: z.enum(['UP', 'DOWN']),
+  cpmBefore: z.number(),
+  cpmAfter: z.number(),
+  cpmChange: z.number(),
+  ctrChange: z.number(),
+  conversionRateChange: z.number().nullable(),
+  /** Account CPM per day over the range. */
+  cpmTrend: Trend,
+  affectedCampaigns: z.number().int(),
+  campaignsJudged: z.number().int(),
+  affectedSpendShare: z.number().min(0).max(1),
+});
+
 const issueBase = {
   id: z.string().regex(/^issue_\d+$/),
   severity: RiskLevelSchema,
@@ -145,6 +188,8 @@ export const IssueSchema = z.discriminatedUnion('type', [
     evidence: AudienceSaturationEvidenceSchema,
   }),
   z.object({ ...issueBase, type: z.literal('DELIVERY_BLOCKED'), evidence: DeliveryBlockedEvidenceSchema }),
+  z.object({ ...issueBase, type: z.literal('TRACKING_BREAK'), evidence: TrackingBreakEvidenceSchema }),
+  z.object({ ...issueBase, type: z.literal('MARKET_SHIFT'), evidence: MarketShiftEvidenceSchema }),
 ]);
 export type Issue = z.infer<typeof IssueSchema>;
 

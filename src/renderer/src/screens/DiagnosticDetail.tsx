@@ -344,7 +344,12 @@ export default function DiagnosticDetail(props: { diagnosticId: string }): React
                   <RiskBadge level={issue.severity} />
                   <h3>{issue.title}</h3>
                   <span className="muted small">
-                    {titleCase(issue.type)} · {issue.affectedEntity.type === 'adSet' ? 'Ad set' : 'Campaign'}{' '}
+                    {titleCase(issue.type)} ·{' '}
+                    {issue.affectedEntity.type === 'adSet'
+                      ? 'Ad set'
+                      : issue.affectedEntity.type === 'account'
+                        ? 'Account'
+                        : 'Campaign'}{' '}
                     {issue.affectedEntity.name}
                   </span>
                 </div>
