@@ -6,7 +6,7 @@ import type { RiskLevel } from '../../../shared/api/diagnostics';
 import { formatDate, formatDateRange, formatInt, formatMoney, formatPercent, formatRoas } from '../format';
 import { BarChart, LineChart } from './charts';
 import { DiagnosticsSection } from './diagnostics';
-import { FONT_FAMILY } from './fonts';
+import { fontFamiliesFor } from './fonts';
 import { AndromedaBox, Cover, KpiCards, PageChrome, SectionTitle } from './sections';
 import { BandedTable, Table, type Column } from './table';
 import { CONTENT_WIDTH, INK, MUTED, PAGE_MARGIN, RISK_COLOURS, tint } from './theme';
@@ -65,7 +65,8 @@ export function ReportDocument(props: { content: ReportContent }): React.JSX.Ele
   const dates = content.daily.map((d) => d.date);
   const half = (CONTENT_WIDTH - 14) / 2;
   const pageStyle = {
-    fontFamily: FONT_FAMILY,
+    // Only the fallbacks this report's text needs (names, title, diagnostics, branding).
+    fontFamily: fontFamiliesFor(JSON.stringify(content)),
     fontSize: 9.5,
     color: INK,
     paddingHorizontal: PAGE_MARGIN,

@@ -1,0 +1,84 @@
+// A report readable in any script: campaign names and the title in Japanese, Korean, Chinese, Russian,
+// Arabic…, checked from the PDF's own text and fonts with MuPDF.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReportContent } from './content';
+import { renderPdf } from './pdf/render';
+import { fontFamiliesFor } from './pdf/fonts';
+import { pdfFonts, pdfText } from '../../test-support/pdf';
+import { harness, type Harness } from '../../test-support/reports-harness';
+
+const ARABIC = 'عملاء | الرياض | ربيع';
+const NAMES = [
+  'リード | 東京 | シニア',
+  '리드 | 서울 | 시니어',
+  '潜在客户 | 北京 | 广告',
+  '潛在客戶 | 臺北 | 廣告',
+  'Лиды | Москва | Весна',
+  ARABIC,
+  'CPA ≤ 500 → ≥ 3',
+];
+const TITLE = '月次レポート 11月';
+
+let h: Harness;
+beforeAll(() => {
+  h = harness({ campaigns: NAMES.length });
+  const rename = h.core.db.prepare(`UPDATE campaigns SET name = ? WHERE id = ?`);
+  NAMES.forEach((name, i) => rename.run(name, h.fixture.campaignIds[i]));
+  h.core.db.prepare(`UPDATE ad_accounts SET currency = 'JPY' WHERE id = ?`).run(h.fixture.accountId);
+});
+afterAll(() => h.cleanup());
+
+function content(title: string) {
+  return buildReportContent(h.core.db, {
+    reportId: 'rpt_Scripts000000000',
+    workspaceId: h.fixture.workspaceId,
+    accountId: h.fixture.accountId,
+    campaignIds: h.fixture.campaignIds,
+    title,
+    dateFrom: '2026-01-01',
+    dateTo: '2026-01-31',
+    userId: h.fixture.userId,
+    generatedAt: new Date('2026-04-01T08:00:00.000Z'),
+  });
+}
+
+describe('a PDF in any script', () => {
+  it('has the title and every campaign name as real text, each glyph from an embedded Noto subset', async () => {
+    const pdf = await renderPdf(content(TITLE));
+    const text = pdfText(pdf);
+    expect(text).not.toContain('\uFFFD');
+    expect(text).toContain(TITLE);
+    for (const name of NAMES.filter((n) => !/\p{Script=Arabic}/u.test(n))) expect(text).toContain(name);
+    // Arabic: every word, letters in logical order (react-pdf lays the words of a mixed line left to right).
+    for (const word of ARABIC.split(' | ')) expect(text).toContain(word);
+    const fonts = pdfFonts(pdf);
+    const names = fonts.map((f) => f.name);
+    for (const family of [
+      'NotoSans-Regular',
+      'NotoSansJP-Regular',
+      'NotoSansKR-Regular',
+      'NotoSansSC-Regular',
+    ]) {
+      expect(names).toContain(family);
+    }
+    expect(names).toContain('NotoSansArabic-Regular');
+    expect(names).toContain('NotoSansMath-Regular');
+    expect(fonts.every((f) => f.embedded && f.subset)).toBe(true);
+    expect(names.join(' ')).not.toMatch(/Helvetica/);
+    // Subsets keep the file small: tens of megabytes of CJK fonts become a few kilobytes.
+    expect(pdf.length).toBeLessThan(150_000);
+  });
+
+  it('loads only the fallbacks a report needs', () => {
+    expect(fontFamiliesFor('Q1 Performance — Отчёт')).toEqual(['Noto Sans']);
+    expect(fontFamiliesFor('CPA 12 → 18')).toEqual(['Noto Sans', 'Noto Sans Math']);
+    expect(fontFamiliesFor(TITLE)).toEqual(['Noto Sans', 'Noto Sans JP', 'Noto Sans SC', 'Noto Sans TC']);
+    expect(fontFamiliesFor('潜在客户')).toEqual(['Noto Sans', 'Noto Sans SC', 'Noto Sans TC']);
+    expect(fontFamiliesFor('리드 ลูกค้า לידים')).toEqual([
+      'Noto Sans',
+      'Noto Sans KR',
+      'Noto Sans Thai',
+      'Noto Sans Hebrew',
+    ]);
+  });
+});
