@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReportContent } from './content';
 import { renderPdf } from './pdf/render';
 import { fontFamiliesFor } from './pdf/fonts';
-import { pdfFonts, pdfText } from '../../test-support/pdf';
+import { pdfFonts, pdfGlyphs, pdfText } from '../../test-support/pdf';
 import { harness, type Harness } from '../../test-support/reports-harness';
 
 const ARABIC = 'عملاء | الرياض | ربيع';
@@ -45,12 +45,18 @@ function content(title: string) {
 describe('a PDF in any script', () => {
   it('has the title and every campaign name as real text, each glyph from an embedded Noto subset', async () => {
     const pdf = await renderPdf(content(TITLE));
-    const text = pdfText(pdf);
-    expect(text).not.toContain('\uFFFD');
+    // No glyph is the missing-glyph box, and every glyph without a Unicode value is one of Noto Sans
+    // Arabic's dot marks (it draws ي as a dotless form plus two dots; only the form maps to ي).
+    const glyphs = pdfGlyphs(pdf);
+    expect(glyphs.filter((g) => g.glyph === 0)).toEqual([]);
+    const unmapped = glyphs.filter((g) => g.unicode < 0 || g.unicode === 0xfffd);
+    expect(new Set(unmapped.map((g) => g.font))).toEqual(new Set(['NotoSansArabic-Regular']));
+    const text = pdfText(pdf).replaceAll('\uFFFD', '');
     expect(text).toContain(TITLE);
-    for (const name of NAMES.filter((n) => !/\p{Script=Arabic}/u.test(n))) expect(text).toContain(name);
-    // Arabic: every word, letters in logical order (react-pdf lays the words of a mixed line left to right).
-    for (const word of ARABIC.split(' | ')) expect(text).toContain(word);
+    for (const name of NAMES.filter((n) => n !== ARABIC)) expect(text).toContain(name);
+    // The Arabic name is drawn right to left; MuPDF reads a line whose separators come from another
+    // font left to right, so its words come out in visual order, each word in logical order.
+    expect(text).toContain(ARABIC.split(' | ').reverse().join(' | '));
     const fonts = pdfFonts(pdf);
     const names = fonts.map((f) => f.name);
     for (const family of [
@@ -62,11 +68,36 @@ describe('a PDF in any script', () => {
       expect(names).toContain(family);
     }
     expect(names).toContain('NotoSansArabic-Regular');
-    expect(names).toContain('NotoSansMath-Regular');
     expect(fonts.every((f) => f.embedded && f.subset)).toBe(true);
     expect(names.join(' ')).not.toMatch(/Helvetica/);
     // Subsets keep the file small: tens of megabytes of CJK fonts become a few kilobytes.
     expect(pdf.length).toBeLessThan(150_000);
+  });
+
+  it('draws arrows and comparisons in a Latin report with Noto Sans Math, and embeds no CJK font', async () => {
+    const latin = harness({ campaigns: 3 });
+    try {
+      const pdf = await renderPdf(
+        buildReportContent(latin.core.db, {
+          reportId: 'rpt_Scripts000000001',
+          workspaceId: latin.fixture.workspaceId,
+          accountId: latin.fixture.accountId,
+          campaignIds: latin.fixture.campaignIds,
+          title: 'CPA 12 → 18, ROAS ≥ 2 ≤ 3',
+          dateFrom: '2026-01-01',
+          dateTo: '2026-01-31',
+          userId: latin.fixture.userId,
+          generatedAt: new Date('2026-04-01T08:00:00.000Z'),
+        }),
+      );
+      expect(pdfText(pdf)).toContain('CPA 12 → 18, ROAS ≥ 2 ≤ 3');
+      expect(pdfGlyphs(pdf).filter((g) => g.glyph === 0)).toEqual([]);
+      expect(new Set(pdfFonts(pdf).map((f) => f.name))).toEqual(
+        new Set(['NotoSans-Regular', 'NotoSans-Bold', 'NotoSansMath-Regular']),
+      );
+    } finally {
+      latin.cleanup();
+    }
   });
 
   it('loads only the fallbacks a report needs', () => {

@@ -34,13 +34,6 @@ const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 /** In fallback order: the first font that has a glyph draws it. */
 const FALLBACKS: readonly Fallback[] = [
   {
-    // Arrows, comparison and other math symbols (evidence like "CPA 12 → 18", "≥ 3 days").
-    family: 'Noto Sans Math',
-    needed: /[\u2190-\u21FF\u2200-\u22FF\u27F0-\u27FF\u2900-\u297F]/u,
-    regular: () => require.resolve('@fontsource/noto-sans-math/files/noto-sans-math-latin-400-normal.woff'),
-    bold: () => require.resolve('@fontsource/noto-sans-math/files/noto-sans-math-latin-400-normal.woff'),
-  },
-  {
     // Before the Chinese fonts when the text has kana, so Japanese kanji take Japanese forms.
     family: 'Noto Sans JP',
     needed: new RegExp(`[\\p{Script=Hiragana}\\p{Script=Katakana}${CJK_EXTRA}]`, 'u'),
@@ -84,6 +77,14 @@ const FALLBACKS: readonly Fallback[] = [
     regular: () =>
       require.resolve('@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-400-normal.woff'),
     bold: () => require.resolve('@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-700-normal.woff'),
+  },
+  {
+    // Arrows, comparison and other math symbols (evidence like "CPA 12 → 18", "≥ 3 days"). Last:
+    // it also has unshaped Arabic letters (for Arabic math), which must not win over Noto Sans Arabic.
+    family: 'Noto Sans Math',
+    needed: /[\u2190-\u21FF\u2200-\u22FF\u27F0-\u27FF\u2900-\u297F]/u,
+    regular: () => require.resolve('@fontsource/noto-sans-math/files/noto-sans-math-latin-400-normal.woff'),
+    bold: () => require.resolve('@fontsource/noto-sans-math/files/noto-sans-math-latin-400-normal.woff'),
   },
 ];
 
