@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReportContent } from './content';
 import { renderPdf } from './pdf/render';
+import { renderMarkdown } from './markdown';
 import { fontFamiliesFor } from './pdf/fonts';
 import { pdfFonts, pdfGlyphs, pdfText } from '../../test-support/pdf';
 import { harness, type Harness } from '../../test-support/reports-harness';
@@ -28,8 +29,9 @@ beforeAll(() => {
 });
 afterAll(() => h.cleanup());
 
-function content(title: string) {
+function content(title: string, locale: 'en' | 'ja' = 'en') {
   return buildReportContent(h.core.db, {
+    locale,
     reportId: 'rpt_Scripts000000000',
     workspaceId: h.fixture.workspaceId,
     accountId: h.fixture.accountId,
@@ -98,6 +100,33 @@ describe('a PDF in any script', () => {
     } finally {
       latin.cleanup();
     }
+  });
+
+  it('uses Japanese dates, numbers and labels in the ja locale, English by default', async () => {
+    const ja = pdfText(await renderPdf(content(TITLE, 'ja')));
+    for (const phrase of [
+      'パフォーマンスレポート',
+      '2026年1月1日 – 2026年1月31日',
+      'サマリー',
+      '合計消化金額',
+      'キャンペーン',
+      '日別パフォーマンス',
+      '2 / 4 ページ',
+      '1月1日',
+    ]) {
+      expect(ja).toContain(phrase);
+    }
+    for (const name of NAMES.filter((n) => n !== ARABIC)) expect(ja).toContain(name);
+    expect(ja).not.toContain('Summary');
+    expect(ja).not.toMatch(/Page \d+ of/);
+    const markdown = renderMarkdown(content(TITLE, 'ja'));
+    expect(markdown).toContain('## サマリー');
+    expect(markdown).toContain('| 2026年1月1日 |');
+    expect(content(TITLE, 'ja').andromedaContext.description).toMatch(/^診断は/);
+    const en = pdfText(await renderPdf(content(TITLE)));
+    expect(en).toContain('1 Jan 2026 – 31 Jan 2026');
+    expect(en).toContain('Summary');
+    expect(en).toContain('Page 2 of 4');
   });
 
   it('loads only the fallbacks a report needs', () => {

@@ -8,6 +8,11 @@ import { RiskLevelSchema, RiskAppetiteSchema, FocusMetricSchema } from './diagno
 
 export const REPORT_FORMATS = ['json', 'pdf', 'markdown'] as const;
 export const ReportFormatSchema = z.enum(REPORT_FORMATS);
+
+/** Languages a report's fixed text, dates and numbers come in (catalogues: core/reports/i18n). */
+export const REPORT_LOCALES = ['en', 'ja'] as const;
+export const ReportLocaleSchema = z.enum(REPORT_LOCALES);
+export type ReportLocale = z.infer<typeof ReportLocaleSchema>;
 export type ReportFormat = z.infer<typeof ReportFormatSchema>;
 
 export const REPORT_STATUSES = ['pending', 'generating', 'completed', 'failed'] as const;
@@ -89,6 +94,8 @@ export const CreateReportBodySchema = z
       .optional(),
     format: ReportFormatSchema.optional(),
     whiteLabel: WhiteLabelSchema.optional(),
+    /** An addition to the spec: the report's language (default en). */
+    locale: ReportLocaleSchema.optional(),
   })
   .strict();
 export type CreateReportBody = z.infer<typeof CreateReportBodySchema>;
@@ -260,6 +267,8 @@ export const ReportContentSchema = z
     schemaVersion: z.literal(REPORT_CONTENT_VERSION),
     reportId: z.string(),
     title: z.string(),
+    /** The language of the fixed text, dates and numbers (content stored before it existed: en). */
+    locale: ReportLocaleSchema.default('en'),
     generatedAt: z.string(),
     account: z.object({
       id: z.string(),

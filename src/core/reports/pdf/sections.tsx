@@ -1,15 +1,8 @@
 // The cover, the running header and footer, the KPI cards and the Andromeda box.
 import { Image, Text, View } from '@react-pdf/renderer';
 import type { ReportContent } from '../../../shared/api/reports';
-import {
-  changeTone,
-  formatChange,
-  formatDateRange,
-  formatInt,
-  formatMoney,
-  formatRoas,
-  formatTimestamp,
-} from '../format';
+import { changeTone, reportFormatter } from '../format';
+import { translator } from '../i18n';
 import { BAD, GOOD, INK, isDark, MUTED, PAGE_MARGIN, RISK_COLOURS, RULE, tint } from './theme';
 
 function Brand(props: { content: ReportContent; size: 'large' | 'small' }): React.JSX.Element {
@@ -41,11 +34,13 @@ export function Cover(props: { content: ReportContent }): React.JSX.Element {
   const { branding, summary, account } = content;
   const accent = branding.primaryColor;
   const risk = RISK_COLOURS[summary.overallRiskLevel];
+  const f = reportFormatter(content.locale);
+  const t = translator(content.locale);
   const stats: Array<[string, string, string]> = [
-    ['Total spend', formatMoney(summary.totalSpend, account.currency), INK],
-    ['Conversions', formatInt(summary.totalConversions), INK],
-    ['Average CPA', formatMoney(summary.avgCpa, account.currency), INK],
-    ['Overall risk', summary.overallRiskLevel, risk],
+    [t('totalSpend'), f.money(summary.totalSpend, account.currency), INK],
+    [t('conversions'), f.int(summary.totalConversions), INK],
+    [t('averageCpa'), f.money(summary.avgCpa, account.currency), INK],
+    [t('overallRisk'), summary.overallRiskLevel, risk],
   ];
   return (
     <View style={{ flexGrow: 1 }}>
@@ -62,16 +57,20 @@ export function Cover(props: { content: ReportContent }): React.JSX.Element {
       </View>
       <View style={{ marginTop: 150 }}>
         <Text style={{ fontSize: 10, color: accent, fontWeight: 'bold', letterSpacing: 1.5 }}>
-          PERFORMANCE REPORT
+          {t('performanceReport')}
         </Text>
         <Text style={{ fontSize: 28, fontWeight: 'bold', color: INK, marginTop: 8, lineHeight: 1.2 }}>
           {content.title}
         </Text>
         <Text style={{ fontSize: 15, color: INK, marginTop: 18 }}>{account.name}</Text>
         <Text style={{ fontSize: 10, color: MUTED, marginTop: 3 }}>
-          Ad account {account.platformAccountId} · {account.currency} · {account.timezone}
+          {t('adAccountLine', {
+            id: account.platformAccountId,
+            currency: account.currency,
+            timezone: account.timezone,
+          })}
         </Text>
-        <Text style={{ fontSize: 12, color: INK, marginTop: 14 }}>{formatDateRange(content.dateRange)}</Text>
+        <Text style={{ fontSize: 12, color: INK, marginTop: 14 }}>{f.dateRange(content.dateRange)}</Text>
       </View>
       <View
         style={{
@@ -90,9 +89,9 @@ export function Cover(props: { content: ReportContent }): React.JSX.Element {
         ))}
       </View>
       <View style={{ position: 'absolute', bottom: 0, left: 0, right: 0 }}>
-        <Text style={{ fontSize: 9, color: INK }}>Prepared by {branding.companyName}</Text>
+        <Text style={{ fontSize: 9, color: INK }}>{t('preparedBy', { company: branding.companyName })}</Text>
         <Text style={{ fontSize: 8, color: MUTED, marginTop: 2 }}>
-          Generated {formatTimestamp(content.generatedAt)}
+          {t('generatedAt', { timestamp: f.timestamp(content.generatedAt) })}
         </Text>
         <Text style={{ fontSize: 8, color: MUTED, marginTop: 2 }}>{branding.footerText}</Text>
       </View>
@@ -103,6 +102,8 @@ export function Cover(props: { content: ReportContent }): React.JSX.Element {
 /** The running header and footer of every page after the cover (both `fixed`). */
 export function PageChrome(props: { content: ReportContent }): React.JSX.Element {
   const { content } = props;
+  const f = reportFormatter(content.locale);
+  const t = translator(content.locale);
   return (
     <>
       <View
@@ -122,7 +123,7 @@ export function PageChrome(props: { content: ReportContent }): React.JSX.Element
       >
         <Brand content={content} size="small" />
         <Text style={{ fontSize: 8, color: MUTED, maxWidth: 330, textAlign: 'right' }}>
-          {content.title} · {content.account.name} · {formatDateRange(content.dateRange)}
+          {content.title} · {content.account.name} · {f.dateRange(content.dateRange)}
         </Text>
       </View>
       <View
@@ -142,7 +143,7 @@ export function PageChrome(props: { content: ReportContent }): React.JSX.Element
         <Text style={{ fontSize: 7.5, color: MUTED, maxWidth: 400 }}>{content.branding.footerText}</Text>
         <Text
           style={{ fontSize: 7.5, color: MUTED }}
-          render={({ pageNumber, totalPages }) => `Page ${pageNumber} of ${totalPages}`}
+          render={({ pageNumber, totalPages }) => t('pageOf', { page: pageNumber, pages: totalPages })}
         />
       </View>
     </>
@@ -165,31 +166,38 @@ export function SectionTitle(props: {
 const TONE_COLOUR = { good: GOOD, bad: BAD, neutral: MUTED } as const;
 
 export function KpiCards(props: { content: ReportContent }): React.JSX.Element {
-  const { summary, account, branding } = props.content;
+  const { summary, account, branding, locale } = props.content;
+  const f = reportFormatter(locale);
+  const t = translator(locale);
   const c = summary.changes;
-  const cards: Array<{ label: string; value: string; change: string; tone: keyof typeof TONE_COLOUR }> = [
+  const cards: Array<{
+    label: string;
+    value: string;
+    change: string | null;
+    tone: keyof typeof TONE_COLOUR;
+  }> = [
     {
-      label: 'Total spend',
-      value: formatMoney(summary.totalSpend, account.currency),
-      change: formatChange(c.spendChange),
+      label: t('totalSpend'),
+      value: f.money(summary.totalSpend, account.currency),
+      change: c.spendChange === null ? null : f.change(c.spendChange),
       tone: changeTone('spend', c.spendChange),
     },
     {
-      label: 'Conversions',
-      value: formatInt(summary.totalConversions),
-      change: formatChange(c.conversionsChange),
+      label: t('conversions'),
+      value: f.int(summary.totalConversions),
+      change: c.conversionsChange === null ? null : f.change(c.conversionsChange),
       tone: changeTone('conversions', c.conversionsChange),
     },
     {
-      label: 'Average CPA',
-      value: formatMoney(summary.avgCpa, account.currency),
-      change: formatChange(c.cpaChange),
+      label: t('averageCpa'),
+      value: f.money(summary.avgCpa, account.currency),
+      change: c.cpaChange === null ? null : f.change(c.cpaChange),
       tone: changeTone('cpa', c.cpaChange),
     },
     {
-      label: 'Average ROAS',
-      value: formatRoas(summary.avgRoas),
-      change: formatChange(c.roasChange),
+      label: t('averageRoas'),
+      value: f.roas(summary.avgRoas),
+      change: c.roasChange === null ? null : f.change(c.roasChange),
       tone: changeTone('roas', c.roasChange),
     },
   ];
@@ -214,7 +222,7 @@ export function KpiCards(props: { content: ReportContent }): React.JSX.Element {
           <Text style={{ fontSize: 7.5, color: MUTED }}>{card.label}</Text>
           <Text style={{ fontSize: 13, fontWeight: 'bold', color: INK, marginTop: 4 }}>{card.value}</Text>
           <Text style={{ fontSize: 7.5, color: TONE_COLOUR[card.tone], marginTop: 3 }}>
-            {card.change === 'no comparison' ? 'no previous data' : `${card.change} vs previous`}
+            {card.change === null ? t('noPreviousData') : t('vsPrevious', { change: card.change })}
           </Text>
         </View>
       ))}
@@ -228,14 +236,14 @@ export function KpiCards(props: { content: ReportContent }): React.JSX.Element {
           backgroundColor: risk,
         }}
       >
-        <Text style={{ fontSize: 7.5, color: isDark(risk) ? '#FFFFFF' : INK }}>Overall risk</Text>
+        <Text style={{ fontSize: 7.5, color: isDark(risk) ? '#FFFFFF' : INK }}>{t('overallRisk')}</Text>
         <Text
           style={{ fontSize: 13, fontWeight: 'bold', color: isDark(risk) ? '#FFFFFF' : INK, marginTop: 4 }}
         >
           {summary.overallRiskLevel}
         </Text>
         <Text style={{ fontSize: 7.5, color: isDark(risk) ? tint(risk, 0.75) : MUTED, marginTop: 3 }}>
-          of latest diagnostics
+          {t('ofLatestDiagnostics')}
         </Text>
       </View>
     </View>
@@ -243,7 +251,8 @@ export function KpiCards(props: { content: ReportContent }): React.JSX.Element {
 }
 
 export function AndromedaBox(props: { content: ReportContent }): React.JSX.Element {
-  const { andromedaContext: a, branding } = props.content;
+  const { andromedaContext: a, branding, locale } = props.content;
+  const t = translator(locale);
   return (
     <View
       wrap={false}
@@ -255,9 +264,9 @@ export function AndromedaBox(props: { content: ReportContent }): React.JSX.Eleme
         marginTop: 4,
       }}
     >
-      <Text style={{ fontSize: 10, fontWeight: 'bold', color: INK }}>Andromeda context</Text>
+      <Text style={{ fontSize: 10, fontWeight: 'bold', color: INK }}>{t('andromedaContext')}</Text>
       <Text style={{ fontSize: 9, color: INK, marginTop: 4 }}>
-        Risk appetite {a.riskAppetite} · focus metric {a.focusMetric}
+        {t('andromedaLine', { appetite: a.riskAppetite, focus: a.focusMetric })}
       </Text>
       <Text style={{ fontSize: 9, color: INK, marginTop: 3, lineHeight: 1.4 }}>{a.description}</Text>
     </View>
