@@ -20,6 +20,7 @@ import { AppError } from '../errors';
 import { translator, type MessageKey, type Translate } from './i18n';
 import { getWorkspaceOwner } from '../identity/users';
 import { campaignInsights, insightsSummary, previousPeriod } from '../insights';
+import { round2 } from '../insights/metrics';
 import type { Db } from '../store/open';
 
 export const PRODUCT_BRANDING: ReportBranding = {
@@ -59,6 +60,8 @@ interface CampaignRow {
   platform_campaign_id: string;
   name: string;
   effective_status: string;
+  result_type: string | null;
+  result_name: string | null;
 }
 
 interface DiagnosticRow {
@@ -265,6 +268,32 @@ export function brandingFor(whiteLabel: WhiteLabel | null | undefined): ReportBr
   };
 }
 
+/** Results per result type (and name: custom conversions differ by name), the largest spend first. */
+export function resultTotals(campaigns: readonly ReportCampaign[]): ReportContent['results'] {
+  const groups = new Map<string, ReportContent['results'][number]>();
+  for (const c of campaigns) {
+    const key = `${c.resultType ?? ''}\u0000${c.resultName ?? ''}`;
+    const group = groups.get(key) ?? {
+      resultType: c.resultType,
+      resultName: c.resultName,
+      campaigns: 0,
+      results: 0,
+      spend: 0,
+      costPerResult: null,
+    };
+    group.campaigns += 1;
+    group.results += c.conversions;
+    group.spend = round2(group.spend + c.spend);
+    groups.set(key, group);
+  }
+  return [...groups.values()]
+    .map((g) => ({
+      ...g,
+      costPerResult: g.resultType === 'MIXED' || g.results === 0 ? null : round2(g.spend / g.results),
+    }))
+    .sort((a, b) => b.spend - a.spend);
+}
+
 export function buildReportContent(db: Db, input: ReportContentInput): ReportContent {
   const account = db
     .prepare(
@@ -275,7 +304,7 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
 
   const campaignRows = db
     .prepare(
-      `SELECT id, platform_campaign_id, name, effective_status FROM campaigns
+      `SELECT id, platform_campaign_id, name, effective_status, result_type, result_name FROM campaigns
         WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))`,
     )
     .all(account.id, JSON.stringify(input.campaignIds)) as CampaignRow[];
@@ -318,10 +347,12 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
         impressions: m?.impressions ?? 0,
         clicks: m?.clicks ?? 0,
         conversions: m?.conversions ?? 0,
-        cpa: m?.cpa ?? null,
-        roas: m?.roas ?? null,
+        cpa: row.result_type === 'MIXED' ? null : (m?.cpa ?? null),
+        roas: m && m.revenue > 0 ? m.roas : null,
         ctr: m?.ctr ?? null,
         cpm: m?.cpm ?? null,
+        resultType: row.result_type,
+        resultName: row.result_name,
         riskLevel: diagnostic?.riskLevel ?? null,
         latestDiagnostic: diagnostic,
       };
@@ -365,6 +396,8 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
     },
     daily: summary.timeSeries.map(({ date, spend, conversions, cpa }) => ({ date, spend, conversions, cpa })),
     campaigns,
+    results: resultTotals(campaigns),
+    revenue: round2([...perCampaign.values()].reduce((sum, m) => sum + m.revenue, 0)),
     andromedaContext: andromedaContext(db, input.workspaceId, input.userId, t),
   };
 }

@@ -22,6 +22,7 @@ function table(headers: string[], align: Array<'left' | 'right'>, rows: string[]
 function campaignRow(f: ReportFormatter, t: Translate, c: ReportCampaign, currency: string): string[] {
   return [
     cell(c.name),
+    cell(c.resultName ?? t('conversions')),
     f.money(c.spend, currency),
     f.int(c.conversions),
     f.money(c.cpa, currency),
@@ -87,6 +88,7 @@ export function renderMarkdown(content: ReportContent): string {
   const changes = summary.changes;
   const f = reportFormatter(content.locale);
   const t = translator(content.locale);
+  const single = content.results.length === 1 ? content.results[0] : undefined;
   const lines: string[] = [];
   if (branding.logo) lines.push(`![${inline(branding.companyName)} logo](${branding.logo})`, '');
   lines.push(
@@ -108,9 +110,24 @@ export function renderMarkdown(content: ReportContent): string {
       ['left', 'right', 'right'],
       [
         [t('totalSpend'), f.money(summary.totalSpend, currency), f.change(changes.spendChange)],
-        [t('totalConversions'), f.int(summary.totalConversions), f.change(changes.conversionsChange)],
-        [t('averageCpa'), f.money(summary.avgCpa, currency), f.change(changes.cpaChange)],
-        [t('averageRoas'), f.roas(summary.avgRoas), f.change(changes.roasChange)],
+        // Results per result type, never one sum across types; ROAS only with purchase value.
+        ...(single
+          ? [
+              [
+                cell(single.resultName ?? t('totalConversions')),
+                f.int(single.results),
+                f.change(changes.conversionsChange),
+              ],
+              [t('costPerResult'), f.money(single.costPerResult, currency), f.change(changes.cpaChange)],
+            ]
+          : content.results.map((r) => [
+              cell(r.resultName ?? t('conversions')),
+              `${f.int(r.results)} (${t('costPerResult')} ${f.money(r.costPerResult, currency)})`,
+              '',
+            ])),
+        ...(content.revenue > 0
+          ? [[t('averageRoas'), f.roas(summary.avgRoas), f.change(changes.roasChange)]]
+          : []),
         [t('overallRiskLevel'), summary.overallRiskLevel, ''],
       ],
     ),
@@ -132,15 +149,16 @@ export function renderMarkdown(content: ReportContent): string {
       table(
         [
           t('campaign'),
+          t('result'),
           t('spend'),
-          t('conversions'),
-          t('cpa'),
+          t('results'),
+          t('costPerResult'),
           t('roas'),
           t('ctr'),
           t('cpm'),
           t('riskLevel'),
         ],
-        ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
         content.campaigns.map((c) => campaignRow(f, t, c, currency)),
       ),
       '',

@@ -238,11 +238,17 @@ export const ReportCampaignSchema = z.object({
   spend: z.number(),
   impressions: z.number().int(),
   clicks: z.number().int(),
+  /** The campaign's results, counted as its result type (`resultType`, named `resultName`). */
   conversions: z.number().int(),
+  /** Cost per result of its own result type (null for MIXED: its ad sets count different results). */
   cpa: nullableNumber,
+  /** Null when the campaign has no purchase value in range (not 0.00x). */
   roas: nullableNumber,
   ctr: nullableNumber,
   cpm: nullableNumber,
+  /** What the campaign's results are (src/core/platform/results.ts); null when synced before result types. */
+  resultType: z.string().nullable(),
+  resultName: z.string().nullable(),
   /** The latest diagnostic's risk level, null when the campaign has none in range. */
   riskLevel: RiskLevelSchema.nullable(),
   latestDiagnostic: ReportDiagnosticSchema.nullable(),
@@ -304,6 +310,22 @@ export const ReportContentSchema = z
       z.object({ date: DateParam, spend: z.number(), conversions: z.number().int(), cpa: nullableNumber }),
     ),
     campaigns: z.array(ReportCampaignSchema).max(MAX_REPORT_CAMPAIGNS),
+    /**
+     * Results per result type, never added across types: a lead, an app install and a purchase are not
+     * one "conversion". `costPerResult` is null for MIXED campaigns (no single cost per result).
+     */
+    results: z.array(
+      z.object({
+        resultType: z.string().nullable(),
+        resultName: z.string().nullable(),
+        campaigns: z.number().int(),
+        results: z.number().int(),
+        spend: z.number(),
+        costPerResult: nullableNumber,
+      }),
+    ),
+    /** Purchase value in range; ROAS is shown only when there is some. */
+    revenue: z.number(),
     andromedaContext: z.object({
       riskAppetite: RiskAppetiteSchema,
       focusMetric: FocusMetricSchema,

@@ -44,6 +44,13 @@ export const en = {
   andromedaContext: 'Andromeda context',
   andromedaLine: 'Risk appetite {appetite} · focus metric {focus}',
   noComparison: 'no comparison',
+  result: 'Result',
+  results: 'Results',
+  costPerResult: 'Cost per result',
+  costPerResultShort: 'Cost/result',
+  resultsByType: 'Results by type',
+  resultsNote: 'Results of different types (leads, installs, purchases…) are counted apart, never added up.',
+  dailyResultsAllTypes: 'Daily results (all types)',
   // The Markdown format.
   mdIntro: 'Generated {timestamp}. Amounts in {currency}; changes compare with {range}.',
   metric: 'Metric',

@@ -34,10 +34,11 @@ const CATALOGUE_TEXT = { en: Object.values(en).join(' '), ja: Object.values(ja).
 
 function campaignColumns(f: ReportFormatter, t: Translate, currency: string): Array<Column<ReportCampaign>> {
   return [
-    { header: t('campaign'), flex: 3.2, cell: (c) => c.name },
-    { header: t('spend'), flex: 1.3, align: 'right', cell: (c) => f.money(c.spend, currency) },
-    { header: t('conversionsShort'), flex: 0.8, align: 'right', cell: (c) => f.int(c.conversions) },
-    { header: t('cpa'), flex: 1, align: 'right', cell: (c) => f.money(c.cpa, currency) },
+    { header: t('campaign'), flex: 2.6, cell: (c) => c.name },
+    { header: t('result'), flex: 1.3, cell: (c) => c.resultName ?? t('conversions') },
+    { header: t('spend'), flex: 1.2, align: 'right', cell: (c) => f.money(c.spend, currency) },
+    { header: t('results'), flex: 0.8, align: 'right', cell: (c) => f.int(c.conversions) },
+    { header: t('costPerResultShort'), flex: 1, align: 'right', cell: (c) => f.money(c.cpa, currency) },
     { header: t('roas'), flex: 0.8, align: 'right', cell: (c) => f.roas(c.roas) },
     { header: t('ctr'), flex: 0.8, align: 'right', cell: (c) => f.percent(c.ctr) },
     { header: t('cpm'), flex: 0.9, align: 'right', cell: (c) => f.money(c.cpm, currency) },
@@ -54,13 +55,24 @@ function campaignColumns(f: ReportFormatter, t: Translate, currency: string): Ar
   ];
 }
 
-function dailyColumns(f: ReportFormatter, t: Translate, currency: string): Array<Column<Day>> {
-  return [
+function dailyColumns(
+  f: ReportFormatter,
+  t: Translate,
+  currency: string,
+  mixed: boolean,
+): Array<Column<Day>> {
+  const columns: Array<Column<Day>> = [
     { header: t('date'), flex: 1.4, cell: (d) => f.date(d.date) },
     { header: t('spend'), flex: 1, align: 'right', cell: (d) => f.money(d.spend, currency) },
-    { header: t('conversions'), flex: 1, align: 'right', cell: (d) => f.int(d.conversions) },
+    {
+      header: mixed ? t('results') : t('conversions'),
+      flex: 1,
+      align: 'right',
+      cell: (d) => f.int(d.conversions),
+    },
     { header: t('cpa'), flex: 1, align: 'right', cell: (d) => f.money(d.cpa, currency) },
   ];
+  return mixed ? columns.filter((c) => c.header !== t('cpa')) : columns;
 }
 
 export function ReportDocument(props: { content: ReportContent }): React.JSX.Element {
@@ -68,6 +80,8 @@ export function ReportDocument(props: { content: ReportContent }): React.JSX.Ele
   const { account, branding } = content;
   const f = reportFormatter(content.locale);
   const t = translator(content.locale);
+  /** Several result types: no cost per result across them (daily CPA chart and column left out). */
+  const mixed = content.results.length > 1;
   const compactNumber = new Intl.NumberFormat(NUMBER_TAGS[content.locale], {
     notation: 'compact',
     maximumFractionDigits: 1,
@@ -124,7 +138,7 @@ export function ReportDocument(props: { content: ReportContent }): React.JSX.Ele
         />
         <View style={{ flexDirection: 'row', justifyContent: 'space-between' }}>
           <BarChart
-            title={t('dailyConversions')}
+            title={mixed ? t('dailyResultsAllTypes') : t('dailyConversions')}
             dates={dates}
             values={content.daily.map((d) => d.conversions)}
             colour={tint(accent, 0.25)}
@@ -133,16 +147,19 @@ export function ReportDocument(props: { content: ReportContent }): React.JSX.Ele
             formatTick={(v) => compactNumber.format(v)}
             formatDate={f.shortDate}
           />
-          <LineChart
-            title={t('dailyCpa')}
-            dates={dates}
-            values={content.daily.map((d) => d.cpa)}
-            colour={INK}
-            width={half}
-            height={100}
-            formatTick={compactMoney(content.locale, account.currency)}
-            formatDate={f.shortDate}
-          />
+          {/* A cost per result across result types would divide spend by unlike things. */}
+          {mixed ? null : (
+            <LineChart
+              title={t('dailyCpa')}
+              dates={dates}
+              values={content.daily.map((d) => d.cpa)}
+              colour={INK}
+              width={half}
+              height={100}
+              formatTick={compactMoney(content.locale, account.currency)}
+              formatDate={f.shortDate}
+            />
+          )}
         </View>
         <SectionTitle accent={accent}>{t('campaigns')}</SectionTitle>
         <Table
@@ -168,7 +185,7 @@ export function ReportDocument(props: { content: ReportContent }): React.JSX.Ele
           {t('dailyNote', { currency: account.currency })}
         </Text>
         <BandedTable
-          columns={dailyColumns(f, t, account.currency)}
+          columns={dailyColumns(f, t, account.currency, mixed)}
           rows={content.daily}
           bandSize={7}
           accent={accent}

@@ -36,10 +36,19 @@ export function Cover(props: { content: ReportContent }): React.JSX.Element {
   const risk = RISK_COLOURS[summary.overallRiskLevel];
   const f = reportFormatter(content.locale);
   const t = translator(content.locale);
+  // Results are shown per result type: one type gets its count and cost per result, several get
+  // a count each (never one sum).
+  const single = content.results.length === 1 ? content.results[0] : undefined;
   const stats: Array<[string, string, string]> = [
     [t('totalSpend'), f.money(summary.totalSpend, account.currency), INK],
-    [t('conversions'), f.int(summary.totalConversions), INK],
-    [t('averageCpa'), f.money(summary.avgCpa, account.currency), INK],
+    ...(single
+      ? ([
+          [single.resultName ?? t('conversions'), f.int(single.results), INK],
+          [t('costPerResult'), f.money(single.costPerResult, account.currency), INK],
+        ] as Array<[string, string, string]>)
+      : content.results
+          .slice(0, 2)
+          .map((r): [string, string, string] => [r.resultName ?? t('conversions'), f.int(r.results), INK])),
     [t('overallRisk'), summary.overallRiskLevel, risk],
   ];
   return (
@@ -166,8 +175,9 @@ export function SectionTitle(props: {
 const TONE_COLOUR = { good: GOOD, bad: BAD, neutral: MUTED } as const;
 
 export function KpiCards(props: { content: ReportContent }): React.JSX.Element {
-  const { summary, account, branding, locale } = props.content;
+  const { summary, account, branding, locale, results, revenue } = props.content;
   const f = reportFormatter(locale);
+  const single = results.length === 1 ? results[0] : undefined;
   const t = translator(locale);
   const c = summary.changes;
   const cards: Array<{
@@ -182,70 +192,130 @@ export function KpiCards(props: { content: ReportContent }): React.JSX.Element {
       change: c.spendChange === null ? null : f.change(c.spendChange),
       tone: changeTone('spend', c.spendChange),
     },
-    {
-      label: t('conversions'),
-      value: f.int(summary.totalConversions),
-      change: c.conversionsChange === null ? null : f.change(c.conversionsChange),
-      tone: changeTone('conversions', c.conversionsChange),
-    },
-    {
-      label: t('averageCpa'),
-      value: f.money(summary.avgCpa, account.currency),
-      change: c.cpaChange === null ? null : f.change(c.cpaChange),
-      tone: changeTone('cpa', c.cpaChange),
-    },
-    {
-      label: t('averageRoas'),
-      value: f.roas(summary.avgRoas),
-      change: c.roasChange === null ? null : f.change(c.roasChange),
-      tone: changeTone('roas', c.roasChange),
-    },
+    // One result type: its count and cost per result, with their changes. Several: none here (they
+    // are listed per type below the cards), never one "Conversions" figure across types.
+    ...(single
+      ? [
+          {
+            label: single.resultName ?? t('conversions'),
+            value: f.int(single.results),
+            change: c.conversionsChange === null ? null : f.change(c.conversionsChange),
+            tone: changeTone('conversions', c.conversionsChange),
+          },
+          {
+            label: t('costPerResult'),
+            value: f.money(single.costPerResult, account.currency),
+            change: c.cpaChange === null ? null : f.change(c.cpaChange),
+            tone: changeTone('cpa', c.cpaChange),
+          },
+        ]
+      : []),
+    // ROAS only where there is purchase value.
+    ...(revenue > 0
+      ? [
+          {
+            label: t('averageRoas'),
+            value: f.roas(summary.avgRoas),
+            change: c.roasChange === null ? null : f.change(c.roasChange),
+            tone: changeTone('roas', c.roasChange),
+          },
+        ]
+      : []),
   ];
   const risk = RISK_COLOURS[summary.overallRiskLevel];
   return (
-    <View wrap={false} style={{ flexDirection: 'row', marginBottom: 6 }}>
-      {cards.map((card, i) => (
+    <>
+      <View wrap={false} style={{ flexDirection: 'row', marginBottom: 6 }}>
+        {cards.map((card, i) => (
+          <View
+            key={card.label}
+            style={{
+              flexGrow: 1,
+              flexBasis: 0,
+              marginLeft: i === 0 ? 0 : 8,
+              borderWidth: 0.8,
+              borderColor: RULE,
+              borderTopWidth: 3,
+              borderTopColor: branding.primaryColor,
+              borderRadius: 3,
+              padding: 8,
+            }}
+          >
+            <Text style={{ fontSize: 7.5, color: MUTED }}>{card.label}</Text>
+            <Text style={{ fontSize: 13, fontWeight: 'bold', color: INK, marginTop: 4 }}>{card.value}</Text>
+            <Text style={{ fontSize: 7.5, color: TONE_COLOUR[card.tone], marginTop: 3 }}>
+              {card.change === null ? t('noPreviousData') : t('vsPrevious', { change: card.change })}
+            </Text>
+          </View>
+        ))}
         <View
-          key={card.label}
           style={{
             flexGrow: 1,
             flexBasis: 0,
-            marginLeft: i === 0 ? 0 : 8,
-            borderWidth: 0.8,
-            borderColor: RULE,
-            borderTopWidth: 3,
-            borderTopColor: branding.primaryColor,
+            marginLeft: 8,
             borderRadius: 3,
             padding: 8,
+            backgroundColor: risk,
           }}
         >
-          <Text style={{ fontSize: 7.5, color: MUTED }}>{card.label}</Text>
-          <Text style={{ fontSize: 13, fontWeight: 'bold', color: INK, marginTop: 4 }}>{card.value}</Text>
-          <Text style={{ fontSize: 7.5, color: TONE_COLOUR[card.tone], marginTop: 3 }}>
-            {card.change === null ? t('noPreviousData') : t('vsPrevious', { change: card.change })}
+          <Text style={{ fontSize: 7.5, color: isDark(risk) ? '#FFFFFF' : INK }}>{t('overallRisk')}</Text>
+          <Text
+            style={{ fontSize: 13, fontWeight: 'bold', color: isDark(risk) ? '#FFFFFF' : INK, marginTop: 4 }}
+          >
+            {summary.overallRiskLevel}
+          </Text>
+          <Text style={{ fontSize: 7.5, color: isDark(risk) ? tint(risk, 0.75) : MUTED, marginTop: 3 }}>
+            {t('ofLatestDiagnostics')}
           </Text>
         </View>
-      ))}
-      <View
-        style={{
-          flexGrow: 1,
-          flexBasis: 0,
-          marginLeft: 8,
-          borderRadius: 3,
-          padding: 8,
-          backgroundColor: risk,
-        }}
-      >
-        <Text style={{ fontSize: 7.5, color: isDark(risk) ? '#FFFFFF' : INK }}>{t('overallRisk')}</Text>
-        <Text
-          style={{ fontSize: 13, fontWeight: 'bold', color: isDark(risk) ? '#FFFFFF' : INK, marginTop: 4 }}
-        >
-          {summary.overallRiskLevel}
-        </Text>
-        <Text style={{ fontSize: 7.5, color: isDark(risk) ? tint(risk, 0.75) : MUTED, marginTop: 3 }}>
-          {t('ofLatestDiagnostics')}
-        </Text>
       </View>
+      {single ? null : <ResultsByType content={props.content} />}
+    </>
+  );
+}
+
+/** Several result types: one line each (results, spend, cost per result), and why they are apart. */
+function ResultsByType(props: { content: ReportContent }): React.JSX.Element {
+  const { results, account, locale } = props.content;
+  const f = reportFormatter(locale);
+  const t = translator(locale);
+  const row = (cells: string[], bold = false) => (
+    <View
+      style={{ flexDirection: 'row', paddingVertical: 2, borderBottomWidth: 0.5, borderBottomColor: RULE }}
+    >
+      {cells.map((text, i) => (
+        <Text
+          key={i}
+          style={{
+            flexGrow: 1,
+            flexBasis: 0,
+            fontSize: 8,
+            fontWeight: bold ? 'bold' : 'normal',
+            color: INK,
+            textAlign: i === 0 ? 'left' : 'right',
+          }}
+        >
+          {text}
+        </Text>
+      ))}
+    </View>
+  );
+  return (
+    <View wrap={false} style={{ marginBottom: 8 }}>
+      <Text style={{ fontSize: 9, fontWeight: 'bold', color: INK, marginBottom: 2 }}>
+        {t('resultsByType')}
+      </Text>
+      {row([t('result'), t('campaigns'), t('results'), t('spend'), t('costPerResult')], true)}
+      {results.map((r) =>
+        row([
+          r.resultName ?? t('conversions'),
+          f.int(r.campaigns),
+          f.int(r.results),
+          f.money(r.spend, account.currency),
+          f.money(r.costPerResult, account.currency),
+        ]),
+      )}
+      <Text style={{ fontSize: 7.5, color: MUTED, marginTop: 2 }}>{t('resultsNote')}</Text>
     </View>
   );
 }
