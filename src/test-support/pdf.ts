@@ -135,3 +135,37 @@ export function inkCoverage(pdf: Uint8Array, page: number, dpi = 36): number {
     }
   });
 }
+
+export interface PdfGlyph {
+  /** The font's name without the subset tag. */
+  font: string;
+  /** Glyph id in the embedded font: 0 is .notdef, the "missing glyph" box. */
+  glyph: number;
+  /** The Unicode value the PDF maps it to; -1 or 0xFFFD when it maps to none (e.g. Arabic dot marks). */
+  unicode: number;
+}
+
+/** Every glyph every page draws, as MuPDF's renderer sees it. */
+export function pdfGlyphs(pdf: Uint8Array): PdfGlyph[] {
+  return withDoc(pdf, (doc) => {
+    const glyphs: PdfGlyph[] = [];
+    const device = new mupdf.Device({
+      fillText: (text) =>
+        text.walk({
+          showGlyph: (font, _trm, glyph, unicode) => {
+            glyphs.push({ font: font.getName().replace(/^[A-Z]{6}\+/, ''), glyph, unicode });
+          },
+        }),
+    });
+    for (let index = 0; index < doc.countPages(); index += 1) {
+      const page = doc.loadPage(index);
+      try {
+        page.run(device, mupdf.Matrix.identity);
+      } finally {
+        page.destroy();
+      }
+    }
+    device.close();
+    return glyphs;
+  });
+}

@@ -67,6 +67,24 @@ describe('report CLI', () => {
     expect((JSON.parse(list.out) as { total: number }).total).toBe(2);
   });
 
+  it('writes a report in the language of --locale', async () => {
+    const args = ['--workspace', f.workspaceId, '--account', f.platformAccountId, '--from', '2026-03-01'];
+    const ja = await cli(
+      'create',
+      ...args,
+      '--to',
+      '2026-03-31',
+      '--title',
+      '月次レポート',
+      '--format',
+      'markdown',
+      '--locale',
+      'ja',
+    );
+    expect(ja.code).toBe(0);
+    expect(readFileSync(ja.out.trim(), 'utf8')).toContain('## サマリー');
+  });
+
   it('schedules, lists and cancels a recurring report', async () => {
     const scheduled = await cli(
       'schedule',

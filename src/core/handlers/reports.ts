@@ -19,6 +19,7 @@ export function reportHandlers(env: HandlerEnv): Pick<HandlerImpls, ReportHandle
         format: args.format,
         campaignIds: args.campaignIds,
         whiteLabel: args.whiteLabel,
+        locale: args.locale,
       });
       return reports.get(ctx, created.id);
     },

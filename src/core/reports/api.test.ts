@@ -140,6 +140,24 @@ describe('reports through /v1', () => {
     expect((byCampaign.json.data as Report[]).map((r) => r.id)).toEqual([md.id]);
   });
 
+  it('takes a locale (an addition): stored with the report, its PDF in Japanese; others refused', async () => {
+    const report = await createAndWait({ format: 'pdf', locale: 'ja' });
+    const text = pdfText((await call(report.downloadUrl ?? '')).bytes);
+    expect(text).toContain('パフォーマンスレポート');
+    expect(text).toContain('2026年1月1日 – 2026年3月31日');
+    const json = await createAndWait({ format: 'json', locale: 'ja' });
+    const content = JSON.parse((await call(json.downloadUrl ?? '')).bytes.toString('utf8')) as {
+      locale: string;
+    };
+    expect(content.locale).toBe('ja');
+    const english = await createAndWait({ format: 'json' });
+    expect(JSON.parse((await call(english.downloadUrl ?? '')).bytes.toString('utf8'))).toMatchObject({
+      locale: 'en',
+    });
+    const unknown = await call('/v1/reports', { body: body({ locale: 'fr' }) });
+    expect([unknown.status, unknown.json.error?.type]).toEqual([400, 'invalid_request']);
+  });
+
   it('answers every documented error', async () => {
     expect(
       (await call('/v1/reports', { body: body({ campaign_ids: h.fixture.campaignIds }) })).json.error?.type,

@@ -7,6 +7,7 @@ import {
   type ReportCampaign,
   type ReportContent,
   type ReportDiagnostic,
+  type ReportLocale,
   type WhiteLabel,
 } from '../../shared/api/reports';
 import {
@@ -16,8 +17,10 @@ import {
   type RiskLevel,
 } from '../../shared/api/diagnostics';
 import { AppError } from '../errors';
+import { translator, type MessageKey, type Translate } from './i18n';
 import { getWorkspaceOwner } from '../identity/users';
 import { campaignInsights, insightsSummary, previousPeriod } from '../insights';
+import { round2 } from '../insights/metrics';
 import type { Db } from '../store/open';
 
 export const PRODUCT_BRANDING: ReportBranding = {
@@ -37,6 +40,8 @@ export interface ReportContentInput {
   dateFrom: string;
   dateTo: string;
   whiteLabel?: WhiteLabel | null | undefined;
+  /** The report's language (fixed text, dates, numbers); en when absent. */
+  locale?: ReportLocale | undefined;
   /** Whose Andromeda profile frames the report; null = the workspace owner's. */
   userId: string | null;
   generatedAt: Date;
@@ -55,6 +60,8 @@ interface CampaignRow {
   platform_campaign_id: string;
   name: string;
   effective_status: string;
+  result_type: string | null;
+  result_name: string | null;
 }
 
 interface DiagnosticRow {
@@ -133,7 +140,7 @@ function parseStored(row: DiagnosticRow): {
  * and the recommendations related to them; its risk level is then the highest of those issues'
  * severities (LOW when none), and its summary says how many issues concern the campaign.
  */
-function diagnosticFor(row: DiagnosticRow, campaignId: string): ReportDiagnostic {
+function diagnosticFor(row: DiagnosticRow, campaignId: string, t: Translate): ReportDiagnostic {
   const stored = parseStored(row);
   const accountLevel = row.campaign_id === null;
   const issues = accountLevel
@@ -148,8 +155,10 @@ function diagnosticFor(row: DiagnosticRow, campaignId: string): ReportDiagnostic
     : (toRiskLevel(row.risk_level) ?? 'LOW');
   const summary = accountLevel
     ? issues.length === 0
-      ? 'The account-wide diagnostic found no issue on this campaign.'
-      : `The account-wide diagnostic found ${issues.length} ${issues.length === 1 ? 'issue' : 'issues'} on this campaign.`
+      ? t('accountDiagnosticNoIssue')
+      : issues.length === 1
+        ? t('accountDiagnosticOneIssue')
+        : t('accountDiagnosticIssues', { count: issues.length })
     : (row.summary ?? '');
   return {
     id: row.id,
@@ -186,6 +195,7 @@ function latestDiagnostics(
   campaignIds: readonly string[],
   from: string,
   to: string,
+  t: Translate,
 ): Map<string, ReportDiagnostic> {
   const rows = db
     .prepare(
@@ -205,28 +215,29 @@ function latestDiagnostics(
     // each campaign unless the campaign's own diagnostic is newer.
     const account = accountLevel[0];
     const latest = own && (!account || own.completed_at >= account.completed_at) ? own : (account ?? own);
-    if (latest) out.set(campaignId, diagnosticFor(latest, campaignId));
+    if (latest) out.set(campaignId, diagnosticFor(latest, campaignId, t));
   }
   return out;
 }
 
-const APPETITE_TEXT: Record<RiskAppetite, string> = {
-  LOW: 'a low risk appetite, so issues are flagged early and recommendations favour cautious changes',
-  MEDIUM: 'a medium risk appetite, with the standard detection thresholds',
-  HIGH: 'a high risk appetite, so only pronounced issues are flagged and bolder changes are recommended',
+const APPETITE_TEXT: Record<RiskAppetite, MessageKey> = {
+  LOW: 'appetiteLow',
+  MEDIUM: 'appetiteMedium',
+  HIGH: 'appetiteHigh',
 };
 
-const FOCUS_TEXT: Record<FocusMetric, string> = {
-  ROAS: 'return on ad spend',
-  CPA: 'cost per acquisition',
-  CTR: 'click-through rate',
-  CONVERSIONS: 'conversion volume',
+const FOCUS_TEXT: Record<FocusMetric, MessageKey> = {
+  ROAS: 'focusRoas',
+  CPA: 'focusCpa',
+  CTR: 'focusCtr',
+  CONVERSIONS: 'focusConversions',
 };
 
 function andromedaContext(
   db: Db,
   workspaceId: string,
   userId: string | null,
+  t: Translate,
 ): ReportContent['andromedaContext'] {
   const profileUserId = userId ?? getWorkspaceOwner(db, workspaceId)?.id ?? null;
   const row = profileUserId
@@ -239,9 +250,10 @@ function andromedaContext(
   return {
     riskAppetite,
     focusMetric,
-    description:
-      `Diagnostics are tuned for ${APPETITE_TEXT[riskAppetite]}; ` +
-      `recommendations are ranked by their expected effect on ${FOCUS_TEXT[focusMetric]}.`,
+    description: t('andromedaDescription', {
+      appetite: t(APPETITE_TEXT[riskAppetite]),
+      focus: t(FOCUS_TEXT[focusMetric]),
+    }),
   };
 }
 
@@ -256,6 +268,32 @@ export function brandingFor(whiteLabel: WhiteLabel | null | undefined): ReportBr
   };
 }
 
+/** Results per result type (and name: custom conversions differ by name), the largest spend first. */
+export function resultTotals(campaigns: readonly ReportCampaign[]): ReportContent['results'] {
+  const groups = new Map<string, ReportContent['results'][number]>();
+  for (const c of campaigns) {
+    const key = `${c.resultType ?? ''}\u0000${c.resultName ?? ''}`;
+    const group = groups.get(key) ?? {
+      resultType: c.resultType,
+      resultName: c.resultName,
+      campaigns: 0,
+      results: 0,
+      spend: 0,
+      costPerResult: null,
+    };
+    group.campaigns += 1;
+    group.results += c.conversions;
+    group.spend = round2(group.spend + c.spend);
+    groups.set(key, group);
+  }
+  return [...groups.values()]
+    .map((g) => ({
+      ...g,
+      costPerResult: g.resultType === 'MIXED' || g.results === 0 ? null : round2(g.spend / g.results),
+    }))
+    .sort((a, b) => b.spend - a.spend);
+}
+
 export function buildReportContent(db: Db, input: ReportContentInput): ReportContent {
   const account = db
     .prepare(
@@ -266,7 +304,7 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
 
   const campaignRows = db
     .prepare(
-      `SELECT id, platform_campaign_id, name, effective_status FROM campaigns
+      `SELECT id, platform_campaign_id, name, effective_status, result_type, result_name FROM campaigns
         WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))`,
     )
     .all(account.id, JSON.stringify(input.campaignIds)) as CampaignRow[];
@@ -276,6 +314,7 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
     throw new AppError('not_found', `campaigns not found in account ${account.id}: ${missing.join(', ')}`);
   }
   const campaignIds = campaignRows.map((row) => row.id);
+  const t = translator(input.locale ?? 'en');
 
   const summary = insightsSummary(db, {
     accountIds: [account.id],
@@ -292,6 +331,7 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
     campaignIds,
     input.dateFrom,
     input.dateTo,
+    t,
   );
 
   const campaigns: ReportCampaign[] = campaignRows
@@ -307,10 +347,12 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
         impressions: m?.impressions ?? 0,
         clicks: m?.clicks ?? 0,
         conversions: m?.conversions ?? 0,
-        cpa: m?.cpa ?? null,
-        roas: m?.roas ?? null,
+        cpa: row.result_type === 'MIXED' ? null : (m?.cpa ?? null),
+        roas: m && m.revenue > 0 ? m.roas : null,
         ctr: m?.ctr ?? null,
         cpm: m?.cpm ?? null,
+        resultType: row.result_type,
+        resultName: row.result_name,
         riskLevel: diagnostic?.riskLevel ?? null,
         latestDiagnostic: diagnostic,
       };
@@ -322,6 +364,7 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
     schemaVersion: REPORT_CONTENT_VERSION,
     reportId: input.reportId,
     title: input.title,
+    locale: input.locale ?? 'en',
     generatedAt: input.generatedAt.toISOString(),
     account: {
       id: account.id,
@@ -353,6 +396,8 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
     },
     daily: summary.timeSeries.map(({ date, spend, conversions, cpa }) => ({ date, spend, conversions, cpa })),
     campaigns,
-    andromedaContext: andromedaContext(db, input.workspaceId, input.userId),
+    results: resultTotals(campaigns),
+    revenue: round2([...perCampaign.values()].reduce((sum, m) => sum + m.revenue, 0)),
+    andromedaContext: andromedaContext(db, input.workspaceId, input.userId, t),
   };
 }

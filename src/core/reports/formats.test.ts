@@ -170,7 +170,7 @@ describe('Markdown format', () => {
     const tables = tokens.filter((t): t is Tokens.Table => t.type === 'table');
     const headers = tables.map((t) => t.header.map((cell) => cell.text).join(','));
     expect(headers).toContain('Metric,Value,Change vs previous period');
-    expect(headers).toContain('Campaign,Spend,Conversions,CPA,ROAS,CTR,CPM,Risk level');
+    expect(headers).toContain('Campaign,Result,Spend,Results,Cost per result,ROAS,CTR,CPM,Risk level');
     expect(headers).toContain('Date,Spend,Conversions,CPA');
     const campaigns = tables.find((t) => t.header[0]?.text === 'Campaign');
     expect(campaigns?.rows).toHaveLength(6);
@@ -179,7 +179,7 @@ describe('Markdown format', () => {
     expect(names).toEqual(
       expect.arrayContaining(['Кампания Осень', 'Été Promo Société', 'Spring Sale | Retargeting']),
     );
-    expect(campaigns?.rows.every((row) => row.length === 8)).toBe(true);
+    expect(campaigns?.rows.every((row) => row.length === 9)).toBe(true);
     expect(tables.find((t) => t.header[0]?.text === 'Date')?.rows).toHaveLength(90);
     const summary = tables.find((t) => t.header[0]?.text === 'Metric');
     const spend = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(

@@ -1,16 +1,7 @@
 // The Markdown format: GitHub-flavoured Markdown with pipe tables, from the same ReportContent as the PDF.
 import type { ReportCampaign, ReportContent } from '../../shared/api/reports';
-import {
-  formatChange,
-  formatDate,
-  formatDateRange,
-  formatInt,
-  formatMoney,
-  formatPercent,
-  formatRoas,
-  formatTimestamp,
-  humanize,
-} from './format';
+import { humanize, reportFormatter, type ReportFormatter } from './format';
+import { translator, type Translate } from './i18n';
 
 /** Text inside a table cell: pipes escaped, line breaks flattened, inline markup neutralised. */
 export function cell(text: string): string {
@@ -28,32 +19,36 @@ function table(headers: string[], align: Array<'left' | 'right'>, rows: string[]
   return [line(headers), line(rule), ...rows.map(line)].join('\n');
 }
 
-function campaignRow(c: ReportCampaign, currency: string): string[] {
+function campaignRow(f: ReportFormatter, t: Translate, c: ReportCampaign, currency: string): string[] {
   return [
     cell(c.name),
-    formatMoney(c.spend, currency),
-    formatInt(c.conversions),
-    formatMoney(c.cpa, currency),
-    formatRoas(c.roas),
-    formatPercent(c.ctr),
-    formatMoney(c.cpm, currency),
-    c.riskLevel ?? 'No diagnostic',
+    cell(c.resultName ?? t('conversions')),
+    f.money(c.spend, currency),
+    f.int(c.conversions),
+    f.money(c.cpa, currency),
+    f.roas(c.roas),
+    f.percent(c.ctr),
+    f.money(c.cpm, currency),
+    c.riskLevel ?? t('noDiagnostic'),
   ];
 }
 
-function diagnosticsSection(content: ReportContent): string[] {
-  const out: string[] = ['## Diagnostics', ''];
+function diagnosticsSection(f: ReportFormatter, t: Translate, content: ReportContent): string[] {
+  const out: string[] = [`## ${t('diagnostics')}`, ''];
   for (const c of content.campaigns) {
     const d = c.latestDiagnostic;
     out.push(`### ${inline(c.name)}`, '');
     if (!d) {
-      out.push('_No completed diagnostic covers this range._', '');
+      out.push(`_${t('noDiagnosticInRange')}_`, '');
       continue;
     }
     out.push(
-      `**Risk level: ${d.riskLevel}** · ${d.scope === 'account' ? 'account-wide ' : ''}diagnostic ` +
-        `\`${d.id}\` of ${formatDateRange(d.dateRange)}, ` +
-        `completed ${formatTimestamp(d.completedAt)}`,
+      `**${t('riskLevelIs', { level: d.riskLevel })}** · ` +
+        t(d.scope === 'account' ? 'mdAccountDiagnosticLine' : 'mdDiagnosticLine', {
+          id: `\`${d.id}\``,
+          range: f.dateRange(d.dateRange),
+          timestamp: f.timestamp(d.completedAt),
+        }),
       '',
       inline(d.summary),
       '',
@@ -61,7 +56,7 @@ function diagnosticsSection(content: ReportContent): string[] {
     if (d.issues.length > 0) {
       out.push(
         table(
-          ['Severity', 'Issue', 'Details'],
+          [t('severity'), t('issue'), t('details')],
           ['left', 'left', 'left'],
           d.issues.map((issue) => [
             issue.severity,
@@ -72,13 +67,13 @@ function diagnosticsSection(content: ReportContent): string[] {
         '',
       );
     } else {
-      out.push('No issues detected.', '');
+      out.push(t('noIssues'), '');
     }
     if (d.recommendations.length > 0) {
-      out.push('**Recommendations**', '');
+      out.push(`**${t('recommendations')}**`, '');
       d.recommendations.forEach((r, i) => {
         out.push(
-          `${i + 1}. **${inline(r.action)}** ${inline(r.rationale)} _Expected impact: ${inline(r.expectedImpact)}_`,
+          `${i + 1}. **${inline(r.action)}** ${inline(r.rationale)} _${t('expectedImpact', { impact: inline(r.expectedImpact) })}_`,
         );
       });
       out.push('');
@@ -91,68 +86,105 @@ export function renderMarkdown(content: ReportContent): string {
   const { account, summary, branding } = content;
   const currency = account.currency;
   const changes = summary.changes;
+  const f = reportFormatter(content.locale);
+  const t = translator(content.locale);
+  const single = content.results.length === 1 ? content.results[0] : undefined;
   const lines: string[] = [];
   if (branding.logo) lines.push(`![${inline(branding.companyName)} logo](${branding.logo})`, '');
   lines.push(
     `# ${inline(content.title)}`,
     '',
     `**${inline(branding.companyName)}** · ${inline(account.name)} (\`${account.platformAccountId}\`) · ` +
-      `${formatDateRange(content.dateRange)}`,
+      `${f.dateRange(content.dateRange)}`,
     '',
-    `Generated ${formatTimestamp(content.generatedAt)}. Amounts in ${currency}; changes compare with ` +
-      `${formatDateRange(content.previousDateRange)}.`,
+    t('mdIntro', {
+      timestamp: f.timestamp(content.generatedAt),
+      currency,
+      range: f.dateRange(content.previousDateRange),
+    }),
     '',
-    '## Summary',
+    `## ${t('summary')}`,
     '',
     table(
-      ['Metric', 'Value', 'Change vs previous period'],
+      [t('metric'), t('value'), t('changeVsPrevious')],
       ['left', 'right', 'right'],
       [
-        ['Total spend', formatMoney(summary.totalSpend, currency), formatChange(changes.spendChange)],
-        ['Total conversions', formatInt(summary.totalConversions), formatChange(changes.conversionsChange)],
-        ['Average CPA', formatMoney(summary.avgCpa, currency), formatChange(changes.cpaChange)],
-        ['Average ROAS', formatRoas(summary.avgRoas), formatChange(changes.roasChange)],
-        ['Overall risk level', summary.overallRiskLevel, ''],
+        [t('totalSpend'), f.money(summary.totalSpend, currency), f.change(changes.spendChange)],
+        // Results per result type, never one sum across types; ROAS only with purchase value.
+        ...(single
+          ? [
+              [
+                cell(single.resultName ?? t('totalConversions')),
+                f.int(single.results),
+                f.change(changes.conversionsChange),
+              ],
+              [t('costPerResult'), f.money(single.costPerResult, currency), f.change(changes.cpaChange)],
+            ]
+          : content.results.map((r) => [
+              cell(r.resultName ?? t('conversions')),
+              `${f.int(r.results)} (${t('costPerResult')} ${f.money(r.costPerResult, currency)})`,
+              '',
+            ])),
+        ...(content.revenue > 0
+          ? [[t('averageRoas'), f.roas(summary.avgRoas), f.change(changes.roasChange)]]
+          : []),
+        [t('overallRiskLevel'), summary.overallRiskLevel, ''],
       ],
     ),
     '',
-    `Impressions ${formatInt(content.totals.impressions)} · clicks ${formatInt(content.totals.clicks)} · ` +
-      `CTR ${formatPercent(content.totals.ctr)} · CPM ${formatMoney(content.totals.cpm, currency)}`,
+    t('totalsLine', {
+      impressions: f.int(content.totals.impressions),
+      clicks: f.int(content.totals.clicks),
+      ctr: f.percent(content.totals.ctr),
+      cpm: f.money(content.totals.cpm, currency),
+    }),
     '',
-    '## Campaigns',
+    `## ${t('campaigns')}`,
     '',
   );
   if (content.campaigns.length === 0) {
-    lines.push('_No campaigns in this report._', '');
+    lines.push(`_${t('noCampaigns')}_`, '');
   } else {
     lines.push(
       table(
-        ['Campaign', 'Spend', 'Conversions', 'CPA', 'ROAS', 'CTR', 'CPM', 'Risk level'],
-        ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
-        content.campaigns.map((c) => campaignRow(c, currency)),
+        [
+          t('campaign'),
+          t('result'),
+          t('spend'),
+          t('results'),
+          t('costPerResult'),
+          t('roas'),
+          t('ctr'),
+          t('cpm'),
+          t('riskLevel'),
+        ],
+        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        content.campaigns.map((c) => campaignRow(f, t, c, currency)),
       ),
       '',
     );
   }
   lines.push(
-    '## Daily performance',
+    `## ${t('dailyPerformance')}`,
     '',
     table(
-      ['Date', 'Spend', 'Conversions', 'CPA'],
+      [t('date'), t('spend'), t('conversions'), t('cpa')],
       ['left', 'right', 'right', 'right'],
       content.daily.map((day) => [
-        formatDate(day.date),
-        formatMoney(day.spend, currency),
-        formatInt(day.conversions),
-        formatMoney(day.cpa, currency),
+        f.date(day.date),
+        f.money(day.spend, currency),
+        f.int(day.conversions),
+        f.money(day.cpa, currency),
       ]),
     ),
     '',
-    ...diagnosticsSection(content),
-    '## Andromeda context',
+    ...diagnosticsSection(f, t, content),
+    `## ${t('andromedaContext')}`,
     '',
-    `Risk appetite **${content.andromedaContext.riskAppetite}** · focus metric ` +
-      `**${content.andromedaContext.focusMetric}**. ${inline(content.andromedaContext.description)}`,
+    `${t('andromedaLine', {
+      appetite: `**${content.andromedaContext.riskAppetite}**`,
+      focus: `**${content.andromedaContext.focusMetric}**`,
+    })}. ${inline(content.andromedaContext.description)}`,
     '',
     '---',
     '',

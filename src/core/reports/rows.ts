@@ -3,6 +3,7 @@ import type {
   Report,
   ReportCadence,
   ReportFormat,
+  ReportLocale,
   ReportSchedule,
   ReportStatus,
   ReportSummary,
@@ -49,6 +50,8 @@ export interface ScheduleRow {
 export interface RenderOptions {
   whiteLabel: WhiteLabel | null;
   userId: string | null;
+  /** The report's language; absent on reports created before there was a choice (en). */
+  locale?: ReportLocale;
 }
 
 /** `report_schedules.request`: what each run of a schedule is created with. */
@@ -61,7 +64,11 @@ export interface ScheduleRequest extends RenderOptions {
 export function parseRenderOptions(value: string | null): RenderOptions {
   if (!value) return { whiteLabel: null, userId: null };
   const parsed = JSON.parse(value) as Partial<RenderOptions>;
-  return { whiteLabel: parsed.whiteLabel ?? null, userId: parsed.userId ?? null };
+  return {
+    whiteLabel: parsed.whiteLabel ?? null,
+    userId: parsed.userId ?? null,
+    ...(parsed.locale ? { locale: parsed.locale } : {}),
+  };
 }
 
 export function toReport(row: ReportRow, downloadUrl: string | null): Report {

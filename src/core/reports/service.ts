@@ -8,10 +8,12 @@ import { z } from 'zod';
 import {
   ReportFormatSchema,
   ReportCadenceSchema,
+  ReportLocaleSchema,
   WhiteLabelSchema,
   type Report,
   type ReportCreated,
   type ReportFormat,
+  type ReportLocale,
   type ReportSchedule,
   type ReportStatus,
   type WhiteLabel,
@@ -55,6 +57,7 @@ export interface CreateReportInput {
   campaignIds?: string[];
   format?: ReportFormat;
   whiteLabel?: WhiteLabel;
+  locale?: ReportLocale;
 }
 
 export interface ScheduleReportInput {
@@ -87,6 +90,7 @@ const createInput = z.object({
   campaignIds: z.array(z.string().min(1)).optional(),
   format: ReportFormatSchema.optional(),
   whiteLabel: WhiteLabelSchema.optional(),
+  locale: ReportLocaleSchema.optional(),
 });
 
 const scheduleInput = createInput
@@ -163,6 +167,7 @@ export class ReportsService {
       white_label: JSON.stringify({
         whiteLabel: data.whiteLabel ?? null,
         userId: ctx.userId,
+        ...(data.locale ? { locale: data.locale } : {}),
       } satisfies RenderOptions),
       summary: null,
       file_path: null,
@@ -436,6 +441,7 @@ export class ReportsService {
           dateFrom: row.date_from,
           dateTo: row.date_to,
           whiteLabel: options.whiteLabel,
+          locale: options.locale,
           userId: options.userId,
           generatedAt: this.core.clock.now().toISOString(),
         },

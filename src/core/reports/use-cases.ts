@@ -1,7 +1,7 @@
 // Reports: list, read, create, download, open and schedule, the same for every transport. Access and
 // ID resolution (an account of the workspace, campaigns of that account), the size and plan rules (at
 // most 20 distinct campaigns, white-label on its plans) and the date window are decided here once.
-import type { Report, ReportCreated, ReportFormat, WhiteLabel } from '../../shared/api/reports';
+import type { Report, ReportCreated, ReportFormat, ReportLocale, WhiteLabel } from '../../shared/api/reports';
 import type { ReportScheduleView } from '../../shared/ipc/types';
 import type { AppServices } from '../app-services';
 import { AppError } from '../errors';
@@ -20,6 +20,8 @@ export interface ReportRequest {
   campaignIds?: readonly string[] | undefined;
   format?: ReportFormat | undefined;
   whiteLabel?: WhiteLabel | undefined;
+  /** The report's language (default en); schedules do not take one yet. */
+  locale?: ReportLocale | undefined;
 }
 
 export interface ReportFilter {
@@ -63,6 +65,7 @@ export function reportUseCases(services: AppServices) {
       ...(campaignIds && campaignIds.length > 0 ? { campaignIds } : {}),
       ...(input.format ? { format: input.format } : {}),
       ...(input.whiteLabel ? { whiteLabel: input.whiteLabel } : {}),
+      ...(input.locale ? { locale: input.locale } : {}),
     };
   }
 

@@ -8,6 +8,11 @@ import { RiskLevelSchema, RiskAppetiteSchema, FocusMetricSchema } from './diagno
 
 export const REPORT_FORMATS = ['json', 'pdf', 'markdown'] as const;
 export const ReportFormatSchema = z.enum(REPORT_FORMATS);
+
+/** Languages a report's fixed text, dates and numbers come in (catalogues: core/reports/i18n). */
+export const REPORT_LOCALES = ['en', 'ja'] as const;
+export const ReportLocaleSchema = z.enum(REPORT_LOCALES);
+export type ReportLocale = z.infer<typeof ReportLocaleSchema>;
 export type ReportFormat = z.infer<typeof ReportFormatSchema>;
 
 export const REPORT_STATUSES = ['pending', 'generating', 'completed', 'failed'] as const;
@@ -89,6 +94,8 @@ export const CreateReportBodySchema = z
       .optional(),
     format: ReportFormatSchema.optional(),
     whiteLabel: WhiteLabelSchema.optional(),
+    /** An addition to the spec: the report's language (default en). */
+    locale: ReportLocaleSchema.optional(),
   })
   .strict();
 export type CreateReportBody = z.infer<typeof CreateReportBodySchema>;
@@ -231,11 +238,17 @@ export const ReportCampaignSchema = z.object({
   spend: z.number(),
   impressions: z.number().int(),
   clicks: z.number().int(),
+  /** The campaign's results, counted as its result type (`resultType`, named `resultName`). */
   conversions: z.number().int(),
+  /** Cost per result of its own result type (null for MIXED: its ad sets count different results). */
   cpa: nullableNumber,
+  /** Null when the campaign has no purchase value in range (not 0.00x). */
   roas: nullableNumber,
   ctr: nullableNumber,
   cpm: nullableNumber,
+  /** What the campaign's results are (src/core/platform/results.ts); null when synced before result types. */
+  resultType: z.string().nullable(),
+  resultName: z.string().nullable(),
   /** The latest diagnostic's risk level, null when the campaign has none in range. */
   riskLevel: RiskLevelSchema.nullable(),
   latestDiagnostic: ReportDiagnosticSchema.nullable(),
@@ -260,6 +273,8 @@ export const ReportContentSchema = z
     schemaVersion: z.literal(REPORT_CONTENT_VERSION),
     reportId: z.string(),
     title: z.string(),
+    /** The language of the fixed text, dates and numbers (content stored before it existed: en). */
+    locale: ReportLocaleSchema.default('en'),
     generatedAt: z.string(),
     account: z.object({
       id: z.string(),
@@ -295,6 +310,22 @@ export const ReportContentSchema = z
       z.object({ date: DateParam, spend: z.number(), conversions: z.number().int(), cpa: nullableNumber }),
     ),
     campaigns: z.array(ReportCampaignSchema).max(MAX_REPORT_CAMPAIGNS),
+    /**
+     * Results per result type, never added across types: a lead, an app install and a purchase are not
+     * one "conversion". `costPerResult` is null for MIXED campaigns (no single cost per result).
+     */
+    results: z.array(
+      z.object({
+        resultType: z.string().nullable(),
+        resultName: z.string().nullable(),
+        campaigns: z.number().int(),
+        results: z.number().int(),
+        spend: z.number(),
+        costPerResult: nullableNumber,
+      }),
+    ),
+    /** Purchase value in range; ROAS is shown only when there is some. */
+    revenue: z.number(),
     andromedaContext: z.object({
       riskAppetite: RiskAppetiteSchema,
       focusMetric: FocusMetricSchema,

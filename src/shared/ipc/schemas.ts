@@ -1,7 +1,7 @@
 // One zod schema per handler's arguments: the single place arguments are validated (the dispatcher),
 // whichever host the call came through (Electron IPC or the web bridge).
 import { z } from 'zod';
-import { WhiteLabelSchema } from '../api/reports';
+import { ReportLocaleSchema, WhiteLabelSchema } from '../api/reports';
 import type { SyncStarted } from '../api/accounts';
 import type { ChangeEvent } from '../api/changes';
 import { ISSUE_STATES, type TrackedIssue } from '../api/issues';
@@ -140,6 +140,7 @@ export const argSchemas = {
       campaignIds: z.array(campaignId).max(1000).optional(),
       format: reportFormat,
       whiteLabel: WhiteLabelSchema.optional(),
+      locale: ReportLocaleSchema.optional(),
     })
     .strict()
     .refine((r) => r.dateFrom <= r.dateTo, 'the start date is after the end date'),

@@ -1,7 +1,6 @@
 // Vector charts drawn with react-pdf's SVG primitives (no raster images): a line/area chart and a bar
 // chart over the report's days, with gridlines and axis labels set as real text.
 import { Line, Path, Rect, Svg, Text, View } from '@react-pdf/renderer';
-import { formatShortDate } from '../format';
 import { MUTED, RULE, tint } from './theme';
 
 const AXIS_WIDTH = 46;
@@ -24,6 +23,8 @@ interface ChartProps {
   width: number;
   height: number;
   formatTick: (value: number) => string;
+  /** An x-axis date label, in the report's locale. */
+  formatDate: (date: string) => string;
   /** Bars sit in bands (centred in equal slots); lines run edge to edge. */
   band?: boolean;
 }
@@ -93,7 +94,7 @@ function Frame(props: ChartProps & { children: (plot: Plot) => React.JSX.Element
               textAlign: 'center',
             }}
           >
-            {formatShortDate(dates[i] ?? '')}
+            {props.formatDate(dates[i] ?? '')}
           </Text>
         ))}
       </View>

@@ -2,7 +2,8 @@
 import { Text, View } from '@react-pdf/renderer';
 import type { ReportCampaign } from '../../../shared/api/reports';
 import type { RiskLevel } from '../../../shared/api/diagnostics';
-import { formatDateRange, formatTimestamp, humanize } from '../format';
+import { humanize, type ReportFormatter } from '../format';
+import type { Translate } from '../i18n';
 import { INK, MUTED, RISK_COLOURS, RULE, tint } from './theme';
 
 const RISK_SET = new Set(Object.keys(RISK_COLOURS));
@@ -39,6 +40,8 @@ const RISK_ORDER = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
 export function DiagnosticsSection(props: {
   campaigns: ReportCampaign[];
   accent: string;
+  f: ReportFormatter;
+  t: Translate;
 }): React.JSX.Element {
   const withDiagnostic = props.campaigns
     .filter((c) => c.latestDiagnostic)
@@ -51,13 +54,20 @@ export function DiagnosticsSection(props: {
   return (
     <View>
       {withDiagnostic.map((campaign) => (
-        <CampaignDiagnostic key={campaign.id} campaign={campaign} accent={props.accent} />
+        <CampaignDiagnostic
+          key={campaign.id}
+          campaign={campaign}
+          accent={props.accent}
+          f={props.f}
+          t={props.t}
+        />
       ))}
       {without.length > 0 ? (
         <View style={{ marginBottom: 12 }}>
           <Text style={{ fontSize: 9, fontWeight: 'bold', color: INK, marginBottom: 3 }}>
-            No completed diagnostic covers this range ({without.length}{' '}
-            {without.length === 1 ? 'campaign' : 'campaigns'})
+            {without.length === 1
+              ? props.t('noDiagnosticCoversOne')
+              : props.t('noDiagnosticCovers', { count: without.length })}
           </Text>
           <Text style={{ fontSize: 8.5, color: MUTED, lineHeight: 1.4 }}>
             {without.map((c) => c.name).join(' · ')}
@@ -70,8 +80,13 @@ export function DiagnosticsSection(props: {
 
 // Each issue and recommendation is one paragraph with styled runs rather than a stack of blocks: the
 // layout cost of a PDF grows with its block count, and diagnostics are most of the blocks.
-function CampaignDiagnostic(props: { campaign: ReportCampaign; accent: string }): React.JSX.Element | null {
-  const { campaign } = props;
+function CampaignDiagnostic(props: {
+  campaign: ReportCampaign;
+  accent: string;
+  f: ReportFormatter;
+  t: Translate;
+}): React.JSX.Element | null {
+  const { campaign, f, t } = props;
   const d = campaign.latestDiagnostic;
   if (!d) return null;
   return (
@@ -93,12 +108,14 @@ function CampaignDiagnostic(props: { campaign: ReportCampaign; accent: string })
       <Text style={{ fontSize: 9, color: INK, lineHeight: 1.4, marginBottom: 5 }}>
         {d.summary}{' '}
         <Text style={{ fontSize: 7.5, color: MUTED }}>
-          ({d.scope === 'account' ? 'account-wide ' : ''}diagnostic of {formatDateRange(d.dateRange)},
-          completed {formatTimestamp(d.completedAt)})
+          {t(d.scope === 'account' ? 'accountDiagnosticOf' : 'diagnosticOf', {
+            range: f.dateRange(d.dateRange),
+            timestamp: f.timestamp(d.completedAt),
+          })}
         </Text>
       </Text>
       {d.issues.length === 0 ? (
-        <Text style={{ fontSize: 8.5, color: MUTED }}>No issues detected.</Text>
+        <Text style={{ fontSize: 8.5, color: MUTED }}>{t('noIssues')}</Text>
       ) : (
         d.issues.map((issue) => (
           <View key={issue.id} wrap={false} style={{ flexDirection: 'row', marginBottom: 3 }}>
@@ -116,7 +133,7 @@ function CampaignDiagnostic(props: { campaign: ReportCampaign; accent: string })
         <Text
           style={{ fontSize: 8.5, fontWeight: 'bold', color: props.accent, marginTop: 4, marginBottom: 2 }}
         >
-          Recommendations
+          {t('recommendations')}
         </Text>
       ) : null}
       {d.recommendations.map((r, i) => (
@@ -125,7 +142,7 @@ function CampaignDiagnostic(props: { campaign: ReportCampaign; accent: string })
           <Text style={{ flexGrow: 1, flexBasis: 0, fontSize: 8.5, color: INK, lineHeight: 1.35 }}>
             <Text style={{ fontWeight: 'bold' }}>{sentence(r.action)}</Text> {sentence(r.rationale)}{' '}
             <Text style={{ fontStyle: 'italic', color: MUTED }}>
-              Expected impact: {sentence(r.expectedImpact)}
+              {t('expectedImpact', { impact: sentence(r.expectedImpact) })}
             </Text>
           </Text>
         </View>

@@ -3,18 +3,23 @@
 import { Document, Page, Text, View } from '@react-pdf/renderer';
 import type { ReportCampaign, ReportContent } from '../../../shared/api/reports';
 import type { RiskLevel } from '../../../shared/api/diagnostics';
-import { formatDate, formatDateRange, formatInt, formatMoney, formatPercent, formatRoas } from '../format';
+import { reportFormatter, type ReportFormatter } from '../format';
+import { translator, type Translate } from '../i18n';
+import { en } from '../i18n/en';
+import { ja } from '../i18n/ja';
 import { BarChart, LineChart } from './charts';
 import { DiagnosticsSection } from './diagnostics';
-import { FONT_FAMILY } from './fonts';
+import { fontFamiliesFor } from './fonts';
 import { AndromedaBox, Cover, KpiCards, PageChrome, SectionTitle } from './sections';
 import { BandedTable, Table, type Column } from './table';
 import { CONTENT_WIDTH, INK, MUTED, PAGE_MARGIN, RISK_COLOURS, tint } from './theme';
 
 type Day = ReportContent['daily'][number];
 
-function compactMoney(currency: string): (value: number) => string {
-  const format = new Intl.NumberFormat('en-US', {
+const NUMBER_TAGS = { en: 'en-US', ja: 'ja-JP' } as const;
+
+function compactMoney(locale: ReportContent['locale'], currency: string): (value: number) => string {
+  const format = new Intl.NumberFormat(NUMBER_TAGS[locale], {
     style: 'currency',
     currency,
     notation: 'compact',
@@ -24,19 +29,21 @@ function compactMoney(currency: string): (value: number) => string {
   return (value) => format.format(value);
 }
 
-const compactNumber = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+/** Every phrase of a locale's catalogue, so the font stack covers the fixed text too. */
+const CATALOGUE_TEXT = { en: Object.values(en).join(' '), ja: Object.values(ja).join(' ') } as const;
 
-function campaignColumns(currency: string): Array<Column<ReportCampaign>> {
+function campaignColumns(f: ReportFormatter, t: Translate, currency: string): Array<Column<ReportCampaign>> {
   return [
-    { header: 'Campaign', flex: 3.2, cell: (c) => c.name },
-    { header: 'Spend', flex: 1.3, align: 'right', cell: (c) => formatMoney(c.spend, currency) },
-    { header: 'Conv.', flex: 0.8, align: 'right', cell: (c) => formatInt(c.conversions) },
-    { header: 'CPA', flex: 1, align: 'right', cell: (c) => formatMoney(c.cpa, currency) },
-    { header: 'ROAS', flex: 0.8, align: 'right', cell: (c) => formatRoas(c.roas) },
-    { header: 'CTR', flex: 0.8, align: 'right', cell: (c) => formatPercent(c.ctr) },
-    { header: 'CPM', flex: 0.9, align: 'right', cell: (c) => formatMoney(c.cpm, currency) },
+    { header: t('campaign'), flex: 2.6, cell: (c) => c.name },
+    { header: t('result'), flex: 1.3, cell: (c) => c.resultName ?? t('conversions') },
+    { header: t('spend'), flex: 1.2, align: 'right', cell: (c) => f.money(c.spend, currency) },
+    { header: t('results'), flex: 0.8, align: 'right', cell: (c) => f.int(c.conversions) },
+    { header: t('costPerResultShort'), flex: 1, align: 'right', cell: (c) => f.money(c.cpa, currency) },
+    { header: t('roas'), flex: 0.8, align: 'right', cell: (c) => f.roas(c.roas) },
+    { header: t('ctr'), flex: 0.8, align: 'right', cell: (c) => f.percent(c.ctr) },
+    { header: t('cpm'), flex: 0.9, align: 'right', cell: (c) => f.money(c.cpm, currency) },
     {
-      header: 'Risk',
+      header: t('risk'),
       flex: 0.9,
       align: 'center',
       cell: (c) => c.riskLevel ?? '–',
@@ -48,24 +55,44 @@ function campaignColumns(currency: string): Array<Column<ReportCampaign>> {
   ];
 }
 
-function dailyColumns(currency: string): Array<Column<Day>> {
-  return [
-    { header: 'Date', flex: 1.4, cell: (d) => formatDate(d.date) },
-    { header: 'Spend', flex: 1, align: 'right', cell: (d) => formatMoney(d.spend, currency) },
-    { header: 'Conversions', flex: 1, align: 'right', cell: (d) => formatInt(d.conversions) },
-    { header: 'CPA', flex: 1, align: 'right', cell: (d) => formatMoney(d.cpa, currency) },
+function dailyColumns(
+  f: ReportFormatter,
+  t: Translate,
+  currency: string,
+  mixed: boolean,
+): Array<Column<Day>> {
+  const columns: Array<Column<Day>> = [
+    { header: t('date'), flex: 1.4, cell: (d) => f.date(d.date) },
+    { header: t('spend'), flex: 1, align: 'right', cell: (d) => f.money(d.spend, currency) },
+    {
+      header: mixed ? t('results') : t('conversions'),
+      flex: 1,
+      align: 'right',
+      cell: (d) => f.int(d.conversions),
+    },
+    { header: t('cpa'), flex: 1, align: 'right', cell: (d) => f.money(d.cpa, currency) },
   ];
+  return mixed ? columns.filter((c) => c.header !== t('cpa')) : columns;
 }
 
 export function ReportDocument(props: { content: ReportContent }): React.JSX.Element {
   const { content } = props;
   const { account, branding } = content;
+  const f = reportFormatter(content.locale);
+  const t = translator(content.locale);
+  /** Several result types: no cost per result across them (daily CPA chart and column left out). */
+  const mixed = content.results.length > 1;
+  const compactNumber = new Intl.NumberFormat(NUMBER_TAGS[content.locale], {
+    notation: 'compact',
+    maximumFractionDigits: 1,
+  });
   const accent = branding.primaryColor;
   const headerTint = tint(accent, 0.9);
   const dates = content.daily.map((d) => d.date);
   const half = (CONTENT_WIDTH - 14) / 2;
   const pageStyle = {
-    fontFamily: FONT_FAMILY,
+    // Only the fallbacks this report's text needs (names, title, diagnostics, branding).
+    fontFamily: fontFamiliesFor(JSON.stringify(content) + CATALOGUE_TEXT[content.locale]),
     fontSize: 9.5,
     color: INK,
     paddingHorizontal: PAGE_MARGIN,
@@ -76,7 +103,7 @@ export function ReportDocument(props: { content: ReportContent }): React.JSX.Ele
     <Document
       title={content.title}
       author={branding.companyName}
-      subject={`${account.name}, ${formatDateRange(content.dateRange)}`}
+      subject={`${account.name}, ${f.dateRange(content.dateRange)}`}
       creator={branding.companyName}
       producer={branding.companyName}
       creationDate={new Date(content.generatedAt)}
@@ -86,47 +113,57 @@ export function ReportDocument(props: { content: ReportContent }): React.JSX.Ele
       </Page>
       <Page size="A4" style={pageStyle}>
         <PageChrome content={content} />
-        <SectionTitle accent={accent}>Summary</SectionTitle>
+        <SectionTitle accent={accent}>{t('summary')}</SectionTitle>
         <KpiCards content={content} />
         <Text style={{ fontSize: 7.5, color: MUTED, marginBottom: 12 }}>
-          Changes compare with the previous period of equal length,{' '}
-          {formatDateRange(content.previousDateRange)}. Amounts in {account.currency}. Impressions{' '}
-          {formatInt(content.totals.impressions)}, clicks {formatInt(content.totals.clicks)}, CTR{' '}
-          {formatPercent(content.totals.ctr)}, CPM {formatMoney(content.totals.cpm, account.currency)}.
+          {t('summaryNote', {
+            range: f.dateRange(content.previousDateRange),
+            currency: account.currency,
+            impressions: f.int(content.totals.impressions),
+            clicks: f.int(content.totals.clicks),
+            ctr: f.percent(content.totals.ctr),
+            cpm: f.money(content.totals.cpm, account.currency),
+          })}
         </Text>
         <LineChart
-          title="Daily spend"
+          title={t('dailySpend')}
           dates={dates}
           values={content.daily.map((d) => d.spend)}
           colour={accent}
           width={CONTENT_WIDTH}
           height={120}
-          formatTick={compactMoney(account.currency)}
+          formatTick={compactMoney(content.locale, account.currency)}
+          formatDate={f.shortDate}
           area
         />
         <View style={{ flexDirection: 'row', justifyContent: 'space-between' }}>
           <BarChart
-            title="Daily conversions"
+            title={mixed ? t('dailyResultsAllTypes') : t('dailyConversions')}
             dates={dates}
             values={content.daily.map((d) => d.conversions)}
             colour={tint(accent, 0.25)}
             width={half}
             height={100}
             formatTick={(v) => compactNumber.format(v)}
+            formatDate={f.shortDate}
           />
-          <LineChart
-            title="Daily CPA"
-            dates={dates}
-            values={content.daily.map((d) => d.cpa)}
-            colour={INK}
-            width={half}
-            height={100}
-            formatTick={compactMoney(account.currency)}
-          />
+          {/* A cost per result across result types would divide spend by unlike things. */}
+          {mixed ? null : (
+            <LineChart
+              title={t('dailyCpa')}
+              dates={dates}
+              values={content.daily.map((d) => d.cpa)}
+              colour={INK}
+              width={half}
+              height={100}
+              formatTick={compactMoney(content.locale, account.currency)}
+              formatDate={f.shortDate}
+            />
+          )}
         </View>
-        <SectionTitle accent={accent}>Campaigns</SectionTitle>
+        <SectionTitle accent={accent}>{t('campaigns')}</SectionTitle>
         <Table
-          columns={campaignColumns(account.currency)}
+          columns={campaignColumns(f, t, account.currency)}
           rows={content.campaigns}
           accent={accent}
           headerTint={headerTint}
@@ -137,18 +174,18 @@ export function ReportDocument(props: { content: ReportContent }): React.JSX.Ele
           page costs more than the same content split into sections. */}
       <Page size="A4" style={pageStyle}>
         <PageChrome content={content} />
-        <SectionTitle accent={accent}>Diagnostics</SectionTitle>
-        <DiagnosticsSection campaigns={content.campaigns} accent={accent} />
+        <SectionTitle accent={accent}>{t('diagnostics')}</SectionTitle>
+        <DiagnosticsSection campaigns={content.campaigns} accent={accent} f={f} t={t} />
         <AndromedaBox content={content} />
       </Page>
       <Page size="A4" style={pageStyle}>
         <PageChrome content={content} />
-        <SectionTitle accent={accent}>Daily performance</SectionTitle>
+        <SectionTitle accent={accent}>{t('dailyPerformance')}</SectionTitle>
         <Text style={{ fontSize: 7.5, color: MUTED, marginBottom: 6 }}>
-          One band per week of the range; amounts in {account.currency}.
+          {t('dailyNote', { currency: account.currency })}
         </Text>
         <BandedTable
-          columns={dailyColumns(account.currency)}
+          columns={dailyColumns(f, t, account.currency, mixed)}
           rows={content.daily}
           bandSize={7}
           accent={accent}

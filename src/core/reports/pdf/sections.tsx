@@ -1,15 +1,8 @@
 // The cover, the running header and footer, the KPI cards and the Andromeda box.
 import { Image, Text, View } from '@react-pdf/renderer';
 import type { ReportContent } from '../../../shared/api/reports';
-import {
-  changeTone,
-  formatChange,
-  formatDateRange,
-  formatInt,
-  formatMoney,
-  formatRoas,
-  formatTimestamp,
-} from '../format';
+import { changeTone, reportFormatter } from '../format';
+import { translator } from '../i18n';
 import { BAD, GOOD, INK, isDark, MUTED, PAGE_MARGIN, RISK_COLOURS, RULE, tint } from './theme';
 
 function Brand(props: { content: ReportContent; size: 'large' | 'small' }): React.JSX.Element {
@@ -41,11 +34,22 @@ export function Cover(props: { content: ReportContent }): React.JSX.Element {
   const { branding, summary, account } = content;
   const accent = branding.primaryColor;
   const risk = RISK_COLOURS[summary.overallRiskLevel];
+  const f = reportFormatter(content.locale);
+  const t = translator(content.locale);
+  // Results are shown per result type: one type gets its count and cost per result, several get
+  // a count each (never one sum).
+  const single = content.results.length === 1 ? content.results[0] : undefined;
   const stats: Array<[string, string, string]> = [
-    ['Total spend', formatMoney(summary.totalSpend, account.currency), INK],
-    ['Conversions', formatInt(summary.totalConversions), INK],
-    ['Average CPA', formatMoney(summary.avgCpa, account.currency), INK],
-    ['Overall risk', summary.overallRiskLevel, risk],
+    [t('totalSpend'), f.money(summary.totalSpend, account.currency), INK],
+    ...(single
+      ? ([
+          [single.resultName ?? t('conversions'), f.int(single.results), INK],
+          [t('costPerResult'), f.money(single.costPerResult, account.currency), INK],
+        ] as Array<[string, string, string]>)
+      : content.results
+          .slice(0, 2)
+          .map((r): [string, string, string] => [r.resultName ?? t('conversions'), f.int(r.results), INK])),
+    [t('overallRisk'), summary.overallRiskLevel, risk],
   ];
   return (
     <View style={{ flexGrow: 1 }}>
@@ -62,16 +66,20 @@ export function Cover(props: { content: ReportContent }): React.JSX.Element {
       </View>
       <View style={{ marginTop: 150 }}>
         <Text style={{ fontSize: 10, color: accent, fontWeight: 'bold', letterSpacing: 1.5 }}>
-          PERFORMANCE REPORT
+          {t('performanceReport')}
         </Text>
         <Text style={{ fontSize: 28, fontWeight: 'bold', color: INK, marginTop: 8, lineHeight: 1.2 }}>
           {content.title}
         </Text>
         <Text style={{ fontSize: 15, color: INK, marginTop: 18 }}>{account.name}</Text>
         <Text style={{ fontSize: 10, color: MUTED, marginTop: 3 }}>
-          Ad account {account.platformAccountId} · {account.currency} · {account.timezone}
+          {t('adAccountLine', {
+            id: account.platformAccountId,
+            currency: account.currency,
+            timezone: account.timezone,
+          })}
         </Text>
-        <Text style={{ fontSize: 12, color: INK, marginTop: 14 }}>{formatDateRange(content.dateRange)}</Text>
+        <Text style={{ fontSize: 12, color: INK, marginTop: 14 }}>{f.dateRange(content.dateRange)}</Text>
       </View>
       <View
         style={{
@@ -90,9 +98,9 @@ export function Cover(props: { content: ReportContent }): React.JSX.Element {
         ))}
       </View>
       <View style={{ position: 'absolute', bottom: 0, left: 0, right: 0 }}>
-        <Text style={{ fontSize: 9, color: INK }}>Prepared by {branding.companyName}</Text>
+        <Text style={{ fontSize: 9, color: INK }}>{t('preparedBy', { company: branding.companyName })}</Text>
         <Text style={{ fontSize: 8, color: MUTED, marginTop: 2 }}>
-          Generated {formatTimestamp(content.generatedAt)}
+          {t('generatedAt', { timestamp: f.timestamp(content.generatedAt) })}
         </Text>
         <Text style={{ fontSize: 8, color: MUTED, marginTop: 2 }}>{branding.footerText}</Text>
       </View>
@@ -103,6 +111,8 @@ export function Cover(props: { content: ReportContent }): React.JSX.Element {
 /** The running header and footer of every page after the cover (both `fixed`). */
 export function PageChrome(props: { content: ReportContent }): React.JSX.Element {
   const { content } = props;
+  const f = reportFormatter(content.locale);
+  const t = translator(content.locale);
   return (
     <>
       <View
@@ -122,7 +132,7 @@ export function PageChrome(props: { content: ReportContent }): React.JSX.Element
       >
         <Brand content={content} size="small" />
         <Text style={{ fontSize: 8, color: MUTED, maxWidth: 330, textAlign: 'right' }}>
-          {content.title} · {content.account.name} · {formatDateRange(content.dateRange)}
+          {content.title} · {content.account.name} · {f.dateRange(content.dateRange)}
         </Text>
       </View>
       <View
@@ -142,7 +152,7 @@ export function PageChrome(props: { content: ReportContent }): React.JSX.Element
         <Text style={{ fontSize: 7.5, color: MUTED, maxWidth: 400 }}>{content.branding.footerText}</Text>
         <Text
           style={{ fontSize: 7.5, color: MUTED }}
-          render={({ pageNumber, totalPages }) => `Page ${pageNumber} of ${totalPages}`}
+          render={({ pageNumber, totalPages }) => t('pageOf', { page: pageNumber, pages: totalPages })}
         />
       </View>
     </>
@@ -165,85 +175,154 @@ export function SectionTitle(props: {
 const TONE_COLOUR = { good: GOOD, bad: BAD, neutral: MUTED } as const;
 
 export function KpiCards(props: { content: ReportContent }): React.JSX.Element {
-  const { summary, account, branding } = props.content;
+  const { summary, account, branding, locale, results, revenue } = props.content;
+  const f = reportFormatter(locale);
+  const single = results.length === 1 ? results[0] : undefined;
+  const t = translator(locale);
   const c = summary.changes;
-  const cards: Array<{ label: string; value: string; change: string; tone: keyof typeof TONE_COLOUR }> = [
+  const cards: Array<{
+    label: string;
+    value: string;
+    change: string | null;
+    tone: keyof typeof TONE_COLOUR;
+  }> = [
     {
-      label: 'Total spend',
-      value: formatMoney(summary.totalSpend, account.currency),
-      change: formatChange(c.spendChange),
+      label: t('totalSpend'),
+      value: f.money(summary.totalSpend, account.currency),
+      change: c.spendChange === null ? null : f.change(c.spendChange),
       tone: changeTone('spend', c.spendChange),
     },
-    {
-      label: 'Conversions',
-      value: formatInt(summary.totalConversions),
-      change: formatChange(c.conversionsChange),
-      tone: changeTone('conversions', c.conversionsChange),
-    },
-    {
-      label: 'Average CPA',
-      value: formatMoney(summary.avgCpa, account.currency),
-      change: formatChange(c.cpaChange),
-      tone: changeTone('cpa', c.cpaChange),
-    },
-    {
-      label: 'Average ROAS',
-      value: formatRoas(summary.avgRoas),
-      change: formatChange(c.roasChange),
-      tone: changeTone('roas', c.roasChange),
-    },
+    // One result type: its count and cost per result, with their changes. Several: none here (they
+    // are listed per type below the cards), never one "Conversions" figure across types.
+    ...(single
+      ? [
+          {
+            label: single.resultName ?? t('conversions'),
+            value: f.int(single.results),
+            change: c.conversionsChange === null ? null : f.change(c.conversionsChange),
+            tone: changeTone('conversions', c.conversionsChange),
+          },
+          {
+            label: t('costPerResult'),
+            value: f.money(single.costPerResult, account.currency),
+            change: c.cpaChange === null ? null : f.change(c.cpaChange),
+            tone: changeTone('cpa', c.cpaChange),
+          },
+        ]
+      : []),
+    // ROAS only where there is purchase value.
+    ...(revenue > 0
+      ? [
+          {
+            label: t('averageRoas'),
+            value: f.roas(summary.avgRoas),
+            change: c.roasChange === null ? null : f.change(c.roasChange),
+            tone: changeTone('roas', c.roasChange),
+          },
+        ]
+      : []),
   ];
   const risk = RISK_COLOURS[summary.overallRiskLevel];
   return (
-    <View wrap={false} style={{ flexDirection: 'row', marginBottom: 6 }}>
-      {cards.map((card, i) => (
+    <>
+      <View wrap={false} style={{ flexDirection: 'row', marginBottom: 6 }}>
+        {cards.map((card, i) => (
+          <View
+            key={card.label}
+            style={{
+              flexGrow: 1,
+              flexBasis: 0,
+              marginLeft: i === 0 ? 0 : 8,
+              borderWidth: 0.8,
+              borderColor: RULE,
+              borderTopWidth: 3,
+              borderTopColor: branding.primaryColor,
+              borderRadius: 3,
+              padding: 8,
+            }}
+          >
+            <Text style={{ fontSize: 7.5, color: MUTED }}>{card.label}</Text>
+            <Text style={{ fontSize: 13, fontWeight: 'bold', color: INK, marginTop: 4 }}>{card.value}</Text>
+            <Text style={{ fontSize: 7.5, color: TONE_COLOUR[card.tone], marginTop: 3 }}>
+              {card.change === null ? t('noPreviousData') : t('vsPrevious', { change: card.change })}
+            </Text>
+          </View>
+        ))}
         <View
-          key={card.label}
           style={{
             flexGrow: 1,
             flexBasis: 0,
-            marginLeft: i === 0 ? 0 : 8,
-            borderWidth: 0.8,
-            borderColor: RULE,
-            borderTopWidth: 3,
-            borderTopColor: branding.primaryColor,
+            marginLeft: 8,
             borderRadius: 3,
             padding: 8,
+            backgroundColor: risk,
           }}
         >
-          <Text style={{ fontSize: 7.5, color: MUTED }}>{card.label}</Text>
-          <Text style={{ fontSize: 13, fontWeight: 'bold', color: INK, marginTop: 4 }}>{card.value}</Text>
-          <Text style={{ fontSize: 7.5, color: TONE_COLOUR[card.tone], marginTop: 3 }}>
-            {card.change === 'no comparison' ? 'no previous data' : `${card.change} vs previous`}
+          <Text style={{ fontSize: 7.5, color: isDark(risk) ? '#FFFFFF' : INK }}>{t('overallRisk')}</Text>
+          <Text
+            style={{ fontSize: 13, fontWeight: 'bold', color: isDark(risk) ? '#FFFFFF' : INK, marginTop: 4 }}
+          >
+            {summary.overallRiskLevel}
+          </Text>
+          <Text style={{ fontSize: 7.5, color: isDark(risk) ? tint(risk, 0.75) : MUTED, marginTop: 3 }}>
+            {t('ofLatestDiagnostics')}
           </Text>
         </View>
-      ))}
-      <View
-        style={{
-          flexGrow: 1,
-          flexBasis: 0,
-          marginLeft: 8,
-          borderRadius: 3,
-          padding: 8,
-          backgroundColor: risk,
-        }}
-      >
-        <Text style={{ fontSize: 7.5, color: isDark(risk) ? '#FFFFFF' : INK }}>Overall risk</Text>
-        <Text
-          style={{ fontSize: 13, fontWeight: 'bold', color: isDark(risk) ? '#FFFFFF' : INK, marginTop: 4 }}
-        >
-          {summary.overallRiskLevel}
-        </Text>
-        <Text style={{ fontSize: 7.5, color: isDark(risk) ? tint(risk, 0.75) : MUTED, marginTop: 3 }}>
-          of latest diagnostics
-        </Text>
       </View>
+      {single ? null : <ResultsByType content={props.content} />}
+    </>
+  );
+}
+
+/** Several result types: one line each (results, spend, cost per result), and why they are apart. */
+function ResultsByType(props: { content: ReportContent }): React.JSX.Element {
+  const { results, account, locale } = props.content;
+  const f = reportFormatter(locale);
+  const t = translator(locale);
+  const row = (cells: string[], bold = false) => (
+    <View
+      style={{ flexDirection: 'row', paddingVertical: 2, borderBottomWidth: 0.5, borderBottomColor: RULE }}
+    >
+      {cells.map((text, i) => (
+        <Text
+          key={i}
+          style={{
+            flexGrow: 1,
+            flexBasis: 0,
+            fontSize: 8,
+            fontWeight: bold ? 'bold' : 'normal',
+            color: INK,
+            textAlign: i === 0 ? 'left' : 'right',
+          }}
+        >
+          {text}
+        </Text>
+      ))}
+    </View>
+  );
+  return (
+    <View wrap={false} style={{ marginBottom: 8 }}>
+      <Text style={{ fontSize: 9, fontWeight: 'bold', color: INK, marginBottom: 2 }}>
+        {t('resultsByType')}
+      </Text>
+      {row([t('result'), t('campaigns'), t('results'), t('spend'), t('costPerResult')], true)}
+      {results.map((r) =>
+        row([
+          r.resultName ?? t('conversions'),
+          f.int(r.campaigns),
+          f.int(r.results),
+          f.money(r.spend, account.currency),
+          f.money(r.costPerResult, account.currency),
+        ]),
+      )}
+      <Text style={{ fontSize: 7.5, color: MUTED, marginTop: 2 }}>{t('resultsNote')}</Text>
     </View>
   );
 }
 
 export function AndromedaBox(props: { content: ReportContent }): React.JSX.Element {
-  const { andromedaContext: a, branding } = props.content;
+  const { andromedaContext: a, branding, locale } = props.content;
+  const t = translator(locale);
   return (
     <View
       wrap={false}
@@ -255,9 +334,9 @@ export function AndromedaBox(props: { content: ReportContent }): React.JSX.Eleme
         marginTop: 4,
       }}
     >
-      <Text style={{ fontSize: 10, fontWeight: 'bold', color: INK }}>Andromeda context</Text>
+      <Text style={{ fontSize: 10, fontWeight: 'bold', color: INK }}>{t('andromedaContext')}</Text>
       <Text style={{ fontSize: 9, color: INK, marginTop: 4 }}>
-        Risk appetite {a.riskAppetite} · focus metric {a.focusMetric}
+        {t('andromedaLine', { appetite: a.riskAppetite, focus: a.focusMetric })}
       </Text>
       <Text style={{ fontSize: 9, color: INK, marginTop: 3, lineHeight: 1.4 }}>{a.description}</Text>
     </View>
