@@ -86,3 +86,20 @@ export function windowOf(
       return { from: firstDate && firstDate < today ? firstDate : today, to: today };
   }
 }
+
+/** Days before today where a diagnostic's window starts by default (spec: "7 days ago"). */
+export const DEFAULT_DIAGNOSTIC_DAYS_BACK = 7;
+
+/**
+ * A diagnostic's window: the dates given, else from 7 days before today (or before the end, if it is
+ * earlier) to today, `today` being the account's own. The one default for people and the watcher.
+ */
+export function diagnosticWindow(
+  today: string,
+  dateStart?: string | undefined,
+  dateEnd?: string | undefined,
+): { from: string; to: string } {
+  const to = dateEnd ?? today;
+  const from = dateStart ?? addDays(to > today ? today : to, -DEFAULT_DIAGNOSTIC_DAYS_BACK);
+  return checkWindow(from, to);
+}

@@ -7,7 +7,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../core/core';
 import { createUser } from '../../core/identity/users';
 import { validSignature, webhookReceiver } from '../../test-support/alert-receivers';
-import { runCommand, type CommandModule } from '../framework';
+import type { CommandModule } from '../framework';
+import { runCliJson } from '../../test-support/cli-run';
 import alertCommands from './alerts';
 import workspaceCommands from './workspace';
 
@@ -18,15 +19,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function run(name: string, module: CommandModule, argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCommand(name, module, [...argv, '--data-dir', dataDir, '--json'], {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-  });
-  return { code, stderr, json: stdout ? (JSON.parse(stdout) as Record<string, unknown>) : {} };
-}
+const run = (name: string, module: CommandModule, argv: string[]) => runCliJson(dataDir, name, module, argv);
 
 describe('alerts commands', () => {
   it('adds a webhook with its secret once, tests it signed, sets SMTP, quiet hours and a digest, removes it', async () => {

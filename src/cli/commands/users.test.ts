@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../core/core';
 import { createUser } from '../../core/identity/users';
-import { runCommand, type CommandModule } from '../framework';
+import type { CommandModule } from '../framework';
+import { runCliJson } from '../../test-support/cli-run';
 import keyCommands from './keys';
 import userCommands from './users';
 import workspaceCommands from './workspace';
@@ -13,15 +14,7 @@ import workspaceCommands from './workspace';
 const dataDir = mkdtempSync(join(tmpdir(), 'adlens-cli-users-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-async function run(name: string, module: CommandModule, argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCommand(name, module, [...argv, '--data-dir', dataDir, '--json'], {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-  });
-  return { code, stderr, json: JSON.parse(stdout) as Record<string, unknown> };
-}
+const run = (name: string, module: CommandModule, argv: string[]) => runCliJson(dataDir, name, module, argv);
 
 describe('user commands', () => {
   it('lists people, disables one (revoking their keys), enables and removes', async () => {

@@ -6,22 +6,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../core/core';
 import { reconcileIssues } from '../../core/issues/lifecycle';
 import { seedAccount, seedCampaign } from '../../test-support/api-fixtures';
-import { runCommand, type CommandModule } from '../framework';
+import type { CommandModule } from '../framework';
+import { runCliJson } from '../../test-support/cli-run';
 import { issueCommands, scheduleCommands } from './watch';
 import workspaceCommands from './workspace';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'adlens-cli-watch-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-async function run(name: string, module: CommandModule, argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCommand(name, module, [...argv, '--data-dir', dataDir, '--json'], {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-  });
-  return { code, stderr, json: stdout ? (JSON.parse(stdout) as Record<string, unknown>) : {} };
-}
+const run = (name: string, module: CommandModule, argv: string[]) => runCliJson(dataDir, name, module, argv);
 
 describe('schedule and issues commands', () => {
   it('sets the workspace and account intervals, lists, acknowledges and snoozes issues', async () => {

@@ -3,10 +3,10 @@
 // ends with, which the connect screen then lists accounts with. Pasting a token stays the other way.
 import type { AppServices } from '../app-services';
 import { AppError } from '../errors';
+import { GRAPH_URL } from '../platform/graph-client';
 import { metaApp } from '../settings/use-cases';
 import { startLoopbackLogin } from './oauth-login';
 
-export const GRAPH_API_URL = 'https://graph.facebook.com';
 export const FACEBOOK_DIALOG_URL = 'https://www.facebook.com';
 
 export interface FacebookLoginInput {
@@ -32,7 +32,7 @@ export async function facebookLogin(
       "Set your agency's Meta app ID and app secret in Settings first (Meta for Developers > your app > App settings > Basic).",
     );
   }
-  let urls = { graphUrl: GRAPH_API_URL, dialogUrl: FACEBOOK_DIALOG_URL };
+  let urls = { graphUrl: GRAPH_URL, dialogUrl: FACEBOOK_DIALOG_URL };
   if (input.platform === 'demo') {
     const demo = services.host.demoPlatform();
     if (!demo) throw new AppError('invalid_request', 'No demo platform runs in this app.');

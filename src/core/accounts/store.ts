@@ -6,6 +6,7 @@ import { stmt, type RequestContext, accountScope } from '../identity/access';
 import { microsToAmount } from '../money';
 import { disableReasonName } from '../../shared/disable-reasons';
 import type { Db } from '../store/open';
+import { nextScheduledSync } from '../watch/slots';
 import { tokenWarning } from '../sync/token-expiry';
 import { resumeAfterOf } from '../sync/runs';
 import type { AccountView, SyncState } from '../../shared/ipc/types';
@@ -95,11 +96,14 @@ function syncStateOf(row: AccountRow, syncingInMemory: boolean): SyncState {
   };
 }
 
-/** The next scheduled sync: the earlier of the two slots, not before a backoff ends. */
+/** The next scheduled sync of an active account that has a schedule. */
 function nextSyncOf(row: AccountRow): string | null {
   if (row.connection_status !== 'active' || !row.next_incremental_at || !row.next_full_at) return null;
-  const next = row.next_incremental_at < row.next_full_at ? row.next_incremental_at : row.next_full_at;
-  return row.backoff_until && row.backoff_until > next ? row.backoff_until : next;
+  return nextScheduledSync({
+    next_incremental_at: row.next_incremental_at,
+    next_full_at: row.next_full_at,
+    backoff_until: row.backoff_until,
+  });
 }
 
 /** Spend of the 30 days ending today in the account's time zone, from the account-day rollup. */

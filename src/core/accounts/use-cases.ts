@@ -31,8 +31,6 @@ import {
   runningSyncStartedAt,
 } from './store';
 
-export const GRAPH_URL = 'https://graph.facebook.com';
-
 export interface AccountListInput {
   connectionStatus?: AccountView['connectionStatus'] | undefined;
   page?: number | undefined;

@@ -30,8 +30,8 @@ export function accountChecks(core: Core, workspaceId: string, accountId: string
   const checks: AccountCheck[] = [];
   const account = accountName(core.db, accountId);
   if (!account) return checks;
-  const zone = prefsOf(core, workspaceId).timezone;
-  const today = dateInZone(core.clock.now(), zone);
+  const prefs = prefsOf(core, workspaceId);
+  const today = dateInZone(core.clock.now(), prefs.timezone);
   if (account.status === 'disabled') {
     checks.push({
       type: 'account.disabled',
@@ -62,8 +62,7 @@ export function accountChecks(core: Core, workspaceId: string, accountId: string
   // Today is not over in the account's zone: only a whole day can be judged to have no results.
   const last = lastSpendDay(core.db, accountId, dateInZone(core.clock.now(), account.timezone));
   const budget = dailyBudgetMicros(core.db, accountId);
-  const share = prefsOf(core, workspaceId).pacingShare;
-  if (last && budget > 0 && Math.abs(last.spend_micros / budget - 1) > share) {
+  if (last && budget > 0 && Math.abs(last.spend_micros / budget - 1) > prefs.pacingShare) {
     const rate = last.spend_micros / budget;
     checks.push({
       type: 'spend.pacing',

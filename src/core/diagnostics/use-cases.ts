@@ -2,7 +2,7 @@
 // (the spec's: date_start 7 days before today, date_end today, in the account's own time zone), one
 // rule for a campaign of another account (404), one visibility check for a diagnostic.
 import type { AppServices } from '../app-services';
-import { addDays, dateInZone } from '../clock';
+import { dateInZone } from '../clock';
 import { AppError } from '../errors';
 import {
   canSeeDiagnostic,
@@ -13,7 +13,7 @@ import {
 } from '../identity/access';
 import { targetCpaMicros } from '../campaigns/store';
 import { microsToAmount } from '../money';
-import { checkFilterRange, checkWindow } from '../windows';
+import { checkFilterRange, diagnosticWindow } from '../windows';
 import type {
   DiagnosticCreated,
   DiagnosticDetail,
@@ -23,9 +23,6 @@ import type {
 import type { DiagnosticDetail as ScreenDetail } from '../../shared/ipc/types';
 import { feedbackGiven } from './andromeda';
 import type { Profile } from './types';
-
-/** Days before today where a diagnostic's window starts by default (spec: "7 days ago"). */
-export const DEFAULT_WINDOW_DAYS_BACK = 7;
 
 export interface RunInput {
   /** The account (service or platform ID); optional when the campaign names it. */
@@ -67,9 +64,7 @@ export function diagnosticUseCases(services: AppServices) {
       campaignId = campaign.id;
     }
     const today = dateInZone(clock.now(), account.timezone);
-    const to = input.dateEnd ?? today;
-    const from = input.dateStart ?? addDays(to > today ? today : to, -DEFAULT_WINDOW_DAYS_BACK);
-    const window = checkWindow(from, to);
+    const window = diagnosticWindow(today, input.dateStart, input.dateEnd);
     return { accountId: account.id, campaignId, dateFrom: window.from, dateTo: window.to };
   }
 

@@ -1,7 +1,7 @@
 // Accounts screen: connection and account status, sync progress, sync now, connect a demo account or
 // a pasted token, list what a token reaches and connect many at once, disconnect, and reconnect / re-authenticate. Translation only: the rules are in
 // the accounts use cases.
-import { GRAPH_URL } from '../accounts/use-cases';
+import { GRAPH_URL } from '../platform/graph-client';
 import type { HandlerEnv } from './context';
 import type { HandlerImpls } from './dispatch';
 

@@ -1,7 +1,7 @@
 // The host's embedded demo platform, started on a worker thread of its own. Its controls (expire a
 // token, throttle, add latency) are the simulator's, called across the thread and awaited.
-import { Worker } from 'node:worker_threads';
 import type { DemoControls, StartDemoPlatformOptions } from '../demo-platform/index';
+import { spawnWorker } from '../jobs/thread';
 
 export type DemoControlCall = {
   [K in keyof DemoControls]: { type: 'call'; callId: number; name: K; args: Parameters<DemoControls[K]> };
@@ -44,14 +44,7 @@ const CONTROLS: Record<keyof DemoControls, true> = {
 const CONTROL_NAMES = Object.keys(CONTROLS) as (keyof DemoControls)[];
 
 export function startDemoPlatformThread(opts: StartDemoPlatformOptions): Promise<HostedDemoPlatform> {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./demo-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-  const worker = fromSource
-    ? new Worker(new URL('../jobs/worker-boot.mjs', import.meta.url), {
-        workerData: { entry: entry.href, data: opts },
-        execArgv: [],
-      })
-    : new Worker(entry, { workerData: { data: opts }, execArgv: [] });
+  const worker = spawnWorker(new URL('./demo-worker', import.meta.url), opts);
   const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextCallId = 1;
   let closed: Promise<void> | null = null;

@@ -5,6 +5,23 @@
 import { Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from './worker-side';
 
+/**
+ * Starts a worker from its entry, given as a URL without extension beside the caller's module: from
+ * source (tsx, vitest) the `.ts` file through worker-boot.mjs; from a build, where each worker is an
+ * entry of its own beside the main bundle, the `.js` file. `data` reaches it as `workerData.data`.
+ */
+export function spawnWorker(entry: URL, data?: unknown): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const file = new URL(`${entry.href}.${fromSource ? 'ts' : 'js'}`);
+  // Not the parent's flags: test runners and `--import tsx` would load a second, conflicting loader.
+  return fromSource
+    ? new Worker(new URL('./worker-boot.mjs', import.meta.url), {
+        workerData: { entry: file.href, data },
+        execArgv: [],
+      })
+    : new Worker(file, { workerData: { data }, execArgv: [] });
+}
+
 export interface JobThreadOptions<E> {
   /**
    * The worker's entry as a URL without extension, relative to the caller's module: from source
@@ -98,15 +115,7 @@ export class JobThread<Req, Res, Prog = never, E = unknown> {
   private launch(): Promise<Worker> {
     if (this.ready) return this.ready;
     const ready = new Promise<Worker>((resolve, reject) => {
-      const fromSource = import.meta.url.endsWith('.ts');
-      const entry = new URL(`${this.options.entry.href}.${fromSource ? 'ts' : 'js'}`);
-      const worker = fromSource
-        ? new Worker(new URL('./worker-boot.mjs', import.meta.url), {
-            workerData: { entry: entry.href },
-            // Not the parent's flags: test runners and `--import tsx` would load a second, conflicting loader.
-            execArgv: [],
-          })
-        : new Worker(entry, { execArgv: [] });
+      const worker = spawnWorker(this.options.entry);
       let started = false;
       worker.on('message', (message: FromWorker<Res, Prog, E>) => {
         if (message.type === 'ready') {

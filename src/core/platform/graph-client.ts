@@ -39,6 +39,8 @@ import {
 } from './parse';
 
 export const DEFAULT_API_VERSION = 'v25.0';
+/** Meta's Graph API. */
+export const GRAPH_URL = 'https://graph.facebook.com';
 
 export interface GraphClientOptions {
   /** `https://graph.facebook.com` or the demo platform's `http://127.0.0.1:PORT` (no trailing slash). */

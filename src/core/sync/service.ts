@@ -167,8 +167,9 @@ export class SyncService {
     if (this.running.has(accountId)) {
       throw new AppError('sync_in_progress', `account ${accountId} is already syncing`);
     }
-    const kind = opts.kind ?? (lastCompletedRun(db, accountId) ? 'incremental' : 'full');
-    const updatedSince = lastCompletedRun(db, accountId)?.started_at ?? null;
+    const last = lastCompletedRun(db, accountId);
+    const kind = opts.kind ?? (last ? 'incremental' : 'full');
+    const updatedSince = last?.started_at ?? null;
     const startedAt = this.core.clock.now().toISOString();
     // Persisted first (the row is the claim), then queued: a crash leaves a row that resume() finds.
     const syncRunId = beginRun(db, accountId, kind, startedAt);

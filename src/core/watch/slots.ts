@@ -76,3 +76,14 @@ export function nextNightly(timeZone: string, now: Date): Date {
 export function backoffMs(failures: number): number {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
 }
+
+/** When an account syncs next on its own: the earlier of its two slots, not before a backoff ends. */
+export function nextScheduledSync(slots: {
+  next_incremental_at: string;
+  next_full_at: string;
+  backoff_until: string | null;
+}): string {
+  const next =
+    slots.next_incremental_at < slots.next_full_at ? slots.next_incremental_at : slots.next_full_at;
+  return slots.backoff_until && slots.backoff_until > next ? slots.backoff_until : next;
+}

@@ -5,7 +5,7 @@ import type { AppServices } from '../app-services';
 import { AppError } from '../errors';
 import { resolveAccount, visibleAccounts, type RequestContext } from '../identity/access';
 import { writeSetting } from '../settings/store';
-import { nextIncremental, nextNightly } from './slots';
+import { nextIncremental, nextNightly, nextScheduledSync } from './slots';
 import { intervalFor, intervalSettingKey, saveSchedule, scheduleOf, type IntervalSource } from './store';
 
 export function watchUseCases(services: AppServices) {
@@ -15,12 +15,12 @@ export function watchUseCases(services: AppServices) {
   function scheduleView(accountId: string, workspaceId: string, active: boolean): SyncSchedule {
     const row = scheduleOf(db, accountId);
     const interval = intervalFor(db, workspaceId, row);
-    const next = row && active ? ([row.next_incremental_at, row.next_full_at].sort()[0] ?? null) : null;
+    const next = row && active ? nextScheduledSync(row) : null;
     return {
       accountId,
       intervalMinutes: interval.minutes,
       intervalSource: interval.source as IntervalSource,
-      nextSyncAt: row?.backoff_until && next && row.backoff_until > next ? row.backoff_until : next,
+      nextSyncAt: next,
       nextFullSyncAt: row && active ? row.next_full_at : null,
       backoffUntil: row?.backoff_until ?? null,
       lastFailure: row?.last_reason ?? null,

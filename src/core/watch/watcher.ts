@@ -4,10 +4,10 @@
 // process or another (the CLI) — re-diagnoses the campaigns that changed, as one automatic
 // account-level job. Schedules live in the store, so they survive restarts; a slot missed while the
 // machine slept is caught up once. Hosts drive tick() on a timer; tests drive it with their clock.
-import { addDays, dateInZone } from '../clock';
+import { dateInZone } from '../clock';
+import { diagnosticWindow } from '../windows';
 import type { Core } from '../core';
 import type { DiagnosticsService } from '../diagnostics/service';
-import { DEFAULT_WINDOW_DAYS_BACK } from '../diagnostics/use-cases';
 import { isAppError } from '../errors';
 import { wakeSnoozed } from '../issues/lifecycle';
 import { pausedRuns } from '../sync/runs';
@@ -194,15 +194,15 @@ export class Watcher {
         markJudged(db, runIds, nowIso);
         continue;
       }
-      const today = dateInZone(clock.now(), account.timezone);
+      const window = diagnosticWindow(dateInZone(clock.now(), account.timezone));
       try {
         const created = this.diagnostics.create(
           { workspaceId: account.workspace_id, userId: null },
           {
             accountId,
             campaignId: null,
-            dateFrom: addDays(today, -DEFAULT_WINDOW_DAYS_BACK),
-            dateTo: today,
+            dateFrom: window.from,
+            dateTo: window.to,
             trigger: 'automatic',
             campaignScope: [...campaigns],
           },
