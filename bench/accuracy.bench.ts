@@ -2,6 +2,8 @@
 // headline (never tuned on: other seeds, mixes, ranges and account shapes), the tuning family is shown
 // beside it. Per category precision and recall over material injected effects, healthy campaigns
 // flagged, the account-wide controls, and the structure oracle over every recommendation.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { TUNING_FAMILY } from '../src/core/demo-platform/families/spec';
 import { controlsLine, scoreFamily, type FamilyReport } from './accuracy/families';
 import { HELD_OUT_FAMILY } from './accuracy/held-out';
@@ -77,12 +79,46 @@ function familyFigures(report: FamilyReport, headline: boolean): BenchFigure[] {
   return out;
 }
 
+/** Files under src/ and unit tests anywhere that name the held-out family's seeds or import it. */
+function heldOutReferences(): string[] {
+  const root = join(import.meta.dirname, '..');
+  const files: string[] = [];
+  const walk = (dir: string, all: boolean): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path, all);
+      else if (/\.tsx?$/.test(entry.name) && (all || /\.test\.tsx?$/.test(entry.name))) files.push(path);
+    }
+  };
+  walk(join(root, 'src'), true);
+  walk(join(root, 'bench'), false);
+  walk(join(root, 'e2e'), false);
+  const seeds = new RegExp(`\\b(${HELD_OUT_FAMILY.seeds.join('|')})\\b|accuracy/held-out`);
+  return files.filter((f) => seeds.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
+}
+
 const suite: BenchSuite = {
   name: 'accuracy',
   async run() {
     const heldOut = scoreFamily(HELD_OUT_FAMILY);
     const tuning = scoreFamily(TUNING_FAMILY);
-    return [...familyFigures(heldOut, true), ...familyFigures(tuning, false)];
+    const leaks = heldOutReferences();
+    return [
+      ...familyFigures(heldOut, true),
+      ...familyFigures(tuning, false),
+      figure({
+        suite: 'accuracy',
+        name: 'files under src/ or unit tests naming the held-out family',
+        value: leaks.length,
+        unit: '',
+        target: { op: '<=', value: 0, of: 'value' },
+        note:
+          leaks.length > 0
+            ? leaks.join(', ')
+            : `seeds ${HELD_OUT_FAMILY.seeds.join(',')} appear only in bench`,
+      }),
+    ];
   },
 };
 

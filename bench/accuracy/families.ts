@@ -40,8 +40,9 @@ export interface ControlOutcome {
   effect: number;
   /** Account-level issues raised, by type. */
   accountIssues: string[];
-  /** Campaign issues raised across the account (every campaign there is healthy). */
+  /** Campaign issues raised across the account (every campaign there is healthy), and by type. */
   campaignIssues: number;
+  campaignIssueTypes: Record<string, number>;
   /** Exactly one account-level issue, of the expected type (BUDGET_CHANGE: none expected). */
   ok: boolean;
   /** BUDGET_CHANGE: whether the changed campaign was called under-spending. */
@@ -130,6 +131,9 @@ export function scoreAccount(
   report.accounts += 1;
   if (truth.control) {
     const campaignIssues = [...byCampaign.values()].reduce((a, s) => a + s.size, 0);
+    const campaignIssueTypes: Record<string, number> = {};
+    for (const set of byCampaign.values())
+      for (const type of set) campaignIssueTypes[type] = (campaignIssueTypes[type] ?? 0) + 1;
     const expected = EXPECTED_ACCOUNT_ISSUE[truth.control];
     const changed = truth.changedCampaignId ? byCampaign.get(truth.changedCampaignId) : undefined;
     const calledUnderspending =
@@ -140,6 +144,7 @@ export function scoreAccount(
       effect: truth.controlEffect ?? 0,
       accountIssues,
       campaignIssues,
+      campaignIssueTypes,
       ok:
         expected === null
           ? accountIssues.length === 0 && !calledUnderspending

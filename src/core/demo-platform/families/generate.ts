@@ -238,7 +238,10 @@ function generateAccount(
   to: string,
 ): GeneratedAccount {
   const rng = Rng.of(seed, spec.name, 'account', index);
-  const shape = control === 'BUDGET_CHANGE' ? 'ECOMMERCE' : weighted(rng, spec.shapes);
+  // Every seed has every shape: the first accounts take them in turn, the rest follow the mix.
+  const drawn = weighted(rng, spec.shapes);
+  const shape: AccountShape =
+    control === 'BUDGET_CHANGE' ? 'ECOMMERCE' : control === null ? (spec.shapes[index]?.[0] ?? drawn) : drawn;
   const market = rng.pick(spec.markets);
   const accountId = `act_${spec.name === 'tuning' ? 't' : 'h'}${seed}x${index}`;
   const name = `${market.countries[0] ?? ''} ${shape.toLowerCase().replace('_', '-')} ${index + 1}`;
@@ -437,7 +440,8 @@ function makeCampaign(
   if (category && category !== 'AUCTION_OVERLAP')
     injectProblem(spec, rng, ids, campaign, category, market, campaignCpa, from, to);
   if (category === 'AUCTION_OVERLAP') campaign.truth.category = 'AUCTION_OVERLAP'; // paired in injectOverlaps
-  if (campaign.truth.category === 'HEALTHY' && rng.chance(spec.goalShare)) {
+  // Goals on ordinary accounts only: a control account's campaigns are all at their baseline.
+  if (ordinary && campaign.truth.category === 'HEALTHY' && rng.chance(spec.goalShare)) {
     const below = rng.chance(spec.belowGoalShare);
     // The goal relative to the campaign's real cost per result: met (target above it) or missed.
     const actualVsTarget = below ? rng.range(1.35, 2) : rng.range(0.6, 0.9);
