@@ -71,6 +71,7 @@ export interface FamilyReport {
     truth: TruthCategory;
     material: boolean;
     effect: number | null;
+    effect2: number | null;
     found: IssueType[];
   }[];
   ms: number;
@@ -162,6 +163,7 @@ export function scoreAccount(
       truth: c.category,
       material: c.material,
       effect: c.effect,
+      effect2: c.effect2,
       found,
     });
     if (c.category === 'HEALTHY') {

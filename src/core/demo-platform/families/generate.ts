@@ -57,6 +57,11 @@ export interface CampaignTruth {
   category: TruthCategory;
   /** The true effect size (share), or null for healthy campaigns. */
   effect: number | null;
+  /**
+   * The second size drawn, when the category has one: fatigue's frequency rise, saturation's CPM
+   * rise, overlap's share of budget unspent (ad-set budgets only).
+   */
+  effect2: number | null;
   /** At or above the category's material line (media-buying practice, not the engine's thresholds). */
   material: boolean;
   shape: 'step' | 'ramp' | null;
@@ -422,6 +427,7 @@ function makeCampaign(
       name,
       category: blocked ? 'BLOCKED' : 'HEALTHY',
       effect: null,
+      effect2: null,
       material: false,
       shape: null,
       since: null,
@@ -613,6 +619,7 @@ function injectProblem(
     ...c.truth,
     category,
     effect: size,
+    effect2: category === 'CREATIVE_FATIGUE' || category === 'AUDIENCE_SATURATION' ? effect.size2 : null,
     material: size >= MATERIAL[category].min,
     shape: effect.ramp === 1 ? 'step' : 'ramp',
     since: effect.since,
@@ -675,6 +682,7 @@ function injectOverlaps(
     const truth = {
       category: 'AUCTION_OVERLAP' as const,
       effect: size,
+      effect2: effect.size2,
       material: size >= MATERIAL.AUCTION_OVERLAP.min,
       shape: effect.ramp === 1 ? ('step' as const) : ('ramp' as const),
       since: effect.since,
