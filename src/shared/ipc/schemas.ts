@@ -2,6 +2,7 @@
 // whichever host the call came through (Electron IPC or the web bridge).
 import { z } from 'zod';
 import { DateRangeSpecSchema } from '../date-ranges';
+import { SAVED_VIEW_SCREENS, SaveViewSchema, type SavedView } from '../api/saved-views';
 import { ReportLocaleSchema, WhiteLabelSchema } from '../api/reports';
 import type { SyncStarted } from '../api/accounts';
 import type { ChangeEvent } from '../api/changes';
@@ -229,6 +230,9 @@ export const argSchemas = {
   'alerts.add': AddAlertDestinationSchema,
   'alerts.remove': z.object({ id: id('dest') }).strict(),
   'alerts.test': z.object({ id: id('dest') }).strict(),
+  'views.list': z.object({ screen: z.enum(SAVED_VIEW_SCREENS) }).strict(),
+  'views.save': SaveViewSchema,
+  'views.remove': z.object({ id: id('view') }).strict(),
 } satisfies Record<HandlerName, z.ZodType>;
 
 /** What each handler returns when it succeeds. */
@@ -277,6 +281,9 @@ export interface HandlerResults {
   'alerts.add': AlertDestinationCreated;
   'alerts.remove': AlertDestinationView;
   'alerts.test': AlertTestResult;
+  'views.list': SavedView[];
+  'views.save': SavedView;
+  'views.remove': { id: string };
 }
 
 /** Arguments as a caller writes them (defaults may be left out). */
