@@ -5,10 +5,9 @@ import { MAX_RANGE_DAYS, type InsightsDateRange } from '../shared/api/common';
 import {
   MAX_SCREEN_RANGE_DAYS,
   resolveDateRange,
-  type DateRangeSpecSchema,
+  type DateRangeSpec,
   type DateWindow,
 } from '../shared/date-ranges';
-import type { z } from 'zod';
 import { addDays, dateInZone, daysBetween } from './clock';
 import { AppError } from './errors';
 import { boundary } from './reports/store';
@@ -118,7 +117,7 @@ export function diagnosticWindow(
  */
 export function accountDateRange(
   now: Date,
-  spec: z.output<typeof DateRangeSpecSchema>,
+  spec: DateRangeSpec,
   timezone: string,
   firstDate?: string,
 ): { window: DateWindow; comparison: DateWindow | null } {

@@ -3,12 +3,12 @@ import fc from 'fast-check';
 import {
   comparisonWindow,
   DATE_PRESETS,
-  DateRangeSpecSchema,
   oneYearEarlier,
   presetWindow,
   rangeLength,
   resolveDateRange,
 } from './date-ranges';
+import { DateRangeSpecSchema } from './date-range-schema';
 
 describe('presetWindow', () => {
   // 2026-03-04 is a Wednesday.

@@ -1,7 +1,6 @@
 // Ads Manager date ranges, one rule for the renderer and the core: a preset (or a custom range) and
 // "today" in the account's time zone give the dates; a comparison mode gives the period to compare
 // with. Pure calendar arithmetic on YYYY-MM-DD strings (UTC dates, so no daylight-saving surprises).
-import { z } from 'zod';
 
 export const DATE_PRESETS = [
   'today',
@@ -45,24 +44,13 @@ export const COMPARE_LABELS: Record<CompareMode, string> = {
 /** Meta keeps 37 months of insights: the longest range a screen may ask for. */
 export const MAX_SCREEN_RANGE_DAYS = 1131;
 
-const isoDate = z.iso.date();
-
-/** What a screen asks for: a preset or custom dates, and what to compare with. */
-export const DateRangeSpecSchema = z
-  .object({
-    preset: z.enum([...DATE_PRESETS, 'custom']),
-    from: isoDate.optional(),
-    to: isoDate.optional(),
-    compare: z.enum(COMPARE_MODES).default('none'),
-  })
-  .strict()
-  .refine((r) => r.preset !== 'custom' || (r.from !== undefined && r.to !== undefined), {
-    message: 'a custom range needs from and to',
-  })
-  .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, {
-    message: 'from is after to',
-  });
-export type DateRangeSpec = z.input<typeof DateRangeSpecSchema>;
+/** What a screen asks for: a preset or custom dates, and what to compare with (validated by ./date-range-schema). */
+export interface DateRangeSpec {
+  preset: DatePreset | 'custom';
+  from?: string | undefined;
+  to?: string | undefined;
+  compare: CompareMode;
+}
 
 export interface DateWindow {
   from: string;
@@ -181,7 +169,7 @@ export function comparisonWindow(window: DateWindow, mode: CompareMode): DateWin
 
 /** A spec's dates and comparison dates, `today` being the account's own. */
 export function resolveDateRange(
-  spec: z.output<typeof DateRangeSpecSchema>,
+  spec: DateRangeSpec,
   today: string,
   options: RangeOptions = {},
 ): { window: DateWindow; comparison: DateWindow | null } {

@@ -22,10 +22,9 @@ import {
   comparisonWindow,
   type CompareMode,
   type DatePreset,
-  type DateRangeSpecSchema,
+  type DateRangeSpec,
   type DateWindow,
 } from '../../shared/date-ranges';
-import type { z } from 'zod';
 import {
   campaignPage,
   campaignRows,
@@ -39,8 +38,6 @@ import { adSetsOf, adsOf, campaignBase, toInsights } from './views';
 import { adIssuesOf, deliveryIssuesOf } from './blockers';
 import { campaignChanges } from './changes';
 import type { ChangeEvent } from '../../shared/api/changes';
-
-type DateRangeSpec = z.output<typeof DateRangeSpecSchema>;
 
 export type CampaignInclude = 'adSets' | 'ads' | 'diagnostics' | 'insights';
 

@@ -13,8 +13,7 @@ import {
   type VisibleAccount,
 } from '../identity/access';
 import { accountDateRange, checkWindow } from '../windows';
-import type { z } from 'zod';
-import type { DateRangeSpecSchema } from '../../shared/date-ranges';
+import type { DateRangeSpec } from '../../shared/date-ranges';
 import { firstInsightDates } from './index';
 import { insightsSummary, type InsightsSummary } from './index';
 
@@ -30,7 +29,7 @@ export interface SummaryInput {
   /** Without dates: the number of days ending today (default 7). */
   days?: number | undefined;
   /** An Ads Manager range (wins over the above) and what to compare with (trends are null for none). */
-  dateRange?: z.output<typeof DateRangeSpecSchema> | undefined;
+  dateRange?: DateRangeSpec | undefined;
 }
 
 export function insightUseCases(services: AppServices) {

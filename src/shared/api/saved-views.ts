@@ -1,6 +1,6 @@
 // Saved views: a named set-up of a screen's table (columns, sort, filters, date range), per workspace.
 import { z } from 'zod';
-import { DateRangeSpecSchema } from '../date-ranges';
+import { DateRangeSpecSchema } from '../date-range-schema';
 
 export const SAVED_VIEW_SCREENS = ['campaigns'] as const;
 export type SavedViewScreen = (typeof SAVED_VIEW_SCREENS)[number];

@@ -1,7 +1,7 @@
 // One zod schema per handler's arguments: the single place arguments are validated (the dispatcher),
 // whichever host the call came through (Electron IPC or the web bridge).
 import { z } from 'zod';
-import { DateRangeSpecSchema } from '../date-ranges';
+import { DateRangeSpecSchema } from '../date-range-schema';
 import { SAVED_VIEW_SCREENS, SaveViewSchema, type SavedView } from '../api/saved-views';
 import { ReportLocaleSchema, WhiteLabelSchema } from '../api/reports';
 import type { SyncStarted } from '../api/accounts';

@@ -2,13 +2,15 @@
 // and the per-campaign breakdown.
 import { useCall } from '../api/hooks';
 import { COLORS, TimeChart } from '../components/charts';
-import { Empty, ErrorState, Loading, PageHeader, RangePicker, Trend } from '../components/ui';
+import { DateRangePicker, useDateRange } from '../components/DateRangePicker';
+import { Empty, ErrorState, Loading, PageHeader, Trend } from '../components/ui';
+import { COMPARE_LABELS } from '../../../shared/date-ranges';
 import { compact, compactMoney, date, integer, money, percent, ratio } from '../format';
 import { href, setQuery, useRoute } from '../router';
 
 export default function Insights(): React.JSX.Element {
   const route = useRoute();
-  const days = Number(route.query.get('days') ?? 7);
+  const [range, setRange] = useDateRange('insights', { preset: 'last_7d', compare: 'previous_period' });
   const accounts = useCall('accounts.list', {});
   // Totals only add up within one currency: across currencies an account must be chosen.
   const currencies = new Set((accounts.data ?? []).map((a) => a.currency));
@@ -17,7 +19,7 @@ export default function Insights(): React.JSX.Element {
   const accountId = route.query.get('account') ?? (mixed ? (busiest?.id ?? '') : '');
   const summary = useCall(
     'insights.summary',
-    { range: { days }, ...(accountId ? { accountId } : {}) },
+    { dateRange: range, ...(accountId ? { accountId } : {}) },
     { placeholderData: (prev) => prev, enabled: accounts.isSuccess },
   );
   const s = summary.data;
@@ -28,7 +30,7 @@ export default function Insights(): React.JSX.Element {
         title="Insights"
         subtitle={
           s
-            ? `${date(s.dateRange.from)} – ${date(s.dateRange.to)}, compared with the ${days} days before`
+            ? `${date(s.dateRange.from)} – ${date(s.dateRange.to)}${range.compare === 'none' ? '' : `, compared with the ${COMPARE_LABELS[range.compare].toLowerCase()}`}`
             : 'Performance across your accounts.'
         }
         actions={
@@ -44,7 +46,7 @@ export default function Insights(): React.JSX.Element {
                 ))}
               </select>
             </label>
-            <RangePicker days={days} onChange={(d) => setQuery(route, { days: String(d) })} />
+            <DateRangePicker value={range} onChange={setRange} resolved={s?.dateRange} />
           </>
         }
       />

@@ -142,7 +142,7 @@ export function cellValue(
 ): string | number | null {
   if (column.metric) {
     const m = previous ? row.previous : row;
-    return m ? column.metric.of(rowValues(m)) : null;
+    return m ? column.metric.of(rowValues(m, row.resultType)) : null;
   }
   return previous ? null : (column.text?.(row) ?? null);
 }

@@ -67,8 +67,8 @@ export function exportTable(
       if (c.metric)
         return metricCells(
           c,
-          rowValues(row),
-          row.previous ? rowValues(row.previous) : null,
+          rowValues(row, row.resultType),
+          row.previous ? rowValues(row.previous, row.resultType) : null,
           comparing,
           row.currency,
         );

@@ -27,8 +27,12 @@ const round = (value: number, decimals: number): number => {
 const div = (a: number | null, b: number | null, decimals: number, scale = 1): number | null =>
   a === null || b === null || b === 0 ? null : round((a / b) * scale, decimals);
 
-/** One campaign's values (its results are of its own result type). */
-export function rowValues(m: CampaignMetrics): MetricValues {
+/**
+ * One campaign's values (its results are of its own result type). ROAS is only read where there is
+ * purchase value or the results are purchases: a lead campaign has no "0.00×" ROAS.
+ */
+export function rowValues(m: CampaignMetrics, resultType?: string | null): MetricValues {
+  const noValue = m.revenue === 0 && resultType !== undefined && resultType !== 'PURCHASE';
   return {
     spend: m.spend,
     revenue: m.revenue,
@@ -38,7 +42,7 @@ export function rowValues(m: CampaignMetrics): MetricValues {
     linkClicks: m.linkClicks,
     results: m.conversions,
     costPerResult: m.cpa,
-    roas: m.roas,
+    roas: noValue ? null : m.roas,
     ctr: m.ctr,
     cpm: m.cpm,
     cpc: div(m.spend, m.linkClicks, 2),
@@ -139,7 +143,8 @@ export interface Delta {
 export function deltaOf(current: number | null, previous: number | null, goodWhen: GoodWhen): Delta | null {
   if (current === null || previous === null) return null;
   const absolute = round(current - previous, 4);
-  const percent = previous === 0 ? null : round(((current - previous) / Math.abs(previous)) * 100, 1);
+  const percent =
+    previous === 0 ? (current === 0 ? 0 : null) : round(((current - previous) / Math.abs(previous)) * 100, 1);
   const tone =
     goodWhen === 'neutral' || absolute === 0
       ? 'neutral'

@@ -135,6 +135,7 @@ describe('deltas', () => {
     expect(deltaOf(5, 0, 'up')).toEqual({ absolute: 5, percent: null, tone: 'good' });
     expect(deltaOf(null, 10, 'up')).toBeNull();
     expect(deltaOf(10, 10, 'up')).toMatchObject({ tone: 'neutral', percent: 0 });
+    expect(deltaOf(0, 0, 'up')).toEqual({ absolute: 0, percent: 0, tone: 'neutral' });
   });
 });
 
