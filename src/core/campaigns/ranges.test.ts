@@ -123,6 +123,27 @@ describe('the campaigns table over an Ads Manager range', () => {
   });
 });
 
+describe('the insights summary over an Ads Manager range', () => {
+  it('compares totals and each campaign with the same period last year, or with nothing', async () => {
+    const summary = await t.app.use.insights.summary(ctx, {
+      accountId: la.id,
+      dateRange: { preset: 'last_month', compare: 'same_period_last_year' },
+    });
+    expect(summary.dateRange).toEqual({ from: '2026-02-01', to: '2026-02-28' });
+    const now = spendOver('2026-02-01', '2026-02-28', 1);
+    const before = spendOver('2025-02-01', '2025-02-28', 1);
+    expect(summary.totals.spend).toBe(now);
+    expect(summary.breakdown[0]!.previous?.spend).toBe(before);
+    expect(summary.trends.spendChange).toBeCloseTo(((now - before) / before) * 100, 1);
+    const none = await t.app.use.insights.summary(ctx, {
+      accountId: la.id,
+      dateRange: { preset: 'last_month', compare: 'none' },
+    });
+    expect(none.trends.spendChange).toBeNull();
+    expect(none.breakdown[0]!.previous).toBeNull();
+  });
+});
+
 describe('GET /v1/campaigns with a range and a comparison (additions)', () => {
   it('gives the same figures as the table, with the periods of each account', async () => {
     const res = await call(t.url, '/v1/campaigns?date_preset=last_7d&compare=previous_period', { key });

@@ -72,6 +72,8 @@ export interface InsightsSummary {
     conversions: number;
     cpa: number | null;
     roas: number | null;
+    /** The same over the comparison period (addition); null without one. */
+    previous: { spend: number; conversions: number; cpa: number | null; roas: number | null } | null;
   }>;
 }
 
@@ -102,6 +104,9 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
   });
 
   const perCampaign = sumPerCampaign(db, scope, q);
+  const earlier = compared
+    ? new Map(sumPerCampaign(db, scope, compared).map((row) => [row.campaignId, deriveMetrics(row)]))
+    : null;
   const names = campaignNames(
     db,
     perCampaign.map((row) => row.campaignId),
@@ -116,6 +121,11 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
         conversions: m.conversions,
         cpa: m.cpa,
         roas: m.roas,
+        previous: earlier
+          ? (({ spend, conversions, cpa, roas }) => ({ spend, conversions, cpa, roas }))(
+              earlier.get(row.campaignId) ?? deriveMetrics(ZERO_TOTALS),
+            )
+          : null,
       };
     });
 

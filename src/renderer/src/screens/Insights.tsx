@@ -3,6 +3,7 @@
 import { useCall } from '../api/hooks';
 import { COLORS, TimeChart } from '../components/charts';
 import { DateRangePicker, useDateRange } from '../components/DateRangePicker';
+import { Change } from '../components/Change';
 import { Empty, ErrorState, Loading, PageHeader, Trend } from '../components/ui';
 import { COMPARE_LABELS } from '../../../shared/date-ranges';
 import { compact, compactMoney, date, integer, money, percent, ratio } from '../format';
@@ -23,6 +24,7 @@ export default function Insights(): React.JSX.Element {
     { placeholderData: (prev) => prev, enabled: accounts.isSuccess },
   );
   const s = summary.data;
+  const comparing = range.compare !== 'none';
   const c = s?.currency ?? 'USD';
   return (
     <>
@@ -179,21 +181,68 @@ export default function Insights(): React.JSX.Element {
                     </tr>
                   </thead>
                   <tbody>
-                    {s.breakdown.slice(0, 50).map((row) => (
-                      <tr key={row.entity.id}>
-                        <td>
-                          <a href={href(`/campaigns/${row.entity.id}`)}>{row.entity.name}</a>
-                        </td>
-                        <td className="num">{money(row.spend, c)}</td>
-                        <td className="num">
-                          {s.totals.spend > 0 ? percent((row.spend / s.totals.spend) * 100, 1) : '–'}
-                        </td>
-                        <td className="num">{integer(row.conversions)}</td>
-                        <td className="num">{money(row.cpa, c)}</td>
-                        <td className="num">{ratio(row.roas)}</td>
-                      </tr>
-                    ))}
+                    {s.breakdown.slice(0, 50).map((row) => {
+                      const p = row.previous;
+                      const change = (
+                        now: number | null,
+                        before: number | null | undefined,
+                        good: 'up' | 'down' | 'neutral',
+                        format: (v: number) => string,
+                      ) =>
+                        comparing ? (
+                          <>
+                            <br />
+                            <Change now={now} before={p ? before : null} good={good} format={format} />
+                          </>
+                        ) : null;
+                      return (
+                        <tr key={row.entity.id}>
+                          <td>
+                            <a href={href(`/campaigns/${row.entity.id}`)}>{row.entity.name}</a>
+                          </td>
+                          <td className="num">
+                            {money(row.spend, c)}
+                            {change(row.spend, p?.spend, 'neutral', (v) => money(v, c))}
+                          </td>
+                          <td className="num">
+                            {s.totals.spend > 0 ? percent((row.spend / s.totals.spend) * 100, 1) : '–'}
+                          </td>
+                          <td className="num">
+                            {integer(row.conversions)}
+                            {change(row.conversions, p?.conversions, 'up', integer)}
+                          </td>
+                          <td className="num">
+                            {money(row.cpa, c)}
+                            {change(row.cpa, p?.cpa, 'down', (v) => money(v, c))}
+                          </td>
+                          <td className="num">
+                            {ratio(row.roas)}
+                            {change(row.roas, p?.roas, 'up', (v) => ratio(v))}
+                          </td>
+                        </tr>
+                      );
+                    })}
                   </tbody>
+                  <tfoot>
+                    <tr className="totals-row">
+                      <td>
+                        <strong>Total · {s.breakdown.length} campaigns</strong>
+                      </td>
+                      <td className="num">
+                        <strong>{money(s.totals.spend, c)}</strong>
+                      </td>
+                      <td className="num">100%</td>
+                      <td className="num">
+                        <strong>{integer(s.totals.conversions)}</strong>
+                      </td>
+                      <td className="num">
+                        <strong>{money(s.totals.cpa, c)}</strong>
+                      </td>
+                      <td className="num">
+                        <strong>{ratio(s.totals.roas)}</strong>
+                      </td>
+                    </tr>
+                  </tfoot>
                 </table>
                 {s.breakdown.length > 50 ? (
                   <p className="muted small">Top 50 of {s.breakdown.length} campaigns by spend.</p>

@@ -7,7 +7,8 @@ import { date, integer, money, percent, ratio } from '../../format';
 import { href } from '../../router';
 import type { CampaignColumn, ColumnKind } from './columns';
 import { resultsText } from './export';
-import { deltaOf, rowValues, type MetricValues, type Totals } from './table-metrics';
+import { rowValues, type MetricValues, type Totals } from './table-metrics';
+import { Change } from '../../components/Change';
 
 export function formatValue(
   kind: ColumnKind,
@@ -32,7 +33,7 @@ export function formatValue(
   }
 }
 
-function Change(props: {
+function MetricChange(props: {
   column: CampaignColumn;
   current: MetricValues | null;
   previous: MetricValues | null;
@@ -40,23 +41,13 @@ function Change(props: {
 }): React.JSX.Element | null {
   const metric = props.column.metric;
   if (!metric) return null;
-  const now = props.current ? metric.of(props.current) : null;
-  const before = props.previous ? metric.of(props.previous) : null;
-  const d = deltaOf(now, before, metric.good);
-  if (!d) return <span className="delta delta-neutral">no comparison</span>;
-  if (d.absolute === 0) return <span className="delta delta-neutral">no change</span>;
-  const arrow = d.absolute > 0 ? '▲' : d.absolute < 0 ? '▼' : '';
-  const sign = d.absolute > 0 ? '+' : d.absolute < 0 ? '−' : '';
-  const abs = formatValue(props.column.kind, Math.abs(d.absolute), props.currency);
-  const pct = d.percent === null ? 'new' : `${Math.abs(d.percent).toFixed(1)}%`;
   return (
-    <span
-      className={`delta delta-${d.tone}`}
-      title={`Compared period: ${formatValue(props.column.kind, before, props.currency)}`}
-    >
-      {arrow} {pct} ({sign}
-      {abs})
-    </span>
+    <Change
+      now={props.current ? metric.of(props.current) : null}
+      before={props.previous ? metric.of(props.previous) : null}
+      good={metric.good}
+      format={(v) => formatValue(props.column.kind, v, props.currency)}
+    />
   );
 }
 
@@ -68,7 +59,7 @@ export function renderCell(column: CampaignColumn, row: CampaignRow, comparing: 
     return comparing ? (
       <span className="metric-cell">
         <span>{value}</span>
-        <Change
+        <MetricChange
           column={column}
           current={current}
           previous={row.previous ? rowValues(row.previous, row.resultType) : null}
@@ -153,7 +144,7 @@ export function renderTotal(
   return comparing ? (
     <span className="metric-cell">
       <strong>{shown}</strong>
-      <Change
+      <MetricChange
         column={column}
         current={current.values}
         previous={previous?.values ?? null}
