@@ -8,6 +8,7 @@ import { diagnosticHandlers } from './diagnostics';
 import { createDispatcher, type Dispatch, type HandlerImpls } from './dispatch';
 import { insightHandlers } from './insights';
 import { reportHandlers } from './reports';
+import { savedViewHandlers } from './saved-views';
 import { settingsHandlers } from './settings';
 import { userHandlers } from './users';
 import { watchHandlers } from './watch';
@@ -29,6 +30,7 @@ export function createHandlers(env: HandlerEnv): HandlerImpls {
     ...userHandlers(env),
     ...watchHandlers(env),
     ...alertHandlers(env),
+    ...savedViewHandlers(env),
   };
 }
 

@@ -45,6 +45,9 @@ export const HANDLER_NAMES = [
   'alerts.add',
   'alerts.remove',
   'alerts.test',
+  'views.list',
+  'views.save',
+  'views.remove',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];
