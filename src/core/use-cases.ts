@@ -9,6 +9,7 @@ import { diagnosticUseCases } from './diagnostics/use-cases';
 import { identityUseCases } from './identity/use-cases';
 import { insightUseCases } from './insights/use-cases';
 import { issueUseCases } from './issues/use-cases';
+import { portfolioUseCases } from './portfolio/use-cases';
 import { reportUseCases } from './reports/use-cases';
 import { settingsUseCases } from './settings/use-cases';
 import { watchUseCases } from './watch/use-cases';
@@ -22,6 +23,7 @@ export function createUseCases(services: AppServices) {
     identity: identityUseCases(services),
     insights: insightUseCases(services),
     issues: issueUseCases(services),
+    portfolio: portfolioUseCases(services),
     reports: reportUseCases(services),
     settings: settingsUseCases(services),
     watch: watchUseCases(services),

@@ -7,6 +7,7 @@ import type { HandlerEnv } from './context';
 import { diagnosticHandlers } from './diagnostics';
 import { createDispatcher, type Dispatch, type HandlerImpls } from './dispatch';
 import { insightHandlers } from './insights';
+import { portfolioHandlers } from './portfolio';
 import { reportHandlers } from './reports';
 import { settingsHandlers } from './settings';
 import { userHandlers } from './users';
@@ -29,6 +30,7 @@ export function createHandlers(env: HandlerEnv): HandlerImpls {
     ...userHandlers(env),
     ...watchHandlers(env),
     ...alertHandlers(env),
+    ...portfolioHandlers(env),
   };
 }
 

@@ -45,6 +45,11 @@ export const HANDLER_NAMES = [
   'alerts.add',
   'alerts.remove',
   'alerts.test',
+  'portfolio.home',
+  'portfolio.overview',
+  'diagnostics.history',
+  'diagnostics.changes',
+  'diagnostics.evidence',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];
