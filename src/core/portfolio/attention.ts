@@ -68,8 +68,8 @@ export interface AttentionFacts {
 /**
  * The attention score, in tiers that never overtake the one above: blocked or expired (10,000), then
  * critical issues (1,000 each, up to 9), then the share of spend at risk (up to 900), then high issues
- * (20 each, up to 5), pace off plan or a cap running out this month (50), and a token expiring or a
- * failed sync (20 each).
+ * (20 each, up to 5), pace off plan or a cap running out this month (50, not for a blocked account),
+ * and a token expiring or a failed sync (20 each).
  */
 export function attentionOf(f: AttentionFacts): { score: number; reasons: string[] } {
   const reasons: string[] = [];
@@ -90,7 +90,8 @@ export function attentionOf(f: AttentionFacts): { score: number; reasons: string
     score += 20 * Math.min(f.high, 5);
     reasons.push(`${f.high} high issue${f.high === 1 ? '' : 's'}`);
   }
-  if (f.pace === 'behind' || f.pace === 'ahead' || f.capRunsOut) {
+  // A blocked account's pace only repeats its blocker.
+  if (!f.blocked && (f.pace === 'behind' || f.pace === 'ahead' || f.capRunsOut)) {
     score += 50;
     if (f.pace === 'behind') reasons.push('spending behind budget');
     if (f.pace === 'ahead') reasons.push('spending ahead of budget');
