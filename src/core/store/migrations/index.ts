@@ -5,6 +5,7 @@ import { sql as watch } from './0004_watch';
 import { sql as changeHistoryAndDeliveryBlockers } from './0005_change_history_and_delivery_blockers';
 import { sql as tokenExpiry } from './0006_token_expiry';
 import { sql as alerts } from './0007_alerts';
+import { sql as goals } from './0008_goals';
 import { sql as portfolio } from './0012_portfolio';
 
 export interface Migration {
@@ -22,6 +23,7 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'change_history_and_delivery_blockers', sql: changeHistoryAndDeliveryBlockers },
   { version: 6, name: 'token_expiry', sql: tokenExpiry },
   { version: 7, name: 'alerts', sql: alerts },
-  // Pre-assigned number 12 (0008-0011 land in parallel): versions stay consecutive, renumbered at merge.
-  { version: 8, name: 'portfolio', sql: portfolio },
+  { version: 8, name: 'goals', sql: goals },
+  // Pre-assigned number 12 (0009-0011 land in parallel): versions stay consecutive, renumbered at merge.
+  { version: 9, name: 'portfolio', sql: portfolio },
 ];
