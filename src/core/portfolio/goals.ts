@@ -1,6 +1,7 @@
 // The account's goal against what it achieved this month. Results are never added across types: a CPA
 // goal is judged on the cost per result of the result type with the most spend (the account's main
 // result), a ROAS goal on the revenue over the spend of the campaigns that report purchase value.
+import { goalsOf } from '../goals/store';
 import type { Db } from '../store/open';
 import type { GoalStatus, ResultGroup } from '../../shared/api/portfolio';
 
@@ -37,9 +38,9 @@ export function goalStatus(goal: GoalTarget | null, results: readonly ResultGrou
 
 /** The account-level goal's status (campaign goals are judged on the campaigns screens). */
 export function accountGoalStatus(
-  _db: Db,
-  _accountId: string,
-  _results: readonly ResultGroup[],
+  db: Db,
+  accountId: string,
+  results: readonly ResultGroup[],
 ): GoalStatus | null {
-  return null;
+  return goalStatus(goalsOf(db, accountId).account, results);
 }

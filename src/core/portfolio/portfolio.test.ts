@@ -229,6 +229,26 @@ describe('portfolio.home', () => {
     expect(goalStatus(null, groups)).toBeNull();
   });
 
+  it("shows the account's goal against this month's actuals", async () => {
+    expect(row(await t.app.use.portfolio.home(ctx), ids.alpha!).goal).toBeNull();
+    await t.app.use.goals.set(ctx, { accountId: ids.alpha!, kind: 'CPA', target: 30 });
+    expect(row(await t.app.use.portfolio.home(ctx), ids.alpha!).goal).toEqual({
+      kind: 'CPA',
+      target: 30,
+      actual: 25,
+      resultName: 'Purchases',
+      status: 'met',
+    });
+    await t.app.use.goals.set(ctx, { accountId: ids.alpha!, kind: 'ROAS', target: 4 });
+    expect(row(await t.app.use.portfolio.home(ctx), ids.alpha!).goal).toMatchObject({
+      kind: 'ROAS',
+      actual: 3,
+      status: 'missed',
+    });
+    await t.app.use.goals.clear(ctx, { accountId: ids.alpha! });
+    expect(row(await t.app.use.portfolio.home(ctx), ids.alpha!).goal).toBeNull();
+  });
+
   it('shows only the workspace’s accounts, and a key only its mode', async () => {
     const p = await t.app.use.portfolio.home(ctx);
     expect(p.items.some((r) => r.accountId === ids.foreign)).toBe(false);
