@@ -1,7 +1,8 @@
 // The portfolio home at agency scale, for the UI bench: 50 accounts and 10,000 campaigns with 35 days
 // of insights (this month so far, the week at risk), live issues on some accounts, a spend cap on others.
 // Measured like the campaigns screen: navigation → rows committed with their handlers, by the page's
-// own clock; and the read model alone (the use case every transport calls), in the host process.
+// own clock (after one warm-up navigation, as the campaigns screen); and the read model alone (the use
+// case every transport calls), first call and warm, in the host process.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,8 +134,12 @@ export async function portfolioScreenFigures(page: Page, url: string): Promise<B
   ];
 }
 
-/** The read model alone (what IPC, the web bridge and GET /v1/portfolio each call), warm, in process. */
-export async function portfolioReadModelFigure(): Promise<BenchFigure> {
+/**
+ * The read model alone (what IPC, the web bridge and GET /v1/portfolio each call), in process: the first
+ * call after start (every account's results per type summed from its campaign rows) and warm calls
+ * (results per type memoized under each account's rollup fingerprint; everything else read again).
+ */
+export async function portfolioReadModelFigures(): Promise<BenchFigure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-portfolio-bench-'));
   try {
     const { workspaceId } = seedPortfolio(dataDir);
@@ -142,21 +147,33 @@ export async function portfolioReadModelFigure(): Promise<BenchFigure> {
     const app = createApp(core, { renderReportsInWorker: false });
     const ctx = { workspaceId, plan: 'agency' as const, userId: null, keyId: null, mode: 'all' as const };
     try {
+      const coldStarted = performance.now();
       await app.use.portfolio.home(ctx);
+      const cold = performance.now() - coldStarted;
       const times: number[] = [];
       for (let i = 0; i < 15; i += 1) {
         const started = performance.now();
         await app.use.portfolio.home(ctx);
         times.push(performance.now() - started);
       }
-      return figure({
-        suite: 'ui',
-        name: `portfolio read model, ${PORTFOLIO_ACCOUNTS} accounts / ${PORTFOLIO_CAMPAIGNS.toLocaleString('en-US')} campaigns (warm, median of 15)`,
-        value: Math.round(percentile(times, 50) * 10) / 10,
-        unit: 'ms',
-        target: { op: '<=', value: 300, of: 'value' },
-        note: `p95 ${Math.round(percentile(times, 95))} ms`,
-      });
+      const scale = `${PORTFOLIO_ACCOUNTS} accounts / ${PORTFOLIO_CAMPAIGNS.toLocaleString('en-US')} campaigns`;
+      return [
+        figure({
+          suite: 'ui',
+          name: `portfolio read model, ${scale}: first call after start`,
+          value: Math.round(cold),
+          unit: 'ms',
+          target: { op: '<=', value: 500, of: 'value' },
+        }),
+        figure({
+          suite: 'ui',
+          name: `portfolio read model, ${scale}: warm (median of 15)`,
+          value: Math.round(percentile(times, 50) * 10) / 10,
+          unit: 'ms',
+          target: { op: '<=', value: 100, of: 'value' },
+          note: `p95 ${Math.round(percentile(times, 95))} ms`,
+        }),
+      ];
     } finally {
       await app.stop();
     }
@@ -170,7 +187,7 @@ export async function portfolioFigures(
   browser: Browser,
   startServer: (dataDir: string) => Promise<{ url: string; stop(): Promise<void> }>,
 ): Promise<BenchFigure[]> {
-  const readModel = await portfolioReadModelFigure();
+  const readModel = await portfolioReadModelFigures();
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-ui-portfolio-'));
   const { token } = seedPortfolio(dataDir);
   const server = await startServer(dataDir);
@@ -182,7 +199,7 @@ export async function portfolioFigures(
     await page.getByLabel('Confirm password').fill('bench password 123');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
     await page.getByRole('heading', { name: 'Accounts', level: 1 }).waitFor();
-    return [...(await portfolioScreenFigures(page, server.url)), readModel];
+    return [...(await portfolioScreenFigures(page, server.url)), ...readModel];
   } finally {
     await context.close();
     await server.stop();

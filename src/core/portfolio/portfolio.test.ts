@@ -249,6 +249,23 @@ describe('portfolio.home', () => {
     expect(row(await t.app.use.portfolio.home(ctx), ids.alpha!).goal).toBeNull();
   });
 
+  it('sees a changed campaign row at once (the results memo is keyed by the rollup)', async () => {
+    const before = row(await t.app.use.portfolio.home(ctx), ids.alpha!).results[0]!;
+    t.core.db
+      .prepare(
+        `UPDATE insights_campaign_daily SET conversions = conversions + 5 WHERE campaign_id = ? AND date = ?`,
+      )
+      .run(campaigns.alpha, '2026-03-10');
+    const after = row(await t.app.use.portfolio.home(ctx), ids.alpha!).results[0]!;
+    expect(after.results).toBe(before.results + 5);
+    t.core.db
+      .prepare(
+        `UPDATE insights_campaign_daily SET conversions = conversions - 5 WHERE campaign_id = ? AND date = ?`,
+      )
+      .run(campaigns.alpha, '2026-03-10');
+    expect(row(await t.app.use.portfolio.home(ctx), ids.alpha!).results[0]!.results).toBe(before.results);
+  });
+
   it('shows only the workspace’s accounts, and a key only its mode', async () => {
     const p = await t.app.use.portfolio.home(ctx);
     expect(p.items.some((r) => r.accountId === ids.foreign)).toBe(false);

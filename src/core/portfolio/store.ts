@@ -25,6 +25,20 @@ export function accountTotals(
   };
 }
 
+/**
+ * What the account's synced numbers over a window add up to (rows, spend, results, revenue): moves
+ * whenever a campaign row of the window is written, so it keys the memo of the results per type.
+ */
+export function windowFingerprint(db: Db, accountId: string, from: string, to: string): string {
+  return stmt(
+    db,
+    `SELECT count(*) || ':' || coalesce(sum(spend_micros), 0) || ':' || coalesce(sum(conversions), 0) || ':' ||
+       coalesce(sum(revenue_micros), 0) FROM insights_account_daily WHERE account_id = ? AND date BETWEEN ? AND ?`,
+  )
+    .pluck()
+    .get(accountId, from, to) as string;
+}
+
 /** The account's days in a window, from the rollup (days without rows are absent). */
 export function accountDays(
   db: Db,
