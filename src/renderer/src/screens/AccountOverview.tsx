@@ -15,22 +15,30 @@ function Kpis(props: { o: Overview }): React.JSX.Element {
       <div>
         <dt>Spend</dt>
         <dd>{money(kpis.spend.value, c)}</dd>
-        <Trend change={kpis.spend.change} goodWhen="neutral" />
+        <dd className="kpi-trend">
+          <Trend change={kpis.spend.change} goodWhen="neutral" />
+        </dd>
       </div>
       <div>
         <dt>Impressions</dt>
         <dd>{kpis.impressions.value === null ? '–' : compact(kpis.impressions.value)}</dd>
-        <Trend change={kpis.impressions.change} goodWhen="up" />
+        <dd className="kpi-trend">
+          <Trend change={kpis.impressions.change} goodWhen="up" />
+        </dd>
       </div>
       <div>
         <dt>CTR (link)</dt>
         <dd>{percent(kpis.ctr.value)}</dd>
-        <Trend change={kpis.ctr.change} goodWhen="up" />
+        <dd className="kpi-trend">
+          <Trend change={kpis.ctr.change} goodWhen="up" />
+        </dd>
       </div>
       <div>
         <dt>CPM</dt>
         <dd>{money(kpis.cpm.value, c)}</dd>
-        <Trend change={kpis.cpm.change} goodWhen="down" />
+        <dd className="kpi-trend">
+          <Trend change={kpis.cpm.change} goodWhen="down" />
+        </dd>
       </div>
     </dl>
   );

@@ -49,7 +49,7 @@ export function SinceLast(props: { diagnosticId: string }): React.JSX.Element | 
         <p className="muted">No earlier diagnostic of the same scope to compare with.</p>
       ) : (
         <>
-          <p className="muted small">
+          <p className="muted small inline-links">
             Compared with{' '}
             <a href={href(`/diagnostics/${c.previous.id}`)}>
               the diagnostic of {dateTime(c.previous.completedAt)}
