@@ -11,6 +11,7 @@ import {
   seedWorkspace,
 } from '../../test-support/api-fixtures';
 import { call, startTestApi, type TestApi } from '../../test-support/api-server';
+import { responseChecker } from '../../test-support/openapi-check';
 import { reconcileIssues } from '../issues/lifecycle';
 import type { RequestContext } from '../identity/access';
 import type { AccountOverview, Portfolio, PortfolioRow } from '../../shared/api/portfolio';
@@ -271,6 +272,10 @@ describe('portfolio.home', () => {
     expect(p.items.some((r) => r.accountId === ids.foreign)).toBe(false);
     const res = await call(t.url, '/v1/portfolio', { key });
     expect(res.status).toBe(200);
+    const check = responseChecker(
+      (await call(t.url, '/v1/openapi.json')).body as Parameters<typeof responseChecker>[0],
+    );
+    check('GET', '/v1/portfolio', res.status, res.body);
     const body = res.body as { data: Portfolio };
     expect(body.data.items.map((r) => r.name)).toEqual(['Bravo', 'Charlie', 'Delta', 'Echo', 'Alpha']);
   });
@@ -295,10 +300,16 @@ describe('portfolio.overview', () => {
   });
 
   it('is refused for another workspace’s account over /v1', async () => {
+    const check = responseChecker(
+      (await call(t.url, '/v1/openapi.json')).body as Parameters<typeof responseChecker>[0],
+    );
     const res = await call(t.url, `/v1/accounts/${ids.foreign}/overview`, { key });
     expect(res.status).toBe(403);
+    check('GET', `/v1/accounts/${ids.foreign}/overview`, res.status, res.body);
     const own = await call(t.url, `/v1/accounts/${ids.alpha}/overview?days=7`, { key });
     expect(own.status).toBe(200);
+    check('GET', `/v1/accounts/${ids.alpha}/overview`, own.status, own.body);
+    expect((await call(t.url, `/v1/accounts/${ids.alpha}/overview?days=3`, { key })).status).toBe(400);
     expect((own.body as { data: AccountOverview }).data.trend).toHaveLength(7);
   });
 });
