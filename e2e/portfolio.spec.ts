@@ -81,4 +81,10 @@ test('the analyst’s morning: portfolio → account overview → a diagnostic w
     await expect(page).toHaveURL(/#\/(campaigns|accounts)\//);
   }
   await screenshot(page, '23-issue-link');
+
+  // Back on the portfolio, the diagnosed account now shows its open issues and the money at risk.
+  await page.getByRole('link', { name: 'Portfolio', exact: true }).click();
+  await expect(table.locator('.issue-counts').first()).toBeVisible();
+  await expect(table).toContainText(/\d+ (Critical|High|Medium|Low)/);
+  await screenshot(page, '24-portfolio-with-issues');
 });

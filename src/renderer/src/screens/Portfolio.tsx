@@ -48,12 +48,14 @@ function SpendCell(props: { row: PortfolioRow }): React.JSX.Element {
           <span className="muted"> of {money(r.monthlyBudget, r.currency, 0)} budget</span>
         ) : null}
       </div>
-      <div className="spend-meta">
-        <StatusPill status={PACE_TONE[r.pace]} label={PACE_LABEL[r.pace]} />
-        {r.paceRatio !== null ? (
-          <span className="muted small">{Math.round(r.paceRatio * 100)}% of plan</span>
-        ) : null}
-      </div>
+      {r.blocked ? null : (
+        <div className="spend-meta">
+          <StatusPill status={PACE_TONE[r.pace]} label={PACE_LABEL[r.pace]} />
+          {r.paceRatio !== null ? (
+            <span className="muted small">{Math.round(r.paceRatio * 100)}% of plan</span>
+          ) : null}
+        </div>
+      )}
       {r.spendCap ? (
         <div className={`small ${r.spendCap.runsOutOn || r.spendCap.remaining <= 0 ? 'text-bad' : 'muted'}`}>
           Cap: {money(r.spendCap.remaining, r.currency, 0)} left
