@@ -3,6 +3,7 @@
 //   ("interactive"), target ≤ 1,000 ms; baseline: the same measure on the Accounts screen; the same
 //   with "compare to: previous period" (two ranges, changes and totals);
 // - sorting those rows, and scrolling them to the last one (virtualized table);
+// - the portfolio home with 50 accounts and 10,000 campaigns, and its read model alone;
 // - the renderer bundle: minified sizes (raw and gzip) of the initial load and of everything.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -21,6 +22,7 @@ import {
 import { createInvitation } from '../src/core/identity/invitations';
 import { figure, percentile, type BenchFigure, type BenchSuite } from './harness';
 import { CHROMIUM_LAUNCH } from '../e2e/chromium';
+import { portfolioFigures } from './ui-portfolio';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CAMPAIGNS = 10_000;
@@ -246,6 +248,8 @@ const suite: BenchSuite = {
           target: { op: '<=', value: 250, of: 'value' },
         }),
         ...bundleFigures(),
+        // The portfolio home at 50 accounts / 10,000 campaigns (bench/ui-portfolio.ts).
+        ...(await portfolioFigures(browser, startServer)),
       ];
     } finally {
       await browser.close();

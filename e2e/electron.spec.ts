@@ -26,7 +26,7 @@ test.describe('desktop window', () => {
     'No Electron binary on this machine (node_modules/electron has not downloaded it); the browser specs cover the same renderer.',
   );
 
-  test('opens the accounts screen over IPC with a sandboxed renderer', async () => {
+  test('opens the portfolio (the first screen) over IPC with a sandboxed renderer', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'adlens-electron-'));
     const app = await electron.launch({
       executablePath: binary as string,
@@ -35,7 +35,7 @@ test.describe('desktop window', () => {
     });
     try {
       const page = await app.firstWindow();
-      await expect(page.getByRole('heading', { name: 'Accounts', level: 1 })).toBeVisible({
+      await expect(page.getByRole('heading', { name: 'Portfolio', level: 1 })).toBeVisible({
         timeout: 30_000,
       });
       expect(await page.evaluate(() => typeof (window as unknown as { require?: unknown }).require)).toBe(

@@ -4,7 +4,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
-const SCREENS = ['Accounts', 'Campaigns', 'Diagnostics', 'Reports', 'Insights', 'Settings'];
+const SCREENS = ['Portfolio', 'Accounts', 'Campaigns', 'Diagnostics', 'Reports', 'Insights', 'Settings'];
 
 /** Elements that look clickable but cannot be reached by keyboard. */
 async function unreachableClickables(page: Page): Promise<string[]> {

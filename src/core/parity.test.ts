@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toApiAccount, type Account } from '../shared/api/accounts';
 import type { AccountView, CampaignList } from '../shared/ipc/types';
+import type { Portfolio } from '../shared/api/portfolio';
 import { addDays, dateInZone } from './clock';
 import { microsToAmount } from './money';
 import { PARITY_TODAY, transportWorld, type TransportWorld } from '../test-support/transports';
@@ -245,5 +246,19 @@ describe('the command line', () => {
       status: 'completed',
       dateRange: { from: addDays(today, -7), to: today },
     });
+  });
+});
+
+describe('portfolio', () => {
+  it('shows the same lines, in the same attention order, through /v1, IPC and the web bridge', async () => {
+    const v1 = await w.v1('/v1/portfolio');
+    expect(v1.status).toBe(200);
+    const ipc = await w.ipc<Portfolio>('portfolio.home');
+    const bridge = await w.bridge<Portfolio>('portfolio.home');
+    expect(ipc.items.length).toBeGreaterThanOrEqual(2);
+    expect(v1.body.data).toEqual(ipc);
+    expect(bridge).toEqual(ipc);
+    const overview = await w.v1(`/v1/accounts/${w.accounts[0]!.id}/overview`);
+    expect(overview.body.data).toEqual(await w.ipc('portfolio.overview', { accountId: w.accounts[0]!.id }));
   });
 });

@@ -10,6 +10,7 @@ import { goalUseCases } from './goals/use-cases';
 import { identityUseCases } from './identity/use-cases';
 import { insightUseCases } from './insights/use-cases';
 import { issueUseCases } from './issues/use-cases';
+import { portfolioUseCases } from './portfolio/use-cases';
 import { reportUseCases } from './reports/use-cases';
 import { savedViewUseCases } from './saved-views/use-cases';
 import { settingsUseCases } from './settings/use-cases';
@@ -25,6 +26,7 @@ export function createUseCases(services: AppServices) {
     identity: identityUseCases(services),
     insights: insightUseCases(services),
     issues: issueUseCases(services),
+    portfolio: portfolioUseCases(services),
     reports: reportUseCases(services),
     settings: settingsUseCases(services),
     views: savedViewUseCases(services),

@@ -187,6 +187,14 @@ beforeAll(async () => {
   await get(`/v1/issues?campaign_id=${campaignId}`);
   await get(`/v1/accounts/${account.id}/schedule`);
   await get(`/v1/campaigns/${campaignId}/changes`);
+  // The portfolio and an account's overview (with an issue live), and a diagnostic's history reads.
+  await get('/v1/portfolio');
+  await get(`/v1/accounts/${account.id}/overview`);
+  const ctx = { workspaceId, plan: 'agency' as const, userId: null, keyId: null, mode: 'all' as const };
+  await t.app.use.diagnostics.history(ctx, { campaignId });
+  await t.app.use.diagnostics.history(ctx, { accountId: account.id });
+  await t.app.use.diagnostics.changes(ctx, diagnosticId);
+  await t.app.use.diagnostics.evidence(ctx, diagnosticId);
   t.app.watcher.tick();
   t.app.watcher.judgeNewData();
 });

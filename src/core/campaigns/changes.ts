@@ -41,6 +41,23 @@ export function campaignChanges(db: Db, campaignId: string, limit = CHANGES_LIMI
   return rows.map(toChangeEvent);
 }
 
+/** The account's latest changes (any campaign, ad set, ad or the account itself), newest first. */
+export function accountChanges(db: Db, accountId: string, limit: number): ChangeEvent[] {
+  const rows = db
+    .prepare(
+      `SELECT e.change_type, e.event_type, e.translated_event_type, e.event_time, e.actor_id, e.actor_name,
+         e.object_type, e.object_name, e.campaign_id, c.name AS campaign_name, e.ad_set_id, s.name AS ad_set_name,
+         e.ad_id, d.name AS ad_name, e.old_value, e.new_value
+       FROM change_events e
+       LEFT JOIN campaigns c ON c.id = e.campaign_id
+       LEFT JOIN ad_sets s ON s.id = e.ad_set_id
+       LEFT JOIN ads d ON d.id = e.ad_id
+       WHERE e.account_id = ? ORDER BY e.event_time DESC, e.id DESC LIMIT ?`,
+    )
+    .all(accountId, limit) as ChangeRow[];
+  return rows.map(toChangeEvent);
+}
+
 function touched(id: string | null, name: string | null): { id: string; name: string } | null {
   return id === null ? null : { id, name: name ?? '' };
 }

@@ -31,6 +31,7 @@ export interface DiagnosticRow {
   campaign_scope: string | null;
   campaign_name: string | null;
   platform_campaign_id: string | null;
+  account_name: string | null;
 }
 
 /** What diagnostics.result holds: the detail's content plus the kind of each recommendation. */
@@ -39,14 +40,16 @@ export type StoredResult = Omit<
   'riskLevel' | 'summary' | 'issuesDetected' | 'recommendationCount'
 >;
 
-export const SELECT = `SELECT d.*, c.name AS campaign_name, c.platform_campaign_id FROM diagnostics d
-  LEFT JOIN campaigns c ON c.id = d.campaign_id`;
+export const SELECT = `SELECT d.*, c.name AS campaign_name, c.platform_campaign_id, a.name AS account_name
+  FROM diagnostics d LEFT JOIN campaigns c ON c.id = d.campaign_id LEFT JOIN ad_accounts a ON a.id = d.account_id`;
 
 export function toListItem(row: DiagnosticRow): DiagnosticListItem {
   return {
     id: row.id,
     campaignId: row.campaign_id,
     campaignName: row.campaign_name,
+    accountId: row.account_id,
+    accountName: row.account_name ?? '',
     status: row.status,
     riskLevel: row.risk_level,
     summary: row.summary,

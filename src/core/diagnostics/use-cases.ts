@@ -21,7 +21,17 @@ import type {
   RiskLevel,
 } from '../../shared/api/diagnostics';
 import type { DiagnosticDetail as ScreenDetail } from '../../shared/ipc/types';
+import type {
+  DiagnosticChanges,
+  DiagnosticHistory,
+  EvidenceSeries,
+} from '../../shared/api/diagnostic-history';
 import { feedbackGiven } from './andromeda';
+import { compareDiagnostics, evidenceSeries } from './history';
+import { completedDiagnostics, previousDiagnosticId } from './history-store';
+
+/** How many past diagnostics a history shows. */
+const HISTORY_LIMIT = 50;
 import type { Profile } from './types';
 
 export interface RunInput {
@@ -129,6 +139,60 @@ export function diagnosticUseCases(services: AppServices) {
       await visible(ctx, input.diagnosticId);
       const { actionKind } = diagnostics.feedback(ctx, input);
       return { ...input, actionKind };
+    },
+
+    /** Past completed diagnostics of a campaign, or of the whole account (no campaign), newest first. */
+    async history(
+      ctx: RequestContext,
+      input: { accountId?: string | undefined; campaignId?: string | undefined },
+    ): Promise<DiagnosticHistory> {
+      const campaign = input.campaignId ? resolveCampaign(db, ctx, input.campaignId) : undefined;
+      const accountRef = campaign?.accountId ?? input.accountId;
+      if (!accountRef) throw new AppError('invalid_request', 'Name the account or the campaign.');
+      const account = resolveAccount(db, ctx, accountRef);
+      const rows = completedDiagnostics(db, ctx.workspaceId, account.id, campaign?.id ?? null, HISTORY_LIMIT);
+      return {
+        accountId: account.id,
+        campaignId: campaign?.id ?? null,
+        items: rows.map((r) => ({
+          id: r.id,
+          riskLevel: r.risk_level,
+          issuesDetected: r.issues_detected,
+          dateRange: { from: r.date_from, to: r.date_to },
+          completedAt: r.completed_at,
+          trigger: r.trigger,
+        })),
+      };
+    },
+
+    /** What changed since the previous completed diagnostic of the same scope: new, resolved, worse, better. */
+    async changes(ctx: RequestContext, id: string): Promise<DiagnosticChanges> {
+      const current = await visible(ctx, id);
+      const empty = { newIssues: [], resolvedIssues: [], worsenedIssues: [], improvedIssues: [] };
+      if (current.status !== 'completed' || !current.completedAt) {
+        return { diagnosticId: id, previous: null, ...empty };
+      }
+      const previousId = previousDiagnosticId(db, {
+        id,
+        accountId: current.accountId,
+        campaignId: current.campaignId,
+        completedAt: current.completedAt,
+      });
+      const previous = previousId ? await visible(ctx, previousId) : null;
+      return {
+        diagnosticId: id,
+        previous: previous
+          ? { id: previous.id, riskLevel: previous.riskLevel, completedAt: previous.completedAt ?? '' }
+          : null,
+        ...compareDiagnostics(current, previous),
+      };
+    },
+
+    /** Dated daily series for each issue's chart, with the baseline window, in the account's time zone. */
+    async evidence(ctx: RequestContext, id: string): Promise<EvidenceSeries> {
+      const detail = await visible(ctx, id);
+      const account = resolveAccount(db, ctx, detail.accountId);
+      return evidenceSeries(db, detail, account.timezone);
     },
 
     async profile(ctx: RequestContext) {

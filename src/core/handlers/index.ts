@@ -7,6 +7,7 @@ import type { HandlerEnv } from './context';
 import { diagnosticHandlers } from './diagnostics';
 import { createDispatcher, type Dispatch, type HandlerImpls } from './dispatch';
 import { insightHandlers } from './insights';
+import { portfolioHandlers } from './portfolio';
 import { reportHandlers } from './reports';
 import { savedViewHandlers } from './saved-views';
 import { settingsHandlers } from './settings';
@@ -31,6 +32,7 @@ export function createHandlers(env: HandlerEnv): HandlerImpls {
     ...watchHandlers(env),
     ...alertHandlers(env),
     ...savedViewHandlers(env),
+    ...portfolioHandlers(env),
   };
 }
 

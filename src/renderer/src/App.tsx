@@ -8,11 +8,22 @@ import { href, navigate, useRoute } from './router';
 import { AcceptInvite, SignIn, type SessionInfo } from './screens/Auth';
 
 type ScreenKey =
-  'accounts' | 'campaigns' | 'campaign' | 'diagnostics' | 'diagnostic' | 'reports' | 'insights' | 'settings';
+  | 'portfolio'
+  | 'account'
+  | 'accounts'
+  | 'campaigns'
+  | 'campaign'
+  | 'diagnostics'
+  | 'diagnostic'
+  | 'reports'
+  | 'insights'
+  | 'settings';
 
 // Code-split screens. The current route's chunk is requested at start-up, in parallel with the
 // session check, so React never has to show (and then hold for its 300 ms reveal throttle) a fallback.
 const loaders: Record<ScreenKey, () => Promise<unknown>> = {
+  portfolio: () => import('./screens/Portfolio'),
+  account: () => import('./screens/AccountOverview'),
   accounts: () => import('./screens/Accounts'),
   campaigns: () => import('./screens/Campaigns'),
   campaign: () => import('./screens/CampaignDetail'),
@@ -28,7 +39,8 @@ function screenKey(hash: string): ScreenKey {
   if (first === 'campaigns') return second ? 'campaign' : 'campaigns';
   if (first === 'diagnostics') return second ? 'diagnostic' : 'diagnostics';
   if (first === 'reports' || first === 'insights' || first === 'settings') return first;
-  return 'accounts';
+  if (first === 'accounts') return second ? 'account' : 'accounts';
+  return 'portfolio';
 }
 
 type ScreenModule<P> = { default: (props: P) => React.JSX.Element };
@@ -49,6 +61,8 @@ for (const key of Object.keys(loaders) as ScreenKey[]) {
 }
 void loaders[screenKey(window.location.hash)]();
 
+const Portfolio = screen<object>('portfolio');
+const AccountOverview = screen<{ accountId: string }>('account');
 const Accounts = screen<object>('accounts');
 const Campaigns = screen<object>('campaigns');
 const CampaignDetail = screen<{ campaignId: string }>('campaign');
@@ -59,6 +73,7 @@ const Insights = screen<object>('insights');
 const Settings = screen<object>('settings');
 
 const NAV = [
+  { path: '/portfolio', label: 'Portfolio' },
   { path: '/accounts', label: 'Accounts' },
   { path: '/campaigns', label: 'Campaigns' },
   { path: '/diagnostics', label: 'Diagnostics' },
@@ -81,15 +96,22 @@ function Screen(): React.JSX.Element {
       return <Insights />;
     case 'settings':
       return <Settings />;
+    case 'accounts':
+      return second ? <AccountOverview accountId={second} /> : <Accounts />;
     default:
-      return <Accounts />;
+      // The portfolio is the first screen (no route, or #/portfolio).
+      return <Portfolio />;
   }
 }
 
 function Shell(props: { session: SessionInfo | null; onSignOut?: () => void }): React.JSX.Element {
   const route = useRoute();
   useLiveEvents(true);
-  const current = `/${route.segments[0] ?? 'accounts'}`;
+  // An account's overview belongs to the portfolio it was opened from.
+  const current =
+    route.segments[0] === 'accounts' && route.segments[1]
+      ? '/portfolio'
+      : `/${route.segments[0] ?? 'portfolio'}`;
   useEffect(() => {
     const label = NAV.find((n) => n.path === current)?.label ?? 'AdLens';
     document.title = `${label} · AdLens`;

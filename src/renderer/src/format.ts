@@ -28,8 +28,8 @@ const integerFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 
 export const integer = (value: number | null | undefined): string =>
   value === null || value === undefined ? DASH : integerFormat.format(value);
 
-export const compact = (value: number): string =>
-  new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(value);
+const compactFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+export const compact = (value: number): string => compactFormat.format(value);
 
 export const ratio = (value: number | null | undefined, decimals = 2): string =>
   value === null || value === undefined ? DASH : `${value.toFixed(decimals)}×`;
@@ -37,27 +37,33 @@ export const ratio = (value: number | null | undefined, decimals = 2): string =>
 export const percent = (value: number | null | undefined, decimals = 2): string =>
   value === null || value === undefined ? DASH : `${value.toFixed(decimals)}%`;
 
+// Formatters are built once: toLocale*String builds a new Intl.DateTimeFormat on every call, which
+// costs far more than formatting (a table of 50 accounts or a 120-tick axis asks hundreds of times).
+// Calendar dates (YYYY-MM-DD, already in the account's time zone) are formatted as UTC days.
+const dayFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const shortDayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
 export function date(value: string | null | undefined): string {
   if (!value) return DASH;
-  const d = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-  return d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return dayFormat.format(new Date(value.length === 10 ? `${value}T00:00:00Z` : value));
 }
 
-export const shortDate = (value: string): string =>
-  new Date(`${value}T00:00:00Z`).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    timeZone: 'UTC',
-  });
+export const shortDate = (value: string): string => shortDayFormat.format(new Date(`${value}T00:00:00Z`));
 
 export function dateTime(value: string | null | undefined): string {
   if (!value) return DASH;
-  return new Date(value).toLocaleString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+  return dateTimeFormat.format(new Date(value));
 }
 
 export function relative(value: string | null | undefined, now = Date.now()): string {
@@ -87,11 +93,17 @@ export const titleCase = (value: string): string =>
     .join(' ');
 
 /** Short money for chart axes: $1.2M, ¥350K. */
+const compactMoneyFormats = new Map<string, Intl.NumberFormat>();
 export function compactMoney(value: number, currency = 'USD'): string {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency,
-    notation: 'compact',
-    maximumFractionDigits: 1,
-  }).format(value);
+  let format = compactMoneyFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      notation: 'compact',
+      maximumFractionDigits: 1,
+    });
+    compactMoneyFormats.set(currency, format);
+  }
+  return format.format(value);
 }

@@ -229,6 +229,9 @@ export const DiagnosticListItemSchema = z.object({
   id: z.string(),
   campaignId: z.string().nullable(),
   campaignName: z.string().nullable(),
+  /** Addition to the spec: the account diagnosed (whole-account diagnostics have no campaign to name). */
+  accountId: z.string(),
+  accountName: z.string(),
   status: DiagnosticStatusSchema,
   riskLevel: RiskLevelSchema.nullable(),
   summary: z.string().nullable(),
@@ -242,7 +245,6 @@ export type DiagnosticListItem = z.infer<typeof DiagnosticListItemSchema>;
 export const DiagnosticErrorSchema = z.object({ type: z.string(), message: z.string() });
 
 export const DiagnosticDetailSchema = DiagnosticListItemSchema.extend({
-  accountId: z.string(),
   platformCampaignId: z.string().nullable(),
   dateRange: z.object({ from: CalendarDateSchema, to: CalendarDateSchema }),
   /** Null until the diagnostic has completed. */

@@ -48,6 +48,11 @@ export const HANDLER_NAMES = [
   'views.list',
   'views.save',
   'views.remove',
+  'portfolio.home',
+  'portfolio.overview',
+  'diagnostics.history',
+  'diagnostics.changes',
+  'diagnostics.evidence',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];

@@ -15,6 +15,8 @@ import {
   type AlertDestinationView,
   type AlertTestResult,
 } from '../api/alerts';
+import type { AccountOverview, Portfolio } from '../api/portfolio';
+import type { DiagnosticChanges, DiagnosticHistory, EvidenceSeries } from '../api/diagnostic-history';
 import type { HandlerName } from './names';
 import type {
   AccountView,
@@ -233,6 +235,17 @@ export const argSchemas = {
   'views.list': z.object({ screen: z.enum(SAVED_VIEW_SCREENS) }).strict(),
   'views.save': SaveViewSchema,
   'views.remove': z.object({ id: id('view') }).strict(),
+  'portfolio.home': empty,
+  'portfolio.overview': z.object({ accountId, days: z.number().int().min(7).max(90).optional() }).strict(),
+  'diagnostics.history': z
+    .object({ accountId: accountId.optional(), campaignId: campaignId.optional() })
+    .strict()
+    .refine(
+      (a) => a.accountId !== undefined || a.campaignId !== undefined,
+      'name the account or the campaign',
+    ),
+  'diagnostics.changes': z.object({ id: id('diag') }).strict(),
+  'diagnostics.evidence': z.object({ id: id('diag') }).strict(),
 } satisfies Record<HandlerName, z.ZodType>;
 
 /** What each handler returns when it succeeds. */
@@ -284,6 +297,11 @@ export interface HandlerResults {
   'views.list': SavedView[];
   'views.save': SavedView;
   'views.remove': { id: string };
+  'portfolio.home': Portfolio;
+  'portfolio.overview': AccountOverview;
+  'diagnostics.history': DiagnosticHistory;
+  'diagnostics.changes': DiagnosticChanges;
+  'diagnostics.evidence': EvidenceSeries;
 }
 
 /** Arguments as a caller writes them (defaults may be left out). */

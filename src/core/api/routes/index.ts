@@ -5,6 +5,7 @@ import { diagnosticRoutes } from './diagnostics';
 import { eventRoutes } from './events';
 import { insightsRoutes } from './insights';
 import { issueRoutes } from './issues';
+import { portfolioRoutes } from './portfolio';
 import { reportRoutes } from './reports';
 
 /** Every /v1 route, in the order the OpenAPI document lists them. */
@@ -16,6 +17,7 @@ export function apiRoutes(): Route[] {
     ...reportRoutes,
     ...insightsRoutes,
     ...issueRoutes,
+    ...portfolioRoutes,
     ...eventRoutes,
   ] as Route[];
 }

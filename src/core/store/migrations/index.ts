@@ -7,6 +7,7 @@ import { sql as tokenExpiry } from './0006_token_expiry';
 import { sql as alerts } from './0007_alerts';
 import { sql as goals } from './0008_goals';
 import { sql as savedViews } from './0009_saved_views';
+import { sql as portfolio } from './0010_portfolio';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'alerts', sql: alerts },
   { version: 8, name: 'goals', sql: goals },
   { version: 9, name: 'saved_views', sql: savedViews },
+  { version: 10, name: 'portfolio', sql: portfolio },
 ];

@@ -30,13 +30,13 @@ export function useSyncProgress(accountId: string): Progress | undefined {
 
 const REFRESH: Record<BridgeEvent['name'], string[]> = {
   'sync.progress': [],
-  'sync.completed': ['accounts', 'campaigns', 'insights', 'diagnostics'],
-  'sync.failed': ['accounts'],
-  'connection.changed': ['accounts'],
+  'sync.completed': ['accounts', 'campaigns', 'insights', 'diagnostics', 'portfolio'],
+  'sync.failed': ['accounts', 'portfolio'],
+  'connection.changed': ['accounts', 'portfolio'],
   'connection.expiring': ['accounts'],
   'diagnostic.changed': ['diagnostics', 'campaigns'],
   'report.changed': ['reports'],
-  'issue.changed': ['issues', 'diagnostics'],
+  'issue.changed': ['issues', 'diagnostics', 'portfolio'],
   'alert.raised': ['alerts'],
 };
 

@@ -6,6 +6,7 @@ import {
   Legend,
   Line,
   LineChart,
+  ReferenceArea,
   ReferenceLine,
   ResponsiveContainer,
   Tooltip,
@@ -43,6 +44,8 @@ export function TimeChart(props: {
   reference?: { value: number; label: string };
   /** Vertical marks on the x axis (e.g. days a campaign was edited), labelled on hover. */
   markers?: readonly { x: string; label: string }[];
+  /** A shaded span of the x axis (e.g. the baseline window a diagnostic compared against). */
+  shade?: { from: string; to: string; label: string };
   xIsDate?: boolean;
 }): React.JSX.Element {
   const xKey = props.xKey ?? 'date';
@@ -105,6 +108,17 @@ export function TimeChart(props: {
                 fill: COLORS.bad,
                 position: 'insideTopRight',
               }}
+            />
+          ) : null}
+          {props.shade ? (
+            <ReferenceArea
+              yAxisId="left"
+              x1={props.shade.from}
+              x2={props.shade.to}
+              fill={COLORS.muted}
+              fillOpacity={0.12}
+              ifOverflow="visible"
+              label={{ value: props.shade.label, fontSize: 11, fill: '#475467', position: 'insideTop' }}
             />
           ) : null}
           {(props.markers ?? []).map((m) => (

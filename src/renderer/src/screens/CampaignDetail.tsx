@@ -6,10 +6,11 @@ import { DateRangePicker, rangeText, useDateRange } from '../components/DateRang
 import { Empty, ErrorState, Loading, PageHeader, RiskBadge, StatusPill, Trend } from '../components/ui';
 import { COLORS, TimeChart } from '../components/charts';
 import { compactMoney, date, integer, money, percent, ratio, titleCase } from '../format';
-import { href, navigate } from '../router';
+import { href, navigate, useRoute } from '../router';
 import { AdIssues } from './campaign/AdIssues';
 import { ChangesList, MARKED_CHANGES } from './campaign/ChangesList';
 import { TargetCpaForm } from './campaign/TargetCpaForm';
+import { focusProps, useFocusRow } from './campaign/focus';
 
 function targetingText(t: AdSetView['targeting']): string {
   const geo = t.geoLocations.length > 0 ? t.geoLocations.join(', ') : 'Any country';
@@ -45,6 +46,9 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
     { placeholderData: (prev) => prev },
   );
   const run = useCallMutation('diagnostics.run', ['diagnostics', 'campaigns']);
+  const route = useRoute();
+  const focus = route.query.get('focus');
+  useFocusRow(focus, detail.isSuccess);
 
   if (detail.isPending) return <Loading label="Loading campaign…" />;
   if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
@@ -248,7 +252,7 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
               </thead>
               <tbody>
                 {adSets.map((s) => (
-                  <tr key={s.id}>
+                  <tr key={s.id} {...focusProps(s.id, focus)}>
                     <td>{s.name}</td>
                     <td>
                       <StatusPill status={s.status} />
@@ -296,7 +300,7 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
               </thead>
               <tbody>
                 {ads.map((d) => (
-                  <tr key={d.id}>
+                  <tr key={d.id} {...focusProps(d.id, focus)}>
                     <td>{d.name}</td>
                     <td className="muted">{d.adSetName}</td>
                     <td>

@@ -2,163 +2,32 @@
 // evidence, and recommendations the analyst can mark applied or dismissed.
 import type { DiagnosticIssue, DiagnosticRecommendation } from '../../../shared/ipc';
 import { useCall, useCallMutation } from '../api/hooks';
-import { COLORS, TimeChart } from '../components/charts';
-import { ErrorState, Loading, PageHeader, ProgressBar, RiskBadge, StatusPill } from '../components/ui';
+import { ErrorState, Loading, PageHeader, RiskBadge, StatusPill } from '../components/ui';
 import { date, dateTime, integer, money, percent, ratio, titleCase } from '../format';
 import { href } from '../router';
+import { Evidence } from './diagnostic/Evidence';
+import { HistoryList, SinceLast } from './diagnostic/History';
 
-const byDay = (values: number[], key: string): Array<Record<string, number | string>> =>
-  values.map((v, i) => ({ day: `Day ${i + 1}`, [key]: v }));
-
-function zip(
-  a: number[],
-  aKey: string,
-  b: number[],
-  bKey: string,
-): Array<Record<string, number | string | null>> {
-  const n = Math.max(a.length, b.length);
-  return Array.from({ length: n }, (_, i) => ({
-    day: `Day ${i + 1}`,
-    [aKey]: a[i] ?? null,
-    [bKey]: b[i] ?? null,
-  }));
-}
-
-function Evidence(props: { issue: DiagnosticIssue; currency: string }): React.JSX.Element {
-  const { issue, currency } = props;
-  const common = { xKey: 'day', xIsDate: false, height: 200 } as const;
-  switch (issue.type) {
-    case 'CREATIVE_FATIGUE':
-      return (
-        <TimeChart
-          {...common}
-          title="Frequency against CTR"
-          data={zip(issue.evidence.frequencyTrend, 'frequency', issue.evidence.ctrTrend, 'ctr')}
-          series={[
-            { key: 'frequency', label: 'Frequency', color: COLORS.warn, format: (v) => v.toFixed(2) },
-            {
-              key: 'ctr',
-              label: 'CTR %',
-              color: COLORS.primary,
-              axis: 'right',
-              format: (v) => `${v.toFixed(2)}%`,
-            },
-          ]}
-        />
-      );
-    case 'CPA_DEGRADATION':
-      return (
-        <>
-          <p className="evidence-line">
-            CPA {money(issue.evidence.actualCpa, currency)} against a target of{' '}
-            {money(issue.evidence.targetCpa, currency)}
-            {issue.evidence.targetSource ? (
-              <span className="muted"> ({issue.evidence.targetSource.replace('_', ' ')})</span>
-            ) : null}
-          </p>
-          <TimeChart
-            {...common}
-            title="CPA against target"
-            data={byDay(issue.evidence.cpaTrend, 'cpa')}
-            series={[{ key: 'cpa', label: 'CPA', color: COLORS.warn, format: (v) => money(v, currency) }]}
-            reference={{ value: issue.evidence.targetCpa, label: 'Target' }}
-          />
-        </>
-      );
-    case 'LEARNING_PHASE_STALL': {
-      const e = issue.evidence;
-      return (
-        <div className="learning-evidence">
-          <p className="evidence-line">
-            {integer(e.conversionsInLearning)} of {integer(e.requiredConversions)} conversions needed to exit
-            learning, after {e.daysInLearning} days
-            {e.learningStatus ? ` (${titleCase(e.learningStatus)})` : ''}.
-          </p>
-          <ProgressBar
-            percent={(e.conversionsInLearning / Math.max(1, e.requiredConversions)) * 100}
-            label="Learning progress"
-          />
-        </div>
-      );
-    }
-    case 'AUCTION_OVERLAP':
-      return (
-        <>
-          <p className="evidence-line">
-            {percent(issue.evidence.targetingOverlap * 100, 0)} targeting overlap with{' '}
-            {issue.evidence.overlappingAdSets.map((s) => s.name).join(', ') || 'other ad sets'}.
-          </p>
-          <TimeChart
-            {...common}
-            title="CPM trend"
-            data={byDay(issue.evidence.cpmTrend, 'cpm')}
-            series={[{ key: 'cpm', label: 'CPM', color: COLORS.bad, format: (v) => money(v, currency) }]}
-          />
-        </>
-      );
-    case 'PACING_ISSUE':
-      return (
-        <>
-          <p className="evidence-line">
-            {issue.evidence.direction === 'UNDER' ? 'Under-spending' : 'Over-spending'}:{' '}
-            {money(issue.evidence.avgDailySpend, currency)} a day against a{' '}
-            {money(issue.evidence.dailyBudget, currency)} budget (
-            {percent(issue.evidence.pacingRate * 100, 0)}).
-          </p>
-          <TimeChart
-            {...common}
-            title="Daily spend against budget"
-            data={byDay(issue.evidence.spendTrend, 'spend')}
-            series={[
-              {
-                key: 'spend',
-                label: 'Spend',
-                color: COLORS.primary,
-                kind: 'bar',
-                format: (v) => money(v, currency, 0),
-              },
-            ]}
-            reference={{ value: issue.evidence.dailyBudget, label: 'Daily budget' }}
-          />
-        </>
-      );
-    case 'AUDIENCE_SATURATION':
-      return (
-        <>
-          <p className="evidence-line">
-            New people are {percent(issue.evidence.newReachShare * 100, 0)} of reach.
-          </p>
-          <TimeChart
-            {...common}
-            title="Frequency against reach"
-            data={zip(issue.evidence.frequencyTrend, 'frequency', issue.evidence.reachTrend, 'reach')}
-            series={[
-              { key: 'frequency', label: 'Frequency', color: COLORS.warn, format: (v) => v.toFixed(2) },
-              {
-                key: 'reach',
-                label: 'Reach',
-                color: COLORS.primary,
-                axis: 'right',
-                format: (v) => integer(v),
-              },
-            ]}
-          />
-        </>
-      );
-    case 'DELIVERY_BLOCKED':
-      return (
-        <ul className="evidence-line">
-          {issue.evidence.blockers.map((b, i) => (
-            <li key={`${b.kind}-${i}`}>
-              {b.ad ? <strong>{b.ad.name}: </strong> : null}
-              {b.reason} — {b.message}
-            </li>
-          ))}
-        </ul>
-      );
-    default:
-      return <></>;
-  }
+/** Where an issue's entity lives: the ad or ad set row of its campaign, the campaign, or the account. */
+function entityLink(
+  issue: DiagnosticIssue,
+  d: { accountId: string; campaignId: string | null },
+): { path: string; label: string } | null {
+  const campaignId = issue.campaignId ?? d.campaignId;
+  if (issue.affectedEntity.type === 'account')
+    return { path: `/accounts/${d.accountId}`, label: 'Open account' };
+  if (!campaignId) return null;
+  if (issue.type === 'CREATIVE_FATIGUE' && issue.evidence.ad)
+    return {
+      path: `/campaigns/${campaignId}?focus=${issue.evidence.ad.id}`,
+      label: `Open ad ${issue.evidence.ad.name}`,
+    };
+  if (issue.affectedEntity.type === 'adSet')
+    return {
+      path: `/campaigns/${campaignId}?focus=${issue.affectedEntity.id}`,
+      label: `Open ad set ${issue.affectedEntity.name}`,
+    };
+  return { path: `/campaigns/${campaignId}`, label: `Open campaign ${issue.affectedEntity.name}` };
 }
 
 function Recommendation(props: {
@@ -225,11 +94,13 @@ export default function DiagnosticDetail(props: { diagnosticId: string }): React
         query.state.data && ['pending', 'running'].includes(query.state.data.status) ? 1500 : false,
     },
   );
+  const completed = detail.data?.status === 'completed';
+  const evidence = useCall('diagnostics.evidence', { id: props.diagnosticId }, { enabled: completed });
   if (detail.isPending) return <Loading label="Loading diagnostic…" />;
   if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
   const d = detail.data;
   const currency = d.metrics?.currency ?? 'USD';
-  const accountName = accounts.data?.find((a) => a.id === d.accountId)?.name;
+  const accountName = d.accountName || accounts.data?.find((a) => a.id === d.accountId)?.name;
   const title = d.campaignName ?? (accountName ? `${accountName} (whole account)` : 'Whole account');
   const crumbs = (
     <nav className="breadcrumb" aria-label="Breadcrumb">
@@ -354,12 +225,21 @@ export default function DiagnosticDetail(props: { diagnosticId: string }): React
                   </span>
                 </div>
                 <p>{issue.description}</p>
-                <Evidence issue={issue} currency={currency} />
+                {(() => {
+                  const link = entityLink(issue, d);
+                  return link ? (
+                    <p className="small">
+                      <a href={href(link.path)}>{link.label}</a>
+                    </p>
+                  ) : null;
+                })()}
+                <Evidence issue={issue} currency={currency} series={evidence.data} />
               </li>
             ))}
           </ol>
         )}
       </section>
+      <SinceLast diagnosticId={d.id} />
       <section className="section" aria-labelledby="recs-title">
         <h2 id="recs-title">Recommendations</h2>
         <ol className="rec-list">
@@ -374,6 +254,7 @@ export default function DiagnosticDetail(props: { diagnosticId: string }): React
           ))}
         </ol>
       </section>
+      <HistoryList diagnosticId={d.id} accountId={d.accountId} campaignId={d.campaignId} />
     </>
   );
 }

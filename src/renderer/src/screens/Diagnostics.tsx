@@ -180,7 +180,7 @@ export default function Diagnostics(): React.JSX.Element {
             <table className="data-table static">
               <thead>
                 <tr>
-                  <th scope="col">Campaign</th>
+                  <th scope="col">Campaign or account</th>
                   <th scope="col">Risk</th>
                   <th scope="col">Status</th>
                   <th scope="col">Summary</th>
@@ -194,7 +194,10 @@ export default function Diagnostics(): React.JSX.Element {
                 {list.data.items.map((d) => (
                   <tr key={d.id}>
                     <td>
-                      <a href={href(`/diagnostics/${d.id}`)}>{d.campaignName ?? 'Whole account'}</a>
+                      <a href={href(`/diagnostics/${d.id}`)}>
+                        {d.campaignName ?? `Whole account: ${d.accountName}`}
+                      </a>
+                      {d.campaignName ? <div className="small muted">{d.accountName}</div> : null}
                     </td>
                     <td>
                       {d.status === 'completed' ? (

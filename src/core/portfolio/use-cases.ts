@@ -1,0 +1,270 @@
+// The portfolio read model, written once for every transport (IPC, the web dashboard, GET /v1/portfolio):
+// each account the context sees on one line — this month's spend against its budgets or spend cap,
+// results per result type and the goal, live issues, money at risk, sync and token — sorted by the
+// attention score; and one account's overview (KPIs against the previous period, trend, top issues,
+// recent changes).
+import type { AppServices } from '../app-services';
+import { readAccounts } from '../accounts/store';
+import { accountChanges } from '../campaigns/changes';
+import { addDays, dateInZone, dateRange } from '../clock';
+import { resolveAccount, type RequestContext } from '../identity/access';
+import { percentChange } from '../insights/metrics';
+import { listIssueRows, toTrackedIssue } from '../issues/store';
+import { microsToAmount, ratio } from '../money';
+import type { AccountView } from '../../shared/ipc/types';
+import type { RiskLevel } from '../../shared/api/diagnostics';
+import type {
+  AccountOverview,
+  GoalStatus,
+  Portfolio,
+  PortfolioRow,
+  ResultGroup,
+} from '../../shared/api/portfolio';
+import { attentionOf, capRunsOutOn, monthOf, paceOf } from './attention';
+import {
+  accountDays,
+  accountTotals,
+  campaignSpendMicros,
+  dailyBudgetMicros,
+  liveIssueCounts,
+  resultsByType,
+  seriousIssueScopes,
+  windowFingerprint,
+  type ResultTypeRow,
+} from './store';
+import { accountGoalStatus } from './goals';
+
+/** Money at risk looks at the last 7 days of spend (what a problem costs per week). */
+const RISK_DAYS = 7;
+const OVERVIEW_DEFAULT_DAYS = 30;
+const TOP_ISSUES = 5;
+const RECENT_CHANGES = 10;
+
+const round2 = (v: number): number => Math.round(v * 100) / 100;
+/** Memoized result groups kept per App (50 accounts × a few windows in practice). */
+const RESULTS_MEMO_SIZE = 1000;
+
+/** Result groups: never added across types; MIXED/UNKNOWN get no cost per result. */
+export function toResultGroups(rows: readonly ResultTypeRow[]): ResultGroup[] {
+  return rows.map((r) => ({
+    resultType: r.result_type,
+    resultName: r.result_name,
+    campaigns: r.campaigns,
+    results: r.results,
+    spend: microsToAmount(r.spend_micros),
+    costPerResult:
+      r.result_type === 'MIXED' || r.result_type === 'UNKNOWN' || r.results === 0
+        ? null
+        : round2(r.spend_micros / 1_000_000 / r.results),
+    revenue: microsToAmount(r.revenue_micros),
+    roas: r.revenue_micros > 0 ? ratio(r.revenue_micros, r.spend_micros) : null,
+  }));
+}
+
+function blockedReason(a: AccountView, capReached: boolean): string | null {
+  if (a.connectionStatus === 'token_expired') return 'token expired: reconnect';
+  if (a.connectionStatus === 'disconnected') return 'disconnected';
+  if (a.status !== 'active') return `account ${a.status}${a.disableReason ? ` (${a.disableReason})` : ''}`;
+  if (capReached) return 'spend cap reached';
+  return null;
+}
+
+export function portfolioUseCases(services: AppServices) {
+  const { core, sync } = services;
+  const { db, clock } = core;
+  const isSyncing = (id: string): boolean => sync.isSyncing(id);
+
+  // Results per type sum every campaign row of the month (10,000 campaigns: ~250,000 rows), while the
+  // account-day rollup answers in a few rows whether anything of that window changed. The groups are
+  // kept per account and window under the account's last sync and the window's rollup fingerprint;
+  // a sync, or any write of a campaign row in the window, gives a new key.
+  const resultsMemo = new Map<string, ResultGroup[]>();
+  function resultsOf(account: { id: string; lastSyncedAt: string | null }, from: string, to: string) {
+    const key = `${account.id}|${from}|${to}|${account.lastSyncedAt ?? ''}|${windowFingerprint(db, account.id, from, to)}`;
+    let groups = resultsMemo.get(key);
+    if (!groups) {
+      groups = toResultGroups(resultsByType(db, account.id, from, to));
+      if (resultsMemo.size >= RESULTS_MEMO_SIZE)
+        resultsMemo.delete(resultsMemo.keys().next().value as string);
+      resultsMemo.set(key, groups);
+    }
+    return groups;
+  }
+
+  function rowOf(
+    a: AccountView,
+    issues: Map<string, Record<RiskLevel, number>>,
+    atRisk: Map<string, (string | null)[]>,
+    now: Date,
+  ): PortfolioRow {
+    const today = dateInZone(now, a.timezone);
+    const month = monthOf(today);
+    const spend = accountTotals(db, a.id, month.from, month.to).spendMicros;
+    const spendToYesterday =
+      month.to > month.from ? accountTotals(db, a.id, month.from, addDays(month.to, -1)).spendMicros : 0;
+    const budget = dailyBudgetMicros(db, a.id);
+    const { ratio: paceRatio, pace } = paceOf(spendToYesterday, budget, month);
+
+    let spendCap: PortfolioRow['spendCap'] = null;
+    if (a.spendCap !== null && a.spendCap > 0 && a.amountSpent !== null) {
+      const remaining = Math.max(0, round2(a.spendCap - a.amountSpent));
+      spendCap = {
+        cap: a.spendCap,
+        spent: a.amountSpent,
+        remaining,
+        runsOutOn: capRunsOutOn(Math.round(remaining * 1_000_000), spend, month),
+      };
+    }
+    const capReached = spendCap !== null && spendCap.remaining <= 0;
+
+    const results = resultsOf(a, month.from, month.to);
+    const counts = issues.get(a.id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
+    const riskFrom = addDays(today, -(RISK_DAYS - 1));
+    const scopes = atRisk.get(a.id) ?? [];
+    const weekMicros = accountTotals(db, a.id, riskFrom, today).spendMicros;
+    const riskMicros = scopes.includes(null)
+      ? weekMicros
+      : scopes.reduce((sum, id) => sum + campaignSpendMicros(db, id as string, riskFrom, today), 0);
+    const blocked = blockedReason(a, capReached);
+    const syncError = a.sync.lastError?.message ?? null;
+    return {
+      accountId: a.id,
+      platformAccountId: a.platformAccountId,
+      name: a.name,
+      businessName: a.businessName,
+      currency: a.currency,
+      timezone: a.timezone,
+      status: a.status,
+      connectionStatus: a.connectionStatus,
+      blocked,
+      month,
+      spendThisMonth: microsToAmount(spend),
+      dailyBudget: budget > 0 ? microsToAmount(budget) : null,
+      monthlyBudget: budget > 0 ? microsToAmount(budget * month.daysInMonth) : null,
+      paceRatio,
+      pace,
+      spendCap,
+      results,
+      goal: accountGoalStatus(db, a.id, results),
+      issues: counts,
+      moneyAtRisk: microsToAmount(riskMicros),
+      lastSyncedAt: a.lastSyncedAt,
+      syncError,
+      tokenExpiresAt: a.tokenExpiresAt,
+      tokenWarning: a.tokenWarning,
+      attention: attentionOf({
+        blocked,
+        critical: counts.CRITICAL,
+        high: counts.HIGH,
+        riskShare: weekMicros > 0 ? riskMicros / weekMicros : 0,
+        pace,
+        capRunsOut: spendCap?.runsOutOn != null && !capReached,
+        tokenWarning: a.tokenWarning !== null && a.connectionStatus === 'active',
+        syncFailed: syncError !== null,
+      }),
+    };
+  }
+
+  function rowsFor(ctx: RequestContext, accounts: AccountView[], now: Date): PortfolioRow[] {
+    const issues = new Map<string, Record<RiskLevel, number>>();
+    for (const r of liveIssueCounts(db, ctx.workspaceId)) {
+      const counts = issues.get(r.account_id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
+      counts[r.severity] = r.n;
+      issues.set(r.account_id, counts);
+    }
+    const atRisk = new Map<string, (string | null)[]>();
+    for (const r of seriousIssueScopes(db, ctx.workspaceId)) {
+      atRisk.set(r.account_id, [...(atRisk.get(r.account_id) ?? []), r.campaign_id]);
+    }
+    return accounts.map((a) => rowOf(a, issues, atRisk, now));
+  }
+
+  return {
+    /** Every account the context sees, the one needing attention most first (then by name). */
+    async home(ctx: RequestContext): Promise<Portfolio> {
+      const now = clock.now();
+      const accounts = readAccounts(db, ctx, { page: 1, pageSize: -1 }, now, isSyncing);
+      const items = rowsFor(ctx, accounts, now).sort(
+        (x, y) => y.attention.score - x.attention.score || x.name.localeCompare(y.name),
+      );
+      return { generatedAt: now.toISOString(), items };
+    },
+
+    /** One account: KPIs of the last N days (30 by default) against the N days before, and what to look at. */
+    async overview(ctx: RequestContext, input: { accountId: string; days?: number | undefined }) {
+      const now = clock.now();
+      const visible = resolveAccount(db, ctx, input.accountId);
+      const account = readAccounts(db, ctx, { id: visible.id, page: 1, pageSize: 1 }, now, isSyncing)[0];
+      if (!account) throw new Error(`account ${visible.id} vanished`);
+      const [row] = rowsFor(ctx, [account], now);
+      const days = input.days ?? OVERVIEW_DEFAULT_DAYS;
+      const to = dateInZone(now, account.timezone);
+      const from = addDays(to, -(days - 1));
+      const previousRange = { from: addDays(from, -days), to: addDays(from, -1) };
+      const cur = accountTotals(db, account.id, from, to);
+      const prev = accountTotals(db, account.id, previousRange.from, previousRange.to);
+      const kpi = (value: number | null, previous: number | null) => ({
+        value,
+        previous,
+        change: percentChange(value, previous),
+      });
+      const ctr = (t: typeof cur) => ratio(t.linkClicks, t.impressions, 100);
+      const cpm = (t: typeof cur) =>
+        t.impressions ? round2((t.spendMicros / 1e6 / t.impressions) * 1000) : null;
+
+      const before = new Map(
+        resultsOf(account, previousRange.from, previousRange.to).map((g) => [
+          `${g.resultType}\u0000${g.resultName}`,
+          g,
+        ]),
+      );
+      const results = resultsOf(account, from, to).map((g) => {
+        const p = before.get(`${g.resultType}\u0000${g.resultName}`);
+        return {
+          ...g,
+          previousResults: p?.results ?? 0,
+          previousCostPerResult: p?.costPerResult ?? null,
+          resultsChange: percentChange(g.results, p?.results ?? null),
+          costPerResultChange: percentChange(g.costPerResult, p?.costPerResult ?? null),
+        };
+      });
+      const byDate = new Map(accountDays(db, account.id, from, to).map((d) => [d.date, d]));
+      const trend = dateRange(from, to).map((date) => {
+        const d = byDate.get(date);
+        return {
+          date,
+          spend: microsToAmount(d?.spendMicros ?? 0),
+          impressions: d?.impressions ?? 0,
+          clicks: d?.clicks ?? 0,
+        };
+      });
+      const issues = listIssueRows(db, {
+        workspaceId: ctx.workspaceId,
+        accountIds: [account.id],
+        states: ['open', 'acknowledged'],
+        minSeverityRank: 1,
+        page: 1,
+        pageSize: TOP_ISSUES,
+      });
+      const overview: AccountOverview = {
+        account: row as PortfolioRow,
+        range: { from, to },
+        previousRange,
+        kpis: {
+          spend: kpi(microsToAmount(cur.spendMicros), microsToAmount(prev.spendMicros)),
+          impressions: kpi(cur.impressions, prev.impressions),
+          ctr: kpi(ctr(cur), ctr(prev)),
+          cpm: kpi(cpm(cur), cpm(prev)),
+        },
+        results,
+        trend,
+        topIssues: issues.rows.map(toTrackedIssue),
+        recentChanges: accountChanges(db, account.id, RECENT_CHANGES),
+      };
+      return overview;
+    },
+  };
+}
+
+export type PortfolioUseCases = ReturnType<typeof portfolioUseCases>;
+export type { GoalStatus };
