@@ -111,7 +111,7 @@ describe('a PDF in any script', () => {
       '合計消化金額',
       'キャンペーン',
       '日別パフォーマンス',
-      '2 / 4 ページ',
+      '2 / 3 ページ',
       '1月1日',
     ]) {
       expect(ja).toContain(phrase);
@@ -126,7 +126,7 @@ describe('a PDF in any script', () => {
     const en = pdfText(await renderPdf(content(TITLE)));
     expect(en).toContain('1 Jan 2026 – 31 Jan 2026');
     expect(en).toContain('Summary');
-    expect(en).toContain('Page 2 of 4');
+    expect(en).toContain('Page 2 of 3');
   });
 
   it('loads only the fallbacks a report needs', () => {
