@@ -138,10 +138,10 @@ export const CreateReportBodySchema = z
     whiteLabel: WhiteLabelSchema.optional(),
     /** An addition to the spec: the report's language (default en). */
     locale: ReportLocaleSchema.optional(),
-    /** Additions to the spec: sections switched off, the analyst's commentary, delivery. */
+    /** Additions to the spec: sections switched off, the analyst's commentary. (Delivery to a folder or
+     *  by e-mail is the app's and the CLI's: a key must not write files or send mail as the agency.) */
     sections: ReportSectionsSchema.optional(),
     commentary: CommentarySchema.optional(),
-    delivery: ReportDeliverySchema.optional(),
   })
   .strict();
 export type CreateReportBody = z.infer<typeof CreateReportBodySchema>;

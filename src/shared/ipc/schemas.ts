@@ -1,7 +1,14 @@
 // One zod schema per handler's arguments: the single place arguments are validated (the dispatcher),
 // whichever host the call came through (Electron IPC or the web bridge).
 import { z } from 'zod';
-import { ReportLocaleSchema, WhiteLabelSchema } from '../api/reports';
+import {
+  CommentarySchema,
+  ReportDeliverySchema,
+  ReportLocaleSchema,
+  ReportSectionsSchema,
+  WhiteLabelSchema,
+  type ReportContent,
+} from '../api/reports';
 import type { SyncStarted } from '../api/accounts';
 import type { ChangeEvent } from '../api/changes';
 import { ISSUE_STATES, type TrackedIssue } from '../api/issues';
@@ -27,6 +34,7 @@ import type {
   DiagnosticListItem,
   InsightsSummaryView,
   Page,
+  ClientBrandingView,
   ReportScheduleView,
   ReportView,
   SettingsView,
@@ -141,9 +149,28 @@ export const argSchemas = {
       format: reportFormat,
       whiteLabel: WhiteLabelSchema.optional(),
       locale: ReportLocaleSchema.optional(),
+      sections: ReportSectionsSchema.optional(),
+      commentary: CommentarySchema.optional(),
+      delivery: ReportDeliverySchema.optional(),
     })
     .strict()
     .refine((r) => r.dateFrom <= r.dateTo, 'the start date is after the end date'),
+  'reports.preview': z
+    .object({
+      accountId,
+      title: reportTitle,
+      dateFrom: date,
+      dateTo: date,
+      campaignIds: z.array(campaignId).max(1000).optional(),
+      whiteLabel: WhiteLabelSchema.optional(),
+      locale: ReportLocaleSchema.optional(),
+      sections: ReportSectionsSchema.optional(),
+      commentary: CommentarySchema.optional(),
+    })
+    .strict()
+    .refine((r) => r.dateFrom <= r.dateTo, 'the start date is after the end date'),
+  'reports.branding': z.object({ accountId }).strict(),
+  'reports.setBranding': z.object({ accountId, branding: WhiteLabelSchema.nullable() }).strict(),
   'reports.schedule': z
     .object({
       accountId,
@@ -153,6 +180,10 @@ export const argSchemas = {
       campaignIds: z.array(campaignId).max(1000).optional(),
       format: reportFormat,
       whiteLabel: WhiteLabelSchema.optional(),
+      locale: ReportLocaleSchema.optional(),
+      sections: ReportSectionsSchema.optional(),
+      commentary: CommentarySchema.optional(),
+      delivery: ReportDeliverySchema.optional(),
     })
     .strict(),
   'reports.schedules': z.object({ includeCancelled: z.boolean().default(false) }).strict(),
@@ -240,6 +271,9 @@ export interface HandlerResults {
   'reports.schedule': ReportScheduleView;
   'reports.schedules': ReportScheduleView[];
   'reports.unschedule': ReportScheduleView;
+  'reports.preview': ReportContent;
+  'reports.branding': ClientBrandingView;
+  'reports.setBranding': ClientBrandingView;
   'insights.summary': InsightsSummaryView;
   'keys.list': ApiKeyView[];
   'keys.create': ApiKeyCreated;

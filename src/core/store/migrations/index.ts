@@ -6,6 +6,7 @@ import { sql as changeHistoryAndDeliveryBlockers } from './0005_change_history_a
 import { sql as tokenExpiry } from './0006_token_expiry';
 import { sql as alerts } from './0007_alerts';
 import { sql as goals } from './0008_goals';
+import { sql as clientReports } from './0010_client_reports';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,6 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'token_expiry', sql: tokenExpiry },
   { version: 7, name: 'alerts', sql: alerts },
   { version: 8, name: 'goals', sql: goals },
+  // Pre-assigned number 0010; version 9 until detectors' 0009 lands (versions have no gaps), then 10.
+  { version: 9, name: 'client_reports', sql: clientReports },
 ];
