@@ -10,7 +10,9 @@ import { retryDelayMs } from '../alerts/service';
 import type { Core } from '../core';
 import { newId } from '../ids';
 import { sendWorkspaceMail } from '../mail/smtp';
-import type { DeliveryRow } from './store';
+import { reportFormatter } from './format';
+import type { ReportRow } from './rows';
+import { accountName, dueDeliveries, saveDeliveryOutcome, type DeliveryRow } from './store';
 
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
@@ -127,4 +129,77 @@ export function toDeliveryStatus(row: DeliveryRow): ReportDeliveryStatus {
     deliveredAt: row.delivered_at,
     path: row.path,
   };
+}
+
+export interface DeliveryPumpPorts {
+  /** The report if it is completed (a delivery waits for nothing else). */
+  completedReport(id: string): ReportRow | undefined;
+  fileOf(row: ReportRow): { utf8FileName: string; contentType: string; body: Buffer };
+  /** Announces a delivery's outcome (report.changed), so screens refresh its status. */
+  changed(row: ReportRow): void;
+}
+
+/**
+ * Attempts the deliveries that are due (new ones at once, failed ones after their backoff), one pass at
+ * a time; each outcome is saved on its row. A call during a pass asks for one more pass.
+ */
+export class DeliveryPump {
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly core: Core,
+    private readonly ports: DeliveryPumpPorts,
+  ) {}
+
+  deliverDue(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        for (const delivery of dueDeliveries(this.core.db, this.core.clock.now().toISOString())) {
+          await this.attempt(delivery);
+        }
+      } while (this.again);
+    })().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  async whenIdle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async attempt(delivery: DeliveryRow): Promise<void> {
+    const row = this.ports.completedReport(delivery.report_id);
+    if (!row) return;
+    let outcome: { ok: true; path: string | null } | { ok: false; error: string };
+    try {
+      const file = this.ports.fileOf(row);
+      const path = await attemptDelivery(this.core, row.workspace_id, delivery, {
+        title: row.title,
+        fileName: file.utf8FileName,
+        contentType: file.contentType.split(';')[0] ?? file.contentType,
+        body: file.body,
+        accountName: accountName(this.core.db, row.account_id) ?? row.account_id,
+        period: reportFormatter('en').dateRange({ from: row.date_from, to: row.date_to }),
+      });
+      outcome = { ok: true, path };
+    } catch (error) {
+      outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    saveDeliveryOutcome(this.core.db, delivery.id, afterAttempt(delivery, outcome, this.core.clock.now()));
+    if (!outcome.ok) {
+      this.core.logger.warn('report delivery failed', {
+        reportId: row.id,
+        channel: delivery.channel,
+        error: outcome.error,
+      });
+    }
+    this.ports.changed(row);
+  }
 }

@@ -43,21 +43,10 @@ import {
 } from './rows';
 import { nextRun, runOn } from './schedule';
 import { downloadFileName, signDownload, signingSecret, verifyDownload } from './signing';
-import {
-  ReportStore,
-  accountName,
-  clientBranding,
-  deliveriesOf,
-  dueDeliveries,
-  insertDeliveries,
-  saveDeliveryOutcome,
-  workspacePlan,
-  type ListFilter as ReportListFilter,
-} from './store';
+import { ReportStore, deliveriesOf, insertDeliveries, type ListFilter as ReportListFilter } from './store';
 import { buildReportContent } from './content';
-import { afterAttempt, attemptDelivery, deliveryRows, toDeliveryStatus } from './delivery';
-import { reportFormatter } from './format';
-import { whiteLabelDefaults } from '../settings/use-cases';
+import { DeliveryPump, deliveryRows, toDeliveryStatus } from './delivery';
+import { resolveBranding } from './branding';
 
 export const DOWNLOAD_VALIDITY_DAYS = 7;
 const SCHEDULE_CHECK_MS = 60_000;
@@ -141,8 +130,7 @@ export class ReportsService {
   private baseUrl = '';
   private secret: string | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private delivering: Promise<void> | null = null;
-  private deliverAgain = false;
+  private readonly deliveries: DeliveryPump;
 
   constructor(
     private readonly core: Core,
@@ -153,6 +141,14 @@ export class ReportsService {
       run: (id) => this.generate(id),
       onError: (id, error) =>
         core.logger.error('report generation crashed', { reportId: id, error: String(error) }),
+    });
+    this.deliveries = new DeliveryPump(core, {
+      completedReport: (id) => {
+        const row = this.store.byId(id);
+        return row?.status === 'completed' ? row : undefined;
+      },
+      fileOf: (row) => this.readFile(row),
+      changed: (row) => this.changed(row.workspace_id, row.id, 'completed'),
     });
     this.renderer = new ReportRenderer(core.db, {
       useWorker: options.renderInWorker ?? true,
@@ -266,24 +262,9 @@ export class ReportsService {
     });
   }
 
-  /**
-   * The branding a report gets: the one given with it, else (on the plans with white-label) the
-   * client's (its ad account's), else the workspace default; AdLens's own otherwise.
-   */
+  /** The branding a report gets (branding.ts). */
   brandingFor(workspaceId: string, accountId: string, explicit: WhiteLabel | null): WhiteLabel | null {
-    if (explicit) return explicit;
-    const plan = workspacePlan(this.core.db, workspaceId);
-    if (!plan || !(WHITE_LABEL_PLANS as readonly string[]).includes(plan)) return null;
-    const client = clientBranding(this.core.db, workspaceId, accountId);
-    if (client) {
-      return {
-        companyName: client.company_name,
-        ...(client.logo ? { logo: client.logo } : {}),
-        ...(client.primary_color ? { primaryColor: client.primary_color } : {}),
-        ...(client.footer_text ? { footerText: client.footer_text } : {}),
-      };
-    }
-    return whiteLabelDefaults(this.core.db, workspaceId);
+    return resolveBranding(this.core.db, workspaceId, accountId, explicit);
   }
 
   private withDeliveries(reports: Report[]): Report[] {
@@ -428,7 +409,7 @@ export class ReportsService {
   /** Resolves when no report is queued or generating and no delivery is being attempted. */
   async whenIdle(): Promise<void> {
     await this.jobs.whenIdle();
-    while (this.delivering) await this.delivering;
+    await this.deliveries.whenIdle();
   }
 
   /**
@@ -436,50 +417,7 @@ export class ReportsService {
    * pass at a time; each outcome is saved on its row and announced as a report change.
    */
   deliverDue(): Promise<void> {
-    if (this.delivering) {
-      this.deliverAgain = true;
-      return this.delivering;
-    }
-    this.delivering = (async () => {
-      do {
-        this.deliverAgain = false;
-        for (const delivery of dueDeliveries(this.core.db, this.core.clock.now().toISOString())) {
-          const row = this.store.byId(delivery.report_id);
-          if (!row || row.status !== 'completed') continue;
-          let outcome: { ok: true; path: string | null } | { ok: false; error: string };
-          try {
-            const file = this.readFile(row);
-            const account = accountName(this.core.db, row.account_id);
-            const path = await attemptDelivery(this.core, row.workspace_id, delivery, {
-              title: row.title,
-              fileName: file.utf8FileName,
-              contentType: file.contentType.split(';')[0] ?? file.contentType,
-              body: file.body,
-              accountName: account ?? row.account_id,
-              period: reportFormatter('en').dateRange({ from: row.date_from, to: row.date_to }),
-            });
-            outcome = { ok: true, path };
-          } catch (error) {
-            outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
-          }
-          saveDeliveryOutcome(
-            this.core.db,
-            delivery.id,
-            afterAttempt(delivery, outcome, this.core.clock.now()),
-          );
-          if (!outcome.ok)
-            this.core.logger.warn('report delivery failed', {
-              reportId: row.id,
-              channel: delivery.channel,
-              error: outcome.error,
-            });
-          this.changed(row.workspace_id, row.id, 'completed');
-        }
-      } while (this.deliverAgain);
-    })().finally(() => {
-      this.delivering = null;
-    });
-    return this.delivering;
+    return this.deliveries.deliverDue();
   }
 
   /** Resolves with the report once it is completed or failed (for the CLI and tests). */
@@ -509,7 +447,7 @@ export class ReportsService {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.jobs.stop();
-    if (this.delivering) await this.delivering;
+    await this.deliveries.whenIdle();
     await this.renderer.close();
   }
 
