@@ -19,6 +19,8 @@ export interface DashboardServer {
 export interface ServerOptions {
   bare?: boolean;
   invite?: string;
+  /** More arguments for e2e/serve-dashboard.ts (e.g. --plan agency). */
+  args?: string[];
 }
 
 // Playwright runs from the repository root (where playwright.config.ts is).
@@ -32,6 +34,7 @@ export async function startServer(
   const args = ['--import', 'tsx', join(ROOT, 'e2e', 'serve-dashboard.ts'), '--data-dir', dataDir];
   if (options.bare) args.push('--bare');
   if (options.invite) args.push('--invite', options.invite);
+  if (options.args) args.push(...options.args);
   const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   const lines = createInterface({ input: child.stdout! });
   const waiting = new Map<string, () => void>();

@@ -3,7 +3,11 @@
 // `INVITE <url>` for --invite. Reads test controls on stdin ("expire-token" → "OK expire-token",
 // "restore-token" → "OK restore-token").
 //   node --import tsx e2e/serve-dashboard.ts --data-dir DIR [--bare] [--invite EMAIL] [--campaigns N]
+//     [--plan agency] [--smtp-port N]
 // --bare: a trial workspace and its owner, no account connected (the connect tests start there).
+// --plan: the workspace's plan (white-label tests); --smtp-port: the SMTP server a test started
+// (127.0.0.1, no TLS), set as the workspace's SMTP server. Control "due-reports" makes every scheduled
+// report due now and starts it ("OK due-reports"): a schedule's run without waiting for Monday.
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -19,6 +23,8 @@ async function main(): Promise<void> {
       invite: { type: 'string' },
       port: { type: 'string', default: '0' },
       campaigns: { type: 'string' },
+      plan: { type: 'string' },
+      'smtp-port': { type: 'string' },
     },
   });
   const dataDir = values['data-dir'];
@@ -37,6 +43,18 @@ async function main(): Promise<void> {
   });
   const { core, platform } = host;
   const server = { url: host.url };
+  const workspaceId = listWorkspaces(core.db)[0]?.id;
+  if (values.plan && workspaceId) {
+    core.db.prepare(`UPDATE workspaces SET plan = ? WHERE id = ?`).run(values.plan, workspaceId);
+  }
+  if (values['smtp-port'] && workspaceId) {
+    await host.app.use.alerts.setSmtp(host.app.use.identity.contextForWorkspace(workspaceId), {
+      host: '127.0.0.1',
+      port: Number(values['smtp-port']),
+      security: 'none',
+      from: 'reports@agency.test',
+    });
+  }
   console.log(`READY ${server.url}`);
   if (values.invite) {
     const workspace = listWorkspaces(core.db)[0];
@@ -59,6 +77,11 @@ async function main(): Promise<void> {
     } else if (command === 'restore-token') {
       // The platform accepts its tokens again (as after the user signs in anew): re-authentication works.
       void platform.controls.reset().then(() => console.log('OK restore-token'));
+    } else if (command === 'due-reports') {
+      const now = core.clock.now().toISOString();
+      core.db.prepare(`UPDATE reports SET due_at = ? WHERE status = 'pending'`).run(now);
+      host.app.reports.runDue();
+      console.log('OK due-reports');
     } else if (command === 'stop') void stop();
   });
   process.on('SIGTERM', () => void stop());

@@ -169,3 +169,28 @@ export function pdfGlyphs(pdf: Uint8Array): PdfGlyph[] {
     return glyphs;
   });
 }
+
+/**
+ * How far down a page its content reaches, as a share of the space between the running header and
+ * footer (0 = nothing below the header, 1 = down to the footer). Header and footer text is left out.
+ */
+export function pdfPageFill(pdf: Uint8Array, page: number): number {
+  return withDoc(pdf, (doc) => {
+    const loaded = doc.loadPage(page - 1);
+    try {
+      const [, , , height] = loaded.getBounds();
+      const json = JSON.parse(loaded.toStructuredText('preserve-whitespace').asJSON()) as {
+        blocks: Array<{ bbox: { y: number; h: number } }>;
+      };
+      const top = 45;
+      const bottom = height - 40;
+      const reach = json.blocks
+        .map((b) => b.bbox.y + b.bbox.h)
+        .filter((y) => y > top && y < bottom)
+        .reduce((max, y) => Math.max(max, y), top);
+      return (reach - top) / (bottom - top);
+    } finally {
+      loaded.destroy();
+    }
+  });
+}

@@ -96,10 +96,23 @@ describe('report CLI', () => {
       'Weekly',
       '--cadence',
       'weekly',
+      '--locale',
+      'ja',
+      '--folder',
+      '/tmp/adlens-weekly',
+      '--email',
+      'a@client.test, b@client.test',
       '--json',
     );
     expect(scheduled.code).toBe(0);
-    const id = (JSON.parse(scheduled.out) as { schedule: { id: string } }).schedule.id;
+    const parsed = JSON.parse(scheduled.out) as {
+      schedule: { id: string; locale: string; delivery: { folder: string; emails: string[] } };
+    };
+    expect(parsed.schedule).toMatchObject({
+      locale: 'ja',
+      delivery: { folder: '/tmp/adlens-weekly', emails: ['a@client.test', 'b@client.test'] },
+    });
+    const id = parsed.schedule.id;
     const pending = await cli('list', '--workspace', f.workspaceId, '--status', 'pending', '--json');
     expect((JSON.parse(pending.out) as { total: number }).total).toBe(1);
     expect((await cli('schedules', '--workspace', f.workspaceId)).out).toContain(id);

@@ -5,7 +5,6 @@
 // A unique key per destination and per issue state change means never two alerts for one change;
 // quiet hours hold deliveries until they end; failures are retried with exponential backoff for a
 // day, also after a restart. tick() (the watcher's) pumps what is due and sends each user's digest.
-import nodemailer from 'nodemailer';
 import type { RiskLevel } from '../../shared/api/diagnostics';
 import { RISK_LEVELS } from '../../shared/api/diagnostics';
 import type { AlertTestResult, AlertType } from '../../shared/api/alerts';
@@ -14,7 +13,6 @@ import { dateInZone } from '../clock';
 import type { Core } from '../core';
 import { newId } from '../ids';
 import { issueRow, namesFor, toTrackedIssue } from '../issues/store';
-import { readSetting } from '../settings/store';
 import { emailOf, signature, slackBody, type AlertEvent } from './format';
 import { hourInZone, quietUntil } from './quiet';
 import {
@@ -33,7 +31,8 @@ import {
 } from './store';
 import { accountChecks } from './account-checks';
 import { composeDigest } from './digest';
-import { prefsOf, smtpKey, type StoredSmtp } from './prefs';
+import { prefsOf } from './prefs';
+import { hasSmtpServer, sendWorkspaceMail } from '../mail/smtp';
 
 /** First retry after a minute, doubling, at most two hours apart; given up a day after the first try. */
 const RETRY_BASE_MS = 60_000;
@@ -356,28 +355,12 @@ export class AlertsService {
           error: response.ok ? null : `HTTP ${response.status}`,
         };
       }
-      const smtp = readSetting(this.core.db, smtpKey(destination.workspace_id));
-      if (!smtp) return { ok: false, httpStatus: null, error: 'no SMTP server is set for the workspace' };
-      const settings = JSON.parse(smtp) as StoredSmtp;
-      const password = settings.password
-        ? this.core.tokenCipher.decrypt(Buffer.from(settings.password, 'base64'))
-        : undefined;
-      const transport = nodemailer.createTransport({
-        host: settings.host,
-        port: settings.port,
-        secure: settings.security === 'tls',
-        requireTLS: settings.security === 'starttls',
-        ...(settings.user ? { auth: { user: settings.user, pass: password ?? '' } } : {}),
-        connectionTimeout: SEND_TIMEOUT_MS,
-        greetingTimeout: SEND_TIMEOUT_MS,
-        socketTimeout: SEND_TIMEOUT_MS,
+      if (!hasSmtpServer(this.core, destination.workspace_id))
+        return { ok: false, httpStatus: null, error: 'no SMTP server is set for the workspace' };
+      await sendWorkspaceMail(this.core, destination.workspace_id, {
+        to: destination.target,
+        ...emailOf(event),
       });
-      const mail = emailOf(event);
-      try {
-        await transport.sendMail({ from: settings.from, to: destination.target, ...mail });
-      } finally {
-        transport.close();
-      }
       return { ok: true, httpStatus: null, error: null };
     } catch (error) {
       return { ok: false, httpStatus: null, error: error instanceof Error ? error.message : String(error) };

@@ -4,7 +4,14 @@ import type { HandlerContext, HandlerEnv } from './context';
 import type { HandlerImpls } from './dispatch';
 
 type ReportHandlerName =
-  'reports.list' | 'reports.create' | 'reports.schedule' | 'reports.schedules' | 'reports.unschedule';
+  | 'reports.list'
+  | 'reports.create'
+  | 'reports.schedule'
+  | 'reports.schedules'
+  | 'reports.unschedule'
+  | 'reports.preview'
+  | 'reports.branding'
+  | 'reports.setBranding';
 
 export function reportHandlers(env: HandlerEnv): Pick<HandlerImpls, ReportHandlerName> {
   const { reports } = env.app.use;
@@ -20,9 +27,27 @@ export function reportHandlers(env: HandlerEnv): Pick<HandlerImpls, ReportHandle
         campaignIds: args.campaignIds,
         whiteLabel: args.whiteLabel,
         locale: args.locale,
+        sections: args.sections,
+        commentary: args.commentary,
+        delivery: args.delivery,
       });
       return reports.get(ctx, created.id);
     },
+    'reports.preview': (ctx, args) =>
+      reports.preview(ctx, {
+        accountId: args.accountId,
+        title: args.title,
+        dateStart: args.dateFrom,
+        dateEnd: args.dateTo,
+        campaignIds: args.campaignIds,
+        whiteLabel: args.whiteLabel,
+        locale: args.locale,
+        sections: args.sections,
+        commentary: args.commentary,
+      }),
+    'reports.branding': (ctx, args) => reports.branding(ctx, args.accountId),
+    'reports.setBranding': (ctx, args) =>
+      reports.setBranding(ctx, { accountId: args.accountId, branding: args.branding }),
     'reports.schedule': (ctx, args) =>
       reports.schedule(ctx, {
         accountId: args.accountId,
@@ -31,6 +56,10 @@ export function reportHandlers(env: HandlerEnv): Pick<HandlerImpls, ReportHandle
         format: args.format,
         campaignIds: args.campaignIds,
         whiteLabel: args.whiteLabel,
+        locale: args.locale,
+        sections: args.sections,
+        commentary: args.commentary,
+        delivery: args.delivery,
       }),
     'reports.schedules': (ctx, args) => reports.schedules(ctx, { includeCancelled: args.includeCancelled }),
     'reports.unschedule': (ctx, args) => reports.unschedule(ctx, args.id),

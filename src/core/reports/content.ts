@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import {
   REPORT_CONTENT_VERSION,
+  REPORT_SECTIONS,
+  type ReportSections,
   type ReportBranding,
   type ReportCampaign,
   type ReportContent,
@@ -22,6 +24,8 @@ import { getWorkspaceOwner } from '../identity/users';
 import { campaignInsights, insightsSummary, previousPeriod } from '../insights';
 import { round2 } from '../insights/metrics';
 import type { Db } from '../store/open';
+import { kpiTiles, previousCampaigns } from './kpis';
+import { goalsAgainstActuals } from './goals';
 
 export const PRODUCT_BRANDING: ReportBranding = {
   whiteLabel: false,
@@ -42,6 +46,10 @@ export interface ReportContentInput {
   whiteLabel?: WhiteLabel | null | undefined;
   /** The report's language (fixed text, dates, numbers); en when absent. */
   locale?: ReportLocale | undefined;
+  /** Sections switched off (a section left out is on). */
+  sections?: ReportSections | undefined;
+  /** The analyst's commentary (Markdown-light). */
+  commentary?: string | null | undefined;
   /** Whose Andromeda profile frames the report; null = the workspace owner's. */
   userId: string | null;
   generatedAt: Date;
@@ -360,6 +368,23 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
     .sort((a, b) => b.spend - a.spend || a.name.localeCompare(b.name));
 
   const { totals, trends } = summary;
+  const results = resultTotals(campaigns);
+  const revenue = round2([...perCampaign.values()].reduce((sum, m) => sum + m.revenue, 0));
+  const previous = previousPeriod(input.dateFrom, input.dateTo);
+  const before = campaignInsights(db, campaignIds, previous.from, previous.to);
+  const beforeCampaigns = previousCampaigns(campaigns, before);
+  const kpis = kpiTiles(
+    { spend: totals.spend, revenue, roas: totals.roas, results },
+    {
+      spend: round2(beforeCampaigns.reduce((sum, c) => sum + c.spend, 0)),
+      revenue: round2([...before.values()].reduce((sum, m) => sum + m.revenue, 0)),
+      results: resultTotals(beforeCampaigns),
+    },
+  );
+  const commentary = input.commentary?.trim() ? input.commentary.trim() : null;
+  const sections = REPORT_SECTIONS.filter(
+    (s) => input.sections?.[s] !== false && (s !== 'commentary' || commentary !== null),
+  );
   return {
     schemaVersion: REPORT_CONTENT_VERSION,
     reportId: input.reportId,
@@ -396,8 +421,12 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
     },
     daily: summary.timeSeries.map(({ date, spend, conversions, cpa }) => ({ date, spend, conversions, cpa })),
     campaigns,
-    results: resultTotals(campaigns),
-    revenue: round2([...perCampaign.values()].reduce((sum, m) => sum + m.revenue, 0)),
+    results,
+    revenue,
+    sections,
+    commentary,
+    kpis,
+    goals: goalsAgainstActuals(db, account.id, campaigns),
     andromedaContext: andromedaContext(db, input.workspaceId, input.userId, t),
   };
 }

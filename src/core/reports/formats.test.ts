@@ -181,7 +181,8 @@ describe('Markdown format', () => {
     );
     expect(campaigns?.rows.every((row) => row.length === 9)).toBe(true);
     expect(tables.find((t) => t.header[0]?.text === 'Date')?.rows).toHaveLength(90);
-    const summary = tables.find((t) => t.header[0]?.text === 'Metric');
+    // The summary table (the key-figures table also starts with "Metric", and has a previous column).
+    const summary = tables.find((t) => t.header[0]?.text === 'Metric' && t.header.length === 3);
     const spend = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(
       c.summary.totalSpend,
     );

@@ -2,7 +2,9 @@
 import type {
   Report,
   ReportCadence,
+  ReportDelivery,
   ReportFormat,
+  ReportSections,
   ReportLocale,
   ReportSchedule,
   ReportStatus,
@@ -52,6 +54,10 @@ export interface RenderOptions {
   userId: string | null;
   /** The report's language; absent on reports created before there was a choice (en). */
   locale?: ReportLocale;
+  /** Sections switched off; the analyst's commentary; where the file goes besides the data directory. */
+  sections?: ReportSections;
+  commentary?: string;
+  delivery?: ReportDelivery;
 }
 
 /** `report_schedules.request`: what each run of a schedule is created with. */
@@ -68,6 +74,9 @@ export function parseRenderOptions(value: string | null): RenderOptions {
     whiteLabel: parsed.whiteLabel ?? null,
     userId: parsed.userId ?? null,
     ...(parsed.locale ? { locale: parsed.locale } : {}),
+    ...(parsed.sections ? { sections: parsed.sections } : {}),
+    ...(parsed.commentary ? { commentary: parsed.commentary } : {}),
+    ...(parsed.delivery ? { delivery: parsed.delivery } : {}),
   };
 }
 
@@ -105,5 +114,8 @@ export function toSchedule(row: ScheduleRow): ReportSchedule {
     nextRunAt: row.next_run_at,
     createdAt: row.created_at,
     cancelledAt: row.cancelled_at,
+    locale: request.locale ?? 'en',
+    sections: request.sections ?? {},
+    delivery: request.delivery ?? null,
   };
 }

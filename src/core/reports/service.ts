@@ -6,11 +6,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
+  CommentarySchema,
+  ReportDeliverySchema,
   ReportFormatSchema,
   ReportCadenceSchema,
   ReportLocaleSchema,
+  ReportSectionsSchema,
   WhiteLabelSchema,
   type Report,
+  type ReportContent,
+  type ReportDelivery,
+  type ReportSections,
   type ReportCreated,
   type ReportFormat,
   type ReportLocale,
@@ -37,7 +43,10 @@ import {
 } from './rows';
 import { nextRun, runOn } from './schedule';
 import { downloadFileName, signDownload, signingSecret, verifyDownload } from './signing';
-import { ReportStore, type ListFilter as ReportListFilter } from './store';
+import { ReportStore, deliveriesOf, insertDeliveries, type ListFilter as ReportListFilter } from './store';
+import { buildReportContent } from './content';
+import { DeliveryPump, deliveryRows, toDeliveryStatus } from './delivery';
+import { resolveBranding } from './branding';
 
 export const DOWNLOAD_VALIDITY_DAYS = 7;
 const SCHEDULE_CHECK_MS = 60_000;
@@ -58,6 +67,9 @@ export interface CreateReportInput {
   format?: ReportFormat;
   whiteLabel?: WhiteLabel;
   locale?: ReportLocale;
+  sections?: ReportSections;
+  commentary?: string;
+  delivery?: ReportDelivery;
 }
 
 export interface ScheduleReportInput {
@@ -67,6 +79,10 @@ export interface ScheduleReportInput {
   format?: ReportFormat;
   campaignIds?: string[];
   whiteLabel?: WhiteLabel;
+  locale?: ReportLocale;
+  sections?: ReportSections;
+  commentary?: string;
+  delivery?: ReportDelivery;
 }
 
 export type { ReportListFilter };
@@ -91,6 +107,9 @@ const createInput = z.object({
   format: ReportFormatSchema.optional(),
   whiteLabel: WhiteLabelSchema.optional(),
   locale: ReportLocaleSchema.optional(),
+  sections: ReportSectionsSchema.optional(),
+  commentary: CommentarySchema.optional(),
+  delivery: ReportDeliverySchema.optional(),
 });
 
 const scheduleInput = createInput
@@ -111,6 +130,7 @@ export class ReportsService {
   private baseUrl = '';
   private secret: string | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private readonly deliveries: DeliveryPump;
 
   constructor(
     private readonly core: Core,
@@ -121,6 +141,14 @@ export class ReportsService {
       run: (id) => this.generate(id),
       onError: (id, error) =>
         core.logger.error('report generation crashed', { reportId: id, error: String(error) }),
+    });
+    this.deliveries = new DeliveryPump(core, {
+      completedReport: (id) => {
+        const row = this.store.byId(id);
+        return row?.status === 'completed' ? row : undefined;
+      },
+      fileOf: (row) => this.readFile(row),
+      changed: (row) => this.changed(row.workspace_id, row.id, 'completed'),
     });
     this.renderer = new ReportRenderer(core.db, {
       useWorker: options.renderInWorker ?? true,
@@ -168,6 +196,9 @@ export class ReportsService {
         whiteLabel: data.whiteLabel ?? null,
         userId: ctx.userId,
         ...(data.locale ? { locale: data.locale } : {}),
+        ...(data.sections ? { sections: data.sections } : {}),
+        ...(data.commentary ? { commentary: data.commentary } : {}),
+        ...(data.delivery ? { delivery: data.delivery } : {}),
       } satisfies RenderOptions),
       summary: null,
       file_path: null,
@@ -193,12 +224,59 @@ export class ReportsService {
 
   get(ctx: RequestContext, id: string): Report | undefined {
     const row = this.store.visible(ctx, id);
-    return row ? toReport(row, this.downloadUrl(row)) : undefined;
+    return row ? this.withDeliveries([toReport(row, this.downloadUrl(row))])[0] : undefined;
   }
 
   list(ctx: RequestContext, f: ReportListFilter): { items: Report[]; total: number } {
     const { rows, total } = this.store.list(ctx, f);
-    return { items: rows.map((row) => toReport(row, this.downloadUrl(row))), total };
+    return { items: this.withDeliveries(rows.map((row) => toReport(row, this.downloadUrl(row)))), total };
+  }
+
+  /**
+   * The content of a report not generated yet, for the preview beside the form: built on this thread
+   * from the store (a few milliseconds), with the branding the report would get.
+   */
+  preview(ctx: RequestContext, input: CreateReportInput): ReportContent {
+    const parsed = createInput.safeParse(input);
+    if (!parsed.success) throw invalid(parsed.error);
+    const data = parsed.data;
+    this.checkLimits(ctx, data.campaignIds, data.whiteLabel);
+    const account = this.store.account(ctx, data.accountId);
+    const campaignIds = data.campaignIds
+      ? this.store.resolveCampaigns(account.id, data.campaignIds)
+      : this.store.defaultCampaigns(account.id, data.dateFrom, data.dateTo, MAX_REPORT_CAMPAIGNS);
+    return buildReportContent(this.core.db, {
+      reportId: 'rpt_preview',
+      workspaceId: ctx.workspaceId,
+      accountId: account.id,
+      campaignIds,
+      title: data.title,
+      dateFrom: data.dateFrom,
+      dateTo: data.dateTo,
+      whiteLabel: this.brandingFor(ctx.workspaceId, account.id, data.whiteLabel ?? null),
+      locale: data.locale,
+      sections: data.sections,
+      commentary: data.commentary ?? null,
+      userId: ctx.userId,
+      generatedAt: this.core.clock.now(),
+    });
+  }
+
+  /** The branding a report gets (branding.ts). */
+  brandingFor(workspaceId: string, accountId: string, explicit: WhiteLabel | null): WhiteLabel | null {
+    return resolveBranding(this.core.db, workspaceId, accountId, explicit);
+  }
+
+  private withDeliveries(reports: Report[]): Report[] {
+    const rows = deliveriesOf(
+      this.core.db,
+      reports.map((r) => r.id),
+    );
+    if (rows.length === 0) return reports;
+    return reports.map((r) => {
+      const mine = rows.filter((d) => d.report_id === r.id);
+      return mine.length > 0 ? { ...r, deliveries: mine.map(toDeliveryStatus) } : r;
+    });
   }
 
   /** The file behind a signed link. Every refusal is 404 not_found (DESIGN §5), with a precise message. */
@@ -249,6 +327,10 @@ export class ReportsService {
       campaignIds,
       whiteLabel: data.whiteLabel ?? null,
       userId: ctx.userId,
+      ...(data.locale ? { locale: data.locale } : {}),
+      ...(data.sections ? { sections: data.sections } : {}),
+      ...(data.commentary ? { commentary: data.commentary } : {}),
+      ...(data.delivery ? { delivery: data.delivery } : {}),
     };
     const run = nextRun(data.cadence, now);
     const schedule: ScheduleRow = {
@@ -292,8 +374,12 @@ export class ReportsService {
     this.jobs.start();
     for (const id of this.store.idsWithStatus('generating')) this.enqueue(id);
     this.runDue();
+    void this.deliverDue();
     if (!this.timer) {
-      this.timer = setInterval(() => this.runDue(), this.options.scheduleCheckMs ?? SCHEDULE_CHECK_MS);
+      this.timer = setInterval(() => {
+        this.runDue();
+        void this.deliverDue();
+      }, this.options.scheduleCheckMs ?? SCHEDULE_CHECK_MS);
       this.timer.unref();
     }
   }
@@ -320,9 +406,18 @@ export class ReportsService {
     return due.length;
   }
 
-  /** Resolves when no report is queued or generating. */
-  whenIdle(): Promise<void> {
-    return this.jobs.whenIdle();
+  /** Resolves when no report is queued or generating and no delivery is being attempted. */
+  async whenIdle(): Promise<void> {
+    await this.jobs.whenIdle();
+    await this.deliveries.whenIdle();
+  }
+
+  /**
+   * Attempts the deliveries that are due (new ones at once, failed ones after their backoff), one
+   * pass at a time; each outcome is saved on its row and announced as a report change.
+   */
+  deliverDue(): Promise<void> {
+    return this.deliveries.deliverDue();
   }
 
   /** Resolves with the report once it is completed or failed (for the CLI and tests). */
@@ -352,6 +447,7 @@ export class ReportsService {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.jobs.stop();
+    await this.deliveries.whenIdle();
     await this.renderer.close();
   }
 
@@ -396,6 +492,10 @@ export class ReportsService {
       white_label: JSON.stringify({
         whiteLabel: request.whiteLabel,
         userId: request.userId,
+        ...(request.locale ? { locale: request.locale } : {}),
+        ...(request.sections ? { sections: request.sections } : {}),
+        ...(request.commentary ? { commentary: request.commentary } : {}),
+        ...(request.delivery ? { delivery: request.delivery } : {}),
       } satisfies RenderOptions),
       summary: null,
       file_path: null,
@@ -440,8 +540,11 @@ export class ReportsService {
           title: row.title,
           dateFrom: row.date_from,
           dateTo: row.date_to,
-          whiteLabel: options.whiteLabel,
+          // Resolved when rendered, so a schedule's runs carry the client's current branding.
+          whiteLabel: this.brandingFor(row.workspace_id, row.account_id, options.whiteLabel),
           locale: options.locale,
+          sections: options.sections,
+          commentary: options.commentary ?? null,
           userId: options.userId,
           generatedAt: this.core.clock.now().toISOString(),
         },
@@ -454,7 +557,10 @@ export class ReportsService {
         completedAt: completedAt.toISOString(),
         expiresAt: expiresAt.toISOString(),
       });
+      const deliveries = deliveryRows(row.id, options.delivery, completedAt.toISOString());
+      if (deliveries.length > 0) insertDeliveries(this.core.db, deliveries);
       this.changed(row.workspace_id, row.id, 'completed');
+      if (deliveries.length > 0) void this.deliverDue();
     } catch (error) {
       const reason = toJobError(error);
       this.core.logger.warn('report generation failed', { reportId: row.id, ...reason });

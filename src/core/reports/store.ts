@@ -228,3 +228,101 @@ export class ReportStore {
     })();
   }
 }
+
+// ---- Client branding and deliveries (migration 0010) ----
+
+export interface BrandingRow {
+  workspace_id: string;
+  account_id: string;
+  company_name: string;
+  logo: string | null;
+  primary_color: string | null;
+  footer_text: string | null;
+  updated_at: string;
+}
+
+export interface DeliveryRow {
+  id: string;
+  report_id: string;
+  channel: 'folder' | 'email';
+  target: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  delivered_at: string | null;
+  path: string | null;
+  created_at: string;
+}
+
+export function workspacePlan(db: Db, workspaceId: string): string | undefined {
+  return db.prepare(`SELECT plan FROM workspaces WHERE id = ?`).pluck().get(workspaceId) as
+    string | undefined;
+}
+
+export function accountName(db: Db, accountId: string): string | undefined {
+  return db.prepare(`SELECT name FROM ad_accounts WHERE id = ?`).pluck().get(accountId) as string | undefined;
+}
+
+export function clientBranding(db: Db, workspaceId: string, accountId: string): BrandingRow | undefined {
+  return db
+    .prepare(`SELECT * FROM client_branding WHERE workspace_id = ? AND account_id = ?`)
+    .get(workspaceId, accountId) as BrandingRow | undefined;
+}
+
+export function saveClientBranding(db: Db, row: BrandingRow): void {
+  db.prepare(
+    `INSERT INTO client_branding (workspace_id, account_id, company_name, logo, primary_color, footer_text, updated_at)
+     VALUES (@workspace_id, @account_id, @company_name, @logo, @primary_color, @footer_text, @updated_at)
+     ON CONFLICT (workspace_id, account_id) DO UPDATE SET company_name = excluded.company_name,
+       logo = excluded.logo, primary_color = excluded.primary_color, footer_text = excluded.footer_text,
+       updated_at = excluded.updated_at`,
+  ).run(row);
+}
+
+export function deleteClientBranding(db: Db, workspaceId: string, accountId: string): void {
+  db.prepare(`DELETE FROM client_branding WHERE workspace_id = ? AND account_id = ?`).run(
+    workspaceId,
+    accountId,
+  );
+}
+
+export function insertDeliveries(db: Db, rows: DeliveryRow[]): void {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO report_deliveries (id, report_id, channel, target, status, attempts, next_attempt_at,
+       last_error, delivered_at, path, created_at)
+     VALUES (@id, @report_id, @channel, @target, @status, @attempts, @next_attempt_at, @last_error, @delivered_at,
+       @path, @created_at)`,
+  );
+  db.transaction(() => rows.forEach((row) => insert.run(row)))();
+}
+
+export function deliveriesOf(db: Db, reportIds: readonly string[]): DeliveryRow[] {
+  if (reportIds.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT * FROM report_deliveries WHERE report_id IN (SELECT value FROM json_each(?))
+        ORDER BY created_at, channel, target`,
+    )
+    .all(JSON.stringify(reportIds)) as DeliveryRow[];
+}
+
+export function dueDeliveries(db: Db, now: string): DeliveryRow[] {
+  return db
+    .prepare(
+      `SELECT * FROM report_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+        ORDER BY next_attempt_at, id`,
+    )
+    .all(now) as DeliveryRow[];
+}
+
+export function saveDeliveryOutcome(
+  db: Db,
+  id: string,
+  v: Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'delivered_at' | 'path'>,
+): void {
+  db.prepare(
+    `UPDATE report_deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
+       last_error = @last_error, delivered_at = @delivered_at, path = @path WHERE id = @id`,
+  ).run({ id, ...v });
+}

@@ -1,8 +1,21 @@
 // Reports: list, read, create, download, open and schedule, the same for every transport. Access and
 // ID resolution (an account of the workspace, campaigns of that account), the size and plan rules (at
 // most 20 distinct campaigns, white-label on its plans) and the date window are decided here once.
-import type { Report, ReportCreated, ReportFormat, ReportLocale, WhiteLabel } from '../../shared/api/reports';
-import type { ReportScheduleView } from '../../shared/ipc/types';
+import {
+  WhiteLabelSchema,
+  type Report,
+  type ReportContent,
+  type ReportCreated,
+  type ReportDelivery,
+  type ReportFormat,
+  type ReportLocale,
+  type ReportSections,
+  type WhiteLabel,
+} from '../../shared/api/reports';
+import { WHITE_LABEL_PLANS } from '../identity/access';
+import { clientBranding, deleteClientBranding, saveClientBranding } from './store';
+import { whiteLabelDefaults } from '../settings/use-cases';
+import type { ClientBrandingView, ReportScheduleView } from '../../shared/ipc/types';
 import type { AppServices } from '../app-services';
 import { AppError } from '../errors';
 import {
@@ -20,8 +33,11 @@ export interface ReportRequest {
   campaignIds?: readonly string[] | undefined;
   format?: ReportFormat | undefined;
   whiteLabel?: WhiteLabel | undefined;
-  /** The report's language (default en); schedules do not take one yet. */
+  /** The report's language (default en). */
   locale?: ReportLocale | undefined;
+  sections?: ReportSections | undefined;
+  commentary?: string | undefined;
+  delivery?: ReportDelivery | undefined;
 }
 
 export interface ReportFilter {
@@ -66,6 +82,26 @@ export function reportUseCases(services: AppServices) {
       ...(input.format ? { format: input.format } : {}),
       ...(input.whiteLabel ? { whiteLabel: input.whiteLabel } : {}),
       ...(input.locale ? { locale: input.locale } : {}),
+      ...(input.sections ? { sections: input.sections } : {}),
+      ...(input.commentary ? { commentary: input.commentary } : {}),
+      ...(input.delivery ? { delivery: input.delivery } : {}),
+    };
+  }
+
+  function brandingView(ctx: RequestContext, accountId: string): ClientBrandingView {
+    const row = clientBranding(db, ctx.workspaceId, accountId);
+    return {
+      accountId,
+      branding: row
+        ? {
+            companyName: row.company_name,
+            ...(row.logo ? { logo: row.logo } : {}),
+            ...(row.primary_color ? { primaryColor: row.primary_color } : {}),
+            ...(row.footer_text ? { footerText: row.footer_text } : {}),
+          }
+        : null,
+      workspaceDefault: whiteLabelDefaults(db, ctx.workspaceId),
+      allowed: WHITE_LABEL_PLANS.includes(ctx.plan),
     };
   }
 
@@ -118,6 +154,48 @@ export function reportUseCases(services: AppServices) {
       const request = resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
       return reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
+    },
+
+    /** The content a report would have, for the preview beside the form (nothing is stored). */
+    async preview(
+      ctx: RequestContext,
+      input: ReportRequest & { dateStart: string; dateEnd: string },
+    ): Promise<ReportContent> {
+      const request = resolveRequest(ctx, input);
+      const window = checkWindow(input.dateStart, input.dateEnd);
+      return reports.preview(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
+    },
+
+    /** A client's (ad account's) report branding and the workspace default. */
+    async branding(ctx: RequestContext, accountIdText: string): Promise<ClientBrandingView> {
+      return brandingView(ctx, resolveAccount(db, ctx, accountIdText).id);
+    },
+
+    /** Sets a client's branding (Agency plan only, like white-label); null clears it. */
+    async setBranding(
+      ctx: RequestContext,
+      input: { accountId: string; branding: WhiteLabel | null },
+    ): Promise<ClientBrandingView> {
+      const account = resolveAccount(db, ctx, input.accountId);
+      if (input.branding === null) {
+        deleteClientBranding(db, ctx.workspaceId, account.id);
+        return brandingView(ctx, account.id);
+      }
+      reports.checkLimits(ctx, undefined, input.branding);
+      const parsed = WhiteLabelSchema.safeParse(input.branding);
+      if (!parsed.success) {
+        throw new AppError('invalid_request', parsed.error.issues.map((i) => i.message).join('; '));
+      }
+      saveClientBranding(db, {
+        workspace_id: ctx.workspaceId,
+        account_id: account.id,
+        company_name: parsed.data.companyName,
+        logo: parsed.data.logo ?? null,
+        primary_color: parsed.data.primaryColor?.toUpperCase() ?? null,
+        footer_text: parsed.data.footerText ?? null,
+        updated_at: core.clock.now().toISOString(),
+      });
+      return brandingView(ctx, account.id);
     },
 
     /** Generates a report and waits for it (the command line): the report and its file's path. */

@@ -79,6 +79,48 @@ export const WhiteLabelSchema = z
   .strict();
 export type WhiteLabel = z.infer<typeof WhiteLabelSchema>;
 
+/** The parts of a report that can be switched on and off (all on by default). */
+export const REPORT_SECTIONS = [
+  'commentary',
+  'kpis',
+  'summary',
+  'goals',
+  'trend',
+  'campaigns',
+  'diagnostics',
+] as const;
+export const ReportSectionSchema = z.enum(REPORT_SECTIONS);
+export type ReportSection = z.infer<typeof ReportSectionSchema>;
+/** Sections as a set of switches; a section left out is on. */
+export const ReportSectionsSchema = z
+  .object(
+    Object.fromEntries(REPORT_SECTIONS.map((s) => [s, z.boolean().optional()])) as {
+      [K in ReportSection]: z.ZodOptional<z.ZodBoolean>;
+    },
+  )
+  .strict();
+export type ReportSections = z.infer<typeof ReportSectionsSchema>;
+export const MAX_COMMENTARY_CHARS = 4000;
+/** The analyst's commentary: Markdown-light text (paragraphs, `- ` bullets, **bold**, *italic*). */
+export const CommentarySchema = z.string().trim().max(MAX_COMMENTARY_CHARS);
+
+/** Where a finished report goes besides the data directory: a folder and/or e-mail addresses. */
+export const ReportDeliverySchema = z
+  .object({
+    /** An absolute folder path on this machine; created if missing. */
+    folder: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'folder must be an absolute path')
+      .optional(),
+    /** Sent through the workspace's SMTP server (the alerts' settings), the file attached. */
+    emails: z.array(z.email()).max(20).optional(),
+  })
+  .strict();
+export type ReportDelivery = z.infer<typeof ReportDeliverySchema>;
+
 /** POST /v1/reports body (DESIGN §5). Range rules (start ≤ end, ≤ 90 days) are checked by the service. */
 export const CreateReportBodySchema = z
   .object({
@@ -96,6 +138,10 @@ export const CreateReportBodySchema = z
     whiteLabel: WhiteLabelSchema.optional(),
     /** An addition to the spec: the report's language (default en). */
     locale: ReportLocaleSchema.optional(),
+    /** Additions to the spec: sections switched off, the analyst's commentary. (Delivery to a folder or
+     *  by e-mail is the app's and the CLI's: a key must not write files or send mail as the agency.) */
+    sections: ReportSectionsSchema.optional(),
+    commentary: CommentarySchema.optional(),
   })
   .strict();
 export type CreateReportBody = z.infer<typeof CreateReportBodySchema>;
@@ -157,7 +203,22 @@ export const ReportSchema = z.object({
   scheduleId: z.string().nullable(),
   /** Present when status is failed. */
   error: ReportErrorSchema.optional(),
+  /** An addition: one line per delivery target (folder, e-mail address), absent when none. */
+  deliveries: z
+    .array(
+      z.object({
+        channel: z.enum(['folder', 'email']),
+        target: z.string(),
+        status: z.enum(['pending', 'delivered', 'failed']),
+        attempts: z.number().int(),
+        lastError: z.string().nullable(),
+        deliveredAt: z.string().nullable(),
+        path: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
+export type ReportDeliveryStatus = NonNullable<z.infer<typeof ReportSchema>['deliveries']>[number];
 export type Report = z.infer<typeof ReportSchema>;
 
 export const ReportCreatedSchema = z.object({
@@ -182,6 +243,9 @@ export const ReportScheduleSchema = z.object({
   nextRunAt: z.string(),
   createdAt: z.string(),
   cancelledAt: z.string().nullable(),
+  locale: ReportLocaleSchema,
+  sections: ReportSectionsSchema,
+  delivery: ReportDeliverySchema.nullable(),
 });
 export type ReportSchedule = z.infer<typeof ReportScheduleSchema>;
 
@@ -193,6 +257,10 @@ export const CreateReportScheduleSchema = z
     format: ReportFormatSchema.optional(),
     campaignIds: z.array(z.string().min(1)).optional(),
     whiteLabel: WhiteLabelSchema.optional(),
+    locale: ReportLocaleSchema.optional(),
+    sections: ReportSectionsSchema.optional(),
+    commentary: CommentarySchema.optional(),
+    delivery: ReportDeliverySchema.optional(),
   })
   .strict();
 export type CreateReportSchedule = z.infer<typeof CreateReportScheduleSchema>;
@@ -268,6 +336,35 @@ export type ReportBranding = z.infer<typeof ReportBrandingSchema>;
 
 export const REPORT_CONTENT_VERSION = 1;
 
+export const KpiSchema = z.object({
+  /** spend | results | costPerResult | roas */
+  metric: z.enum(['spend', 'results', 'costPerResult', 'roas']),
+  /** The result type's name for results and cost per result; null otherwise. */
+  resultName: z.string().nullable(),
+  value: nullableNumber,
+  previous: nullableNumber,
+  /** Percent change against the previous period (null without a previous value). */
+  change: nullableNumber,
+  /** Whether the change is good news (CPA up is bad), for the colour. */
+  tone: z.enum(['good', 'bad', 'neutral']),
+});
+export type Kpi = z.infer<typeof KpiSchema>;
+
+export const GoalActualSchema = z.object({
+  /** Null for the account's own goal (all campaigns of the report). */
+  campaignId: z.string().nullable(),
+  campaignName: z.string().nullable(),
+  kind: z.enum(['CPA', 'ROAS']),
+  target: z.number(),
+  /** Cost per result or ROAS in the period; null when it cannot be computed (no results, mixed types). */
+  actual: nullableNumber,
+  /** True when the goal was met, false when missed, null when there is no actual. */
+  met: z.boolean().nullable(),
+  /** Whether the campaign's goal is its own or the account's. */
+  source: z.enum(['campaign', 'account']),
+});
+export type GoalActual = z.infer<typeof GoalActualSchema>;
+
 export const ReportContentSchema = z
   .object({
     schemaVersion: z.literal(REPORT_CONTENT_VERSION),
@@ -326,6 +423,14 @@ export const ReportContentSchema = z
     ),
     /** Purchase value in range; ROAS is shown only when there is some. */
     revenue: z.number(),
+    /** The sections shown (every format leaves out the others). */
+    sections: z.array(ReportSectionSchema).default([...REPORT_SECTIONS]),
+    /** The analyst's commentary (Markdown-light), null when none. */
+    commentary: z.string().nullable().default(null),
+    /** KPI tiles: this period, the previous one and the change, per result type (never summed). */
+    kpis: z.array(KpiSchema).default([]),
+    /** Goals (CPA or ROAS targets) against what the period delivered. */
+    goals: z.array(GoalActualSchema).default([]),
     andromedaContext: z.object({
       riskAppetite: RiskAppetiteSchema,
       focusMetric: FocusMetricSchema,

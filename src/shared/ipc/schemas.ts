@@ -3,7 +3,14 @@
 import { z } from 'zod';
 import { DateRangeSpecSchema } from '../date-range-schema';
 import { SAVED_VIEW_SCREENS, SaveViewSchema, type SavedView } from '../api/saved-views';
-import { ReportLocaleSchema, WhiteLabelSchema } from '../api/reports';
+import {
+  CommentarySchema,
+  ReportDeliverySchema,
+  ReportLocaleSchema,
+  ReportSectionsSchema,
+  WhiteLabelSchema,
+  type ReportContent,
+} from '../api/reports';
 import type { SyncStarted } from '../api/accounts';
 import type { ChangeEvent } from '../api/changes';
 import { ISSUE_STATES, type TrackedIssue } from '../api/issues';
@@ -31,6 +38,7 @@ import type {
   DiagnosticListItem,
   InsightsSummaryView,
   Page,
+  ClientBrandingView,
   ReportScheduleView,
   ReportView,
   SettingsView,
@@ -154,9 +162,28 @@ export const argSchemas = {
       format: reportFormat,
       whiteLabel: WhiteLabelSchema.optional(),
       locale: ReportLocaleSchema.optional(),
+      sections: ReportSectionsSchema.optional(),
+      commentary: CommentarySchema.optional(),
+      delivery: ReportDeliverySchema.optional(),
     })
     .strict()
     .refine((r) => r.dateFrom <= r.dateTo, 'the start date is after the end date'),
+  'reports.preview': z
+    .object({
+      accountId,
+      title: reportTitle,
+      dateFrom: date,
+      dateTo: date,
+      campaignIds: z.array(campaignId).max(1000).optional(),
+      whiteLabel: WhiteLabelSchema.optional(),
+      locale: ReportLocaleSchema.optional(),
+      sections: ReportSectionsSchema.optional(),
+      commentary: CommentarySchema.optional(),
+    })
+    .strict()
+    .refine((r) => r.dateFrom <= r.dateTo, 'the start date is after the end date'),
+  'reports.branding': z.object({ accountId }).strict(),
+  'reports.setBranding': z.object({ accountId, branding: WhiteLabelSchema.nullable() }).strict(),
   'reports.schedule': z
     .object({
       accountId,
@@ -166,6 +193,10 @@ export const argSchemas = {
       campaignIds: z.array(campaignId).max(1000).optional(),
       format: reportFormat,
       whiteLabel: WhiteLabelSchema.optional(),
+      locale: ReportLocaleSchema.optional(),
+      sections: ReportSectionsSchema.optional(),
+      commentary: CommentarySchema.optional(),
+      delivery: ReportDeliverySchema.optional(),
     })
     .strict(),
   'reports.schedules': z.object({ includeCancelled: z.boolean().default(false) }).strict(),
@@ -273,6 +304,9 @@ export interface HandlerResults {
   'reports.schedule': ReportScheduleView;
   'reports.schedules': ReportScheduleView[];
   'reports.unschedule': ReportScheduleView;
+  'reports.preview': ReportContent;
+  'reports.branding': ClientBrandingView;
+  'reports.setBranding': ClientBrandingView;
   'insights.summary': InsightsSummaryView;
   'keys.list': ApiKeyView[];
   'keys.create': ApiKeyCreated;

@@ -172,6 +172,15 @@ export interface Page<T> {
 
 export type WhiteLabel = ApiWhiteLabel;
 export type ReportView = Report;
+
+/** A client's (ad account's) report branding, and the workspace default it falls back to. */
+export interface ClientBrandingView {
+  accountId: string;
+  branding: ApiWhiteLabel | null;
+  workspaceDefault: ApiWhiteLabel | null;
+  /** False on plans without white-label (setting is refused). */
+  allowed: boolean;
+}
 /** A recurring report; its next run waits in the reports list as `pending` until `nextRunAt`. */
 export interface ReportScheduleView extends ReportSchedule {
   accountName: string;

@@ -65,7 +65,7 @@ export const reportRoutes = [
     operationId: 'createReport',
     summary: 'Start asynchronous report generation',
     description:
-      "Body: account_id, title, date_start, date_end (required, at most 90 days); campaign_ids (at most 20; default the account's top 20 campaigns by spend); format json, pdf or markdown (default pdf); whiteLabel {companyName, logo (PNG/JPEG data URI ≤ 256 KB), primaryColor #RRGGBB, footerText} on the Agency plan only; locale en (default) or ja (an addition).",
+      "Body: account_id, title, date_start, date_end (required, at most 90 days); campaign_ids (at most 20; default the account's top 20 campaigns by spend); format json, pdf or markdown (default pdf); whiteLabel {companyName, logo (PNG/JPEG data URI ≤ 256 KB), primaryColor #RRGGBB, footerText} on the Agency plan only; locale en (default) or ja; sections {commentary, kpis, summary, goals, trend, campaigns, diagnostics: false to leave out}; commentary (Markdown-light, at most 4,000 characters) (additions).",
     tag: 'Reports',
     counters: ['writes', 'reports'],
     body: CreateReportBodySchema,
@@ -90,6 +90,8 @@ export const reportRoutes = [
         format: body.format,
         whiteLabel: body.whiteLabel,
         locale: body.locale,
+        sections: body.sections,
+        commentary: body.commentary,
       });
       return json(created, 202);
     },

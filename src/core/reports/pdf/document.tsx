@@ -10,7 +10,9 @@ import { ja } from '../i18n/ja';
 import { BarChart, LineChart } from './charts';
 import { DiagnosticsSection } from './diagnostics';
 import { fontFamiliesFor } from './fonts';
-import { AndromedaBox, Cover, KpiCards, PageChrome, SectionTitle } from './sections';
+import { AndromedaBox, Cover, PageChrome, ResultsByType, SectionTitle } from './sections';
+import { Commentary, GoalsTable, KpiTiles } from './client';
+import { planPages, type PdfBlock } from '../layout';
 import { BandedTable, Table, type Column } from './table';
 import { CONTENT_WIDTH, INK, MUTED, PAGE_MARGIN, RISK_COLOURS, tint } from './theme';
 
@@ -99,6 +101,128 @@ export function ReportDocument(props: { content: ReportContent }): React.JSX.Ele
     paddingTop: 52,
     paddingBottom: 46,
   };
+  function Block(props: { block: PdfBlock }): React.JSX.Element {
+    switch (props.block) {
+      case 'commentary':
+        return (
+          <>
+            <SectionTitle accent={accent}>{t('commentary')}</SectionTitle>
+            <Commentary content={content} accent={accent} />
+          </>
+        );
+      case 'kpis':
+        return (
+          <>
+            <SectionTitle accent={accent}>{t('keyFigures')}</SectionTitle>
+            <KpiTiles content={content} f={f} t={t} />
+          </>
+        );
+      case 'summary':
+        return (
+          <>
+            <SectionTitle accent={accent}>{t('summary')}</SectionTitle>
+            {mixed ? <ResultsByType content={content} /> : null}
+            <Text style={{ fontSize: 7.5, color: MUTED, marginBottom: 12 }}>
+              {t('summaryNote', {
+                range: f.dateRange(content.previousDateRange),
+                currency: account.currency,
+                impressions: f.int(content.totals.impressions),
+                clicks: f.int(content.totals.clicks),
+                ctr: f.percent(content.totals.ctr),
+                cpm: f.money(content.totals.cpm, account.currency),
+              })}
+            </Text>
+          </>
+        );
+      case 'goals':
+        return (
+          <>
+            <SectionTitle accent={accent}>{t('goalsVsActuals')}</SectionTitle>
+            <GoalsTable content={content} f={f} t={t} headerTint={headerTint} />
+          </>
+        );
+      case 'trend':
+        return (
+          <View wrap={false}>
+            <LineChart
+              title={t('dailySpend')}
+              dates={dates}
+              values={content.daily.map((d) => d.spend)}
+              colour={accent}
+              width={CONTENT_WIDTH}
+              height={120}
+              formatTick={compactMoney(content.locale, account.currency)}
+              formatDate={f.shortDate}
+              area
+            />
+            <View style={{ flexDirection: 'row', justifyContent: 'space-between' }}>
+              <BarChart
+                title={mixed ? t('dailyResultsAllTypes') : t('dailyConversions')}
+                dates={dates}
+                values={content.daily.map((d) => d.conversions)}
+                colour={tint(accent, 0.25)}
+                width={half}
+                height={100}
+                formatTick={(v) => compactNumber.format(v)}
+                formatDate={f.shortDate}
+              />
+              {/* A cost per result across result types would divide spend by unlike things. */}
+              {mixed ? null : (
+                <LineChart
+                  title={t('dailyCpa')}
+                  dates={dates}
+                  values={content.daily.map((d) => d.cpa)}
+                  colour={INK}
+                  width={half}
+                  height={100}
+                  formatTick={compactMoney(content.locale, account.currency)}
+                  formatDate={f.shortDate}
+                />
+              )}
+            </View>
+          </View>
+        );
+      case 'campaigns':
+        return (
+          <>
+            <SectionTitle accent={accent}>{t('campaigns')}</SectionTitle>
+            <Table
+              columns={campaignColumns(f, t, account.currency)}
+              rows={content.campaigns}
+              accent={accent}
+              headerTint={headerTint}
+              keyOf={(c) => c.id}
+            />
+          </>
+        );
+      case 'diagnostics':
+        return (
+          <>
+            <SectionTitle accent={accent}>{t('diagnostics')}</SectionTitle>
+            <DiagnosticsSection campaigns={content.campaigns} accent={accent} f={f} t={t} />
+            <AndromedaBox content={content} />
+          </>
+        );
+      case 'daily':
+      case 'daily2':
+        return (
+          <>
+            <SectionTitle accent={accent}>{t('dailyPerformance')}</SectionTitle>
+            <Text style={{ fontSize: 7.5, color: MUTED, marginBottom: 6 }}>
+              {t('dailyNote', { currency: account.currency })}
+            </Text>
+            <BandedTable
+              columns={dailyColumns(f, t, account.currency, mixed)}
+              rows={content.daily}
+              bandSize={7}
+              accent={accent}
+              headerTint={headerTint}
+              twoUp={props.block === 'daily2'}
+            />
+          </>
+        );
+    }
+  }
   return (
     <Document
       title={content.title}
@@ -111,87 +235,16 @@ export function ReportDocument(props: { content: ReportContent }): React.JSX.Ele
       <Page size="A4" style={{ ...pageStyle, paddingTop: PAGE_MARGIN, paddingBottom: PAGE_MARGIN }}>
         <Cover content={content} />
       </Page>
-      <Page size="A4" style={pageStyle}>
-        <PageChrome content={content} />
-        <SectionTitle accent={accent}>{t('summary')}</SectionTitle>
-        <KpiCards content={content} />
-        <Text style={{ fontSize: 7.5, color: MUTED, marginBottom: 12 }}>
-          {t('summaryNote', {
-            range: f.dateRange(content.previousDateRange),
-            currency: account.currency,
-            impressions: f.int(content.totals.impressions),
-            clicks: f.int(content.totals.clicks),
-            ctr: f.percent(content.totals.ctr),
-            cpm: f.money(content.totals.cpm, account.currency),
-          })}
-        </Text>
-        <LineChart
-          title={t('dailySpend')}
-          dates={dates}
-          values={content.daily.map((d) => d.spend)}
-          colour={accent}
-          width={CONTENT_WIDTH}
-          height={120}
-          formatTick={compactMoney(content.locale, account.currency)}
-          formatDate={f.shortDate}
-          area
-        />
-        <View style={{ flexDirection: 'row', justifyContent: 'space-between' }}>
-          <BarChart
-            title={mixed ? t('dailyResultsAllTypes') : t('dailyConversions')}
-            dates={dates}
-            values={content.daily.map((d) => d.conversions)}
-            colour={tint(accent, 0.25)}
-            width={half}
-            height={100}
-            formatTick={(v) => compactNumber.format(v)}
-            formatDate={f.shortDate}
-          />
-          {/* A cost per result across result types would divide spend by unlike things. */}
-          {mixed ? null : (
-            <LineChart
-              title={t('dailyCpa')}
-              dates={dates}
-              values={content.daily.map((d) => d.cpa)}
-              colour={INK}
-              width={half}
-              height={100}
-              formatTick={compactMoney(content.locale, account.currency)}
-              formatDate={f.shortDate}
-            />
-          )}
-        </View>
-        <SectionTitle accent={accent}>{t('campaigns')}</SectionTitle>
-        <Table
-          columns={campaignColumns(f, t, account.currency)}
-          rows={content.campaigns}
-          accent={accent}
-          headerTint={headerTint}
-          keyOf={(c) => c.id}
-        />
-      </Page>
-      {/* Separate pages, not page breaks: react-pdf re-lays out what follows at every break, so one long
-          page costs more than the same content split into sections. */}
-      <Page size="A4" style={pageStyle}>
-        <PageChrome content={content} />
-        <SectionTitle accent={accent}>{t('diagnostics')}</SectionTitle>
-        <DiagnosticsSection campaigns={content.campaigns} accent={accent} f={f} t={t} />
-        <AndromedaBox content={content} />
-      </Page>
-      <Page size="A4" style={pageStyle}>
-        <PageChrome content={content} />
-        <SectionTitle accent={accent}>{t('dailyPerformance')}</SectionTitle>
-        <Text style={{ fontSize: 7.5, color: MUTED, marginBottom: 6 }}>
-          {t('dailyNote', { currency: account.currency })}
-        </Text>
-        <BandedTable
-          columns={dailyColumns(f, t, account.currency, mixed)}
-          rows={content.daily}
-          bandSize={7}
-          accent={accent}
-          headerTint={headerTint}
-        />
-      </Page>
+      {planPages(content).map((blocks, page) => (
+        // Separate pages only where the layout rules allow (layout.ts): react-pdf re-lays out what
+        // follows at every break, so fewer, flowing pages cost more; near-empty pages cost the reader.
+        <Page key={page} size="A4" style={pageStyle}>
+          <PageChrome content={content} />
+          {blocks.map((block) => (
+            <Block key={block} block={block} />
+          ))}
+        </Page>
+      ))}
     </Document>
   );
 }

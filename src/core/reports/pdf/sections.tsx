@@ -1,9 +1,9 @@
 // The cover, the running header and footer, the KPI cards and the Andromeda box.
 import { Image, Text, View } from '@react-pdf/renderer';
 import type { ReportContent } from '../../../shared/api/reports';
-import { changeTone, reportFormatter } from '../format';
+import { reportFormatter } from '../format';
 import { translator } from '../i18n';
-import { BAD, GOOD, INK, isDark, MUTED, PAGE_MARGIN, RISK_COLOURS, RULE, tint } from './theme';
+import { INK, MUTED, PAGE_MARGIN, RISK_COLOURS, RULE, tint } from './theme';
 
 function Brand(props: { content: ReportContent; size: 'large' | 'small' }): React.JSX.Element {
   const { branding } = props.content;
@@ -172,110 +172,8 @@ export function SectionTitle(props: {
   );
 }
 
-const TONE_COLOUR = { good: GOOD, bad: BAD, neutral: MUTED } as const;
-
-export function KpiCards(props: { content: ReportContent }): React.JSX.Element {
-  const { summary, account, branding, locale, results, revenue } = props.content;
-  const f = reportFormatter(locale);
-  const single = results.length === 1 ? results[0] : undefined;
-  const t = translator(locale);
-  const c = summary.changes;
-  const cards: Array<{
-    label: string;
-    value: string;
-    change: string | null;
-    tone: keyof typeof TONE_COLOUR;
-  }> = [
-    {
-      label: t('totalSpend'),
-      value: f.money(summary.totalSpend, account.currency),
-      change: c.spendChange === null ? null : f.change(c.spendChange),
-      tone: changeTone('spend', c.spendChange),
-    },
-    // One result type: its count and cost per result, with their changes. Several: none here (they
-    // are listed per type below the cards), never one "Conversions" figure across types.
-    ...(single
-      ? [
-          {
-            label: single.resultName ?? t('conversions'),
-            value: f.int(single.results),
-            change: c.conversionsChange === null ? null : f.change(c.conversionsChange),
-            tone: changeTone('conversions', c.conversionsChange),
-          },
-          {
-            label: t('costPerResult'),
-            value: f.money(single.costPerResult, account.currency),
-            change: c.cpaChange === null ? null : f.change(c.cpaChange),
-            tone: changeTone('cpa', c.cpaChange),
-          },
-        ]
-      : []),
-    // ROAS only where there is purchase value.
-    ...(revenue > 0
-      ? [
-          {
-            label: t('averageRoas'),
-            value: f.roas(summary.avgRoas),
-            change: c.roasChange === null ? null : f.change(c.roasChange),
-            tone: changeTone('roas', c.roasChange),
-          },
-        ]
-      : []),
-  ];
-  const risk = RISK_COLOURS[summary.overallRiskLevel];
-  return (
-    <>
-      <View wrap={false} style={{ flexDirection: 'row', marginBottom: 6 }}>
-        {cards.map((card, i) => (
-          <View
-            key={card.label}
-            style={{
-              flexGrow: 1,
-              flexBasis: 0,
-              marginLeft: i === 0 ? 0 : 8,
-              borderWidth: 0.8,
-              borderColor: RULE,
-              borderTopWidth: 3,
-              borderTopColor: branding.primaryColor,
-              borderRadius: 3,
-              padding: 8,
-            }}
-          >
-            <Text style={{ fontSize: 7.5, color: MUTED }}>{card.label}</Text>
-            <Text style={{ fontSize: 13, fontWeight: 'bold', color: INK, marginTop: 4 }}>{card.value}</Text>
-            <Text style={{ fontSize: 7.5, color: TONE_COLOUR[card.tone], marginTop: 3 }}>
-              {card.change === null ? t('noPreviousData') : t('vsPrevious', { change: card.change })}
-            </Text>
-          </View>
-        ))}
-        <View
-          style={{
-            flexGrow: 1,
-            flexBasis: 0,
-            marginLeft: 8,
-            borderRadius: 3,
-            padding: 8,
-            backgroundColor: risk,
-          }}
-        >
-          <Text style={{ fontSize: 7.5, color: isDark(risk) ? '#FFFFFF' : INK }}>{t('overallRisk')}</Text>
-          <Text
-            style={{ fontSize: 13, fontWeight: 'bold', color: isDark(risk) ? '#FFFFFF' : INK, marginTop: 4 }}
-          >
-            {summary.overallRiskLevel}
-          </Text>
-          <Text style={{ fontSize: 7.5, color: isDark(risk) ? tint(risk, 0.75) : MUTED, marginTop: 3 }}>
-            {t('ofLatestDiagnostics')}
-          </Text>
-        </View>
-      </View>
-      {single ? null : <ResultsByType content={props.content} />}
-    </>
-  );
-}
-
 /** Several result types: one line each (results, spend, cost per result), and why they are apart. */
-function ResultsByType(props: { content: ReportContent }): React.JSX.Element {
+export function ResultsByType(props: { content: ReportContent }): React.JSX.Element {
   const { results, account, locale } = props.content;
   const f = reportFormatter(locale);
   const t = translator(locale);

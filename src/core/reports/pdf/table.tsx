@@ -99,15 +99,39 @@ export function BandedTable<Row>(props: {
   accent: string;
   headerTint: string;
   fontSize?: number;
+  /** Two bands side by side (two weeks per row): half the height, for a report that would end on a short page. */
+  twoUp?: boolean;
 }): React.JSX.Element {
   const fontSize = props.fontSize ?? 8.5;
   const bands: Row[][] = [];
   for (let i = 0; i < props.rows.length; i += props.bandSize)
     bands.push(props.rows.slice(i, i + props.bandSize));
+  const across = props.twoUp ? 2 : 1;
+  const lines: Row[][][] = [];
+  for (let i = 0; i < bands.length; i += across) lines.push(bands.slice(i, i + across));
+  const half = (band: Row[] | undefined, key: number) => (
+    <View key={key} style={{ flexDirection: 'row', flexGrow: 1, flexBasis: 0 }}>
+      {props.columns.map((column) => (
+        <View key={column.header} style={cellStyle(column)}>
+          {(band ?? []).map((row, i) => (
+            <Text key={i} style={{ fontSize, lineHeight: 1.55, color: INK }}>
+              {column.cell(row)}
+            </Text>
+          ))}
+        </View>
+      ))}
+    </View>
+  );
   return (
     <View style={{ borderTopWidth: 1.5, borderTopColor: props.accent, marginBottom: 12 }}>
-      <HeaderRow columns={props.columns} tint={props.headerTint} fontSize={fontSize} />
-      {bands.map((band, index) => (
+      <View fixed style={{ flexDirection: 'row' }}>
+        {Array.from({ length: across }, (_, i) => (
+          <View key={i} style={{ flexGrow: 1, flexBasis: 0 }}>
+            <HeaderRow columns={props.columns} tint={props.headerTint} fontSize={fontSize} />
+          </View>
+        ))}
+      </View>
+      {lines.map((line, index) => (
         <View
           key={index}
           wrap={false}
@@ -119,15 +143,7 @@ export function BandedTable<Row>(props: {
             borderBottomColor: RULE,
           }}
         >
-          {props.columns.map((column) => (
-            <View key={column.header} style={cellStyle(column)}>
-              {band.map((row, i) => (
-                <Text key={i} style={{ fontSize, lineHeight: 1.55, color: INK }}>
-                  {column.cell(row)}
-                </Text>
-              ))}
-            </View>
-          ))}
+          {Array.from({ length: across }, (_, i) => half(line[i], i))}
         </View>
       ))}
     </View>

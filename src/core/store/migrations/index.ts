@@ -8,6 +8,7 @@ import { sql as alerts } from './0007_alerts';
 import { sql as goals } from './0008_goals';
 import { sql as savedViews } from './0009_saved_views';
 import { sql as portfolio } from './0010_portfolio';
+import { sql as clientReports } from './0011_client_reports';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: 'goals', sql: goals },
   { version: 9, name: 'saved_views', sql: savedViews },
   { version: 10, name: 'portfolio', sql: portfolio },
+  { version: 11, name: 'client_reports', sql: clientReports },
 ];

@@ -152,6 +152,29 @@ export default function Reports(): React.JSX.Element {
                       <div className="muted small">Due {dueTime(r.dueAt)}</div>
                     ) : null}
                     {r.error ? <div className="form-error small">{r.error.message}</div> : null}
+                    {r.deliveries ? (
+                      <ul className="deliveries small" aria-label={`Deliveries of ${r.title}`}>
+                        {r.deliveries.map((d) => (
+                          <li
+                            key={`${d.channel}:${d.target}`}
+                            className={
+                              d.status === 'failed' || (d.attempts > 0 && d.status === 'pending')
+                                ? 'form-error'
+                                : ''
+                            }
+                          >
+                            {d.channel === 'folder' ? 'Folder' : 'E-mail'} {d.target}:{' '}
+                            {d.status === 'delivered'
+                              ? 'delivered'
+                              : d.status === 'failed'
+                                ? `failed (${d.lastError ?? 'unknown'})`
+                                : d.attempts > 0
+                                  ? `retrying (${d.lastError ?? 'failed'})`
+                                  : 'sending…'}
+                          </li>
+                        ))}
+                      </ul>
+                    ) : null}
                   </td>
                   <td>{FORMAT_LABEL[r.format]}</td>
                   <td>
