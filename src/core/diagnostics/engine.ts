@@ -11,12 +11,14 @@ import { deriveMetrics } from '../insights/metrics';
 import { DEFAULT_PROFILE, type ActionKind, type Learned } from './andromeda';
 import { readAccountContext, type AccountRef } from './account-context';
 import { detectorContext, runDetectors } from './detectors';
+import { detectCrossCampaignOverlap } from './detectors/auction-overlap';
 import { detectDeliveryBlocked } from './detectors/delivery-blocked';
 import { describeAdaptations } from './adaptations';
 import { buildRecommendations, type CampaignScope, type NumberedFinding } from './recommendations';
 import { adjustedSeverity, riskLevelOf, SEVERITY_RANK } from './severity';
 import { addTotals, emptyTotals, loadFromFor, sumRange, windowsFor, type Totals } from './series';
 import { MICROS_PER_UNIT } from '../money';
+import { structureOf } from './structure';
 import { accountSummary, campaignSummary } from './summary';
 import { DEFAULT_THRESHOLDS, thresholdsFor, type Thresholds } from './thresholds';
 import type { CampaignData, Finding } from './types';
@@ -78,6 +80,7 @@ function detect(
     }
     for (const f of runDetectors(ctx)) findings.push({ ...f, severity: adjustedSeverity(f, ctx.rangeSpend) });
   }
+  if (campaigns.length > 1) crossCampaignOverlap(campaigns, findings, thin, window, th, rangeSpend);
   if (!account) return { scopes, findings, thin, totals, rangeSpend };
   // Account context first: what the whole account shows is not blamed on each campaign.
   const context = readAccountContext(
@@ -94,6 +97,49 @@ function detect(
       return note ? { ...f, description: f.description + note } : f;
     });
   return { scopes, findings: [...context.findings, ...kept], thin, totals, rangeSpend };
+}
+
+/**
+ * Overlap between ad sets of different campaigns, added to `findings` in place. Ad sets already in an
+ * overlap of their own campaign, or saturating, are left out; their under-delivery is the overlap's
+ * symptom (Meta: overlapping ad sets "can't spend their budget"), reported in it, not again as pacing.
+ */
+function crossCampaignOverlap(
+  campaigns: readonly CampaignData[],
+  findings: Finding[],
+  thin: ReadonlySet<string>,
+  window: { from: string; to: string; loadFrom: string },
+  th: Thresholds,
+  rangeSpend: ReadonlyMap<string, number>,
+): void {
+  const excluded = new Set<string>();
+  for (const f of findings) {
+    if (f.type !== 'AUCTION_OVERLAP' && f.type !== 'AUDIENCE_SATURATION') continue;
+    excluded.add(f.affectedEntity.id);
+    if ('overlappingAdSets' in f.evidence) for (const s of f.evidence.overlappingAdSets) excluded.add(s.id);
+  }
+  const members = campaigns
+    .filter((c) => !thin.has(c.id))
+    .flatMap((campaign) => campaign.adSets.map((adSet) => ({ campaign, adSet })));
+  const cross = detectCrossCampaignOverlap(
+    members,
+    { windows: windowsFor(window, th), th, minSpend: th.minSpendPerUnit * MICROS_PER_UNIT, window },
+    excluded,
+  );
+  if (cross.length === 0) return;
+  const overlapping = new Set<string>();
+  for (const f of cross) {
+    overlapping.add(f.affectedEntity.id);
+    if ('overlappingAdSets' in f.evidence)
+      for (const s of f.evidence.overlappingAdSets) overlapping.add(s.id);
+  }
+  for (let i = findings.length - 1; i >= 0; i--) {
+    const f = findings[i];
+    if (f?.type === 'PACING_ISSUE' && 'direction' in f.evidence && f.evidence.direction === 'UNDER')
+      if (overlapping.has(f.affectedEntity.id)) findings.splice(i, 1);
+  }
+  for (const f of cross)
+    findings.push({ ...f, severity: adjustedSeverity(f, rangeSpend.get(f.campaignId) ?? 0) });
 }
 
 /** Most severe first, then the most spend at stake; ties broken by stable keys for determinism. */
@@ -184,11 +230,14 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
     input.campaigns.length > 0 &&
     detection.thin.size === input.campaigns.length &&
     detection.findings.length === 0;
+  // Every recommendation is checked against how its campaign is built (structure.ts).
+  const blocked = new Set(numbered.filter((f) => f.type === 'DELIVERY_BLOCKED').map((f) => f.campaignId));
   const ranked = buildRecommendations(
     numbered,
     detection.scopes,
     learned,
     allThin || input.campaigns.length === 0,
+    structureOf(input.campaigns, blocked),
   );
   const currency = input.account?.currency ?? input.campaigns[0]?.currency ?? 'USD';
   const metrics = metricsOf(detection.totals, currency);

@@ -91,6 +91,8 @@ export const AuctionOverlapEvidenceSchema = z.object({
   overlappingAdSets: z.array(z.object({ id: z.string(), name: z.string() })),
   targetingOverlap: z.number().min(0).max(1),
   cpmTrend: Trend,
+  /** Addition: the other campaigns whose ad sets overlap (absent when all are in one campaign). */
+  overlappingCampaigns: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
 });
 export const PacingIssueEvidenceSchema = z.object({
   direction: z.enum(['UNDER', 'OVER']),
@@ -193,6 +195,17 @@ export const IssueSchema = z.discriminatedUnion('type', [
 ]);
 export type Issue = z.infer<typeof IssueSchema>;
 
+/** Addition: one Ads Manager edit a recommendation makes (money in major units). */
+export const AdsManagerChangeSchema = z.object({
+  level: z.enum(['account', 'campaign', 'adSet', 'ad']),
+  id: z.string(),
+  name: z.string(),
+  field: z.string(),
+  from: z.union([z.number(), z.string()]).nullable(),
+  to: z.union([z.number(), z.string()]).nullable(),
+});
+export type AdsManagerChange = z.infer<typeof AdsManagerChangeSchema>;
+
 export const RecommendationSchema = z.object({
   id: z.string().regex(/^rec_\d+$/),
   priority: z.number().int().min(1),
@@ -201,6 +214,8 @@ export const RecommendationSchema = z.object({
   expectedImpact: z.string(),
   riskLevel: RiskLevelSchema,
   relatedIssues: z.array(z.string()),
+  /** Addition: the Ads Manager edits it makes, each checked against the campaign's structure. */
+  changes: z.array(AdsManagerChangeSchema).optional(),
 });
 export type Recommendation = z.infer<typeof RecommendationSchema>;
 
