@@ -56,6 +56,7 @@ interface AdSetRow {
   optimization_goal: string | null;
   promoted_event: string | null;
   result_type: string | null;
+  result_name: string | null;
   targeting: string;
   learning_status: string | null;
   learning_conversions: number | null;
@@ -116,7 +117,7 @@ function statements(db: Db): Statements {
       WHERE c.id IN ${IDS} ORDER BY c.id`),
     adSets: db.prepare(`
       SELECT id, campaign_id, platform_ad_set_id, name, status, effective_status, daily_budget_micros,
-        lifetime_budget_micros, bid_strategy, bid_amount_micros, optimization_goal, promoted_event, result_type, targeting,
+        lifetime_budget_micros, bid_strategy, bid_amount_micros, optimization_goal, promoted_event, result_type, result_name, targeting,
         learning_status, learning_conversions, last_significant_edit_at, created_time
       FROM ad_sets WHERE campaign_id IN ${IDS} ORDER BY id`),
     snapshots: db.prepare(`
@@ -241,6 +242,7 @@ export function loadCampaigns(
       optimizationGoal: r.optimization_goal,
       promotedEvent: r.promoted_event,
       resultType: r.result_type,
+      resultName: r.result_name,
       targeting: parseTargeting(r.targeting),
       learningStatus: r.learning_status,
       learningConversions: r.learning_conversions,

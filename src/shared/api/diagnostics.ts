@@ -86,6 +86,8 @@ export const LearningPhaseStallEvidenceSchema = z.object({
   conversionsInLearning: z.number().int(),
   requiredConversions: z.number().int(),
   learningStatus: z.string().optional(),
+  /** Addition: the ad set's result (optimisation event) as Ads Manager names it, e.g. "Purchases". */
+  resultEvent: z.string().optional(),
 });
 export const AuctionOverlapEvidenceSchema = z.object({
   overlappingAdSets: z.array(z.object({ id: z.string(), name: z.string() })),
