@@ -6,6 +6,7 @@ import { alertUseCases } from './alerts/use-cases';
 import type { AppServices } from './app-services';
 import { campaignUseCases } from './campaigns/use-cases';
 import { diagnosticUseCases } from './diagnostics/use-cases';
+import { goalUseCases } from './goals/use-cases';
 import { identityUseCases } from './identity/use-cases';
 import { insightUseCases } from './insights/use-cases';
 import { issueUseCases } from './issues/use-cases';
@@ -19,6 +20,7 @@ export function createUseCases(services: AppServices) {
     alerts: alertUseCases(services),
     campaigns: campaignUseCases(services),
     diagnostics: diagnosticUseCases(services),
+    goals: goalUseCases(services),
     identity: identityUseCases(services),
     insights: insightUseCases(services),
     issues: issueUseCases(services),

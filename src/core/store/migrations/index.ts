@@ -5,6 +5,7 @@ import { sql as watch } from './0004_watch';
 import { sql as changeHistoryAndDeliveryBlockers } from './0005_change_history_and_delivery_blockers';
 import { sql as tokenExpiry } from './0006_token_expiry';
 import { sql as alerts } from './0007_alerts';
+import { sql as goals } from './0008_goals';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'change_history_and_delivery_blockers', sql: changeHistoryAndDeliveryBlockers },
   { version: 6, name: 'token_expiry', sql: tokenExpiry },
   { version: 7, name: 'alerts', sql: alerts },
+  { version: 8, name: 'goals', sql: goals },
 ];

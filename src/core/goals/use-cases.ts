@@ -1,0 +1,99 @@
+// Goals as the analyst sets them: a target CPA or ROAS (break-even = ROAS 1) for an account, and per
+// campaign overriding it. Reading, setting and clearing are workspace-scoped like every use case.
+import {
+  ClearGoalSchema,
+  SetGoalSchema,
+  type AccountGoals,
+  type ClearGoal,
+  type GoalView,
+  type SetGoal,
+} from '../../shared/api/goals';
+import type { z } from 'zod';
+import type { AppServices } from '../app-services';
+import { AppError } from '../errors';
+import {
+  resolveAccount,
+  resolveCampaign,
+  type RequestContext,
+  type VisibleAccount,
+} from '../identity/access';
+import type { Db } from '../store/open';
+import { deleteGoal, goalRows, saveGoal, type GoalRow } from './store';
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    throw new AppError(
+      'invalid_request',
+      parsed.error.issues
+        .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+        .join('; '),
+    );
+  }
+  return parsed.data;
+}
+
+function view(row: GoalRow): GoalView {
+  return {
+    accountId: row.account_id,
+    campaignId: row.campaign_id,
+    kind: row.kind,
+    target: row.target,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The campaign's service ID, checked to be one of this account's campaigns. */
+function campaignOf(db: Db, ctx: RequestContext, account: VisibleAccount, campaignId: string): string {
+  const campaign = resolveCampaign(db, ctx, campaignId);
+  if (campaign.accountId !== account.id) {
+    throw new AppError(
+      'invalid_request',
+      `Campaign ${campaignId} is not a campaign of ad account ${account.id}.`,
+    );
+  }
+  return campaign.id;
+}
+
+export function goalUseCases(services: AppServices) {
+  const { db, clock } = services.core;
+
+  return {
+    /** The account's goal and its campaigns' own goals. */
+    async list(ctx: RequestContext, accountIdText: string): Promise<AccountGoals> {
+      const account = resolveAccount(db, ctx, accountIdText);
+      const rows = goalRows(db, account.id).map(view);
+      return {
+        accountId: account.id,
+        account: rows.find((g) => g.campaignId === null) ?? null,
+        campaigns: rows.filter((g) => g.campaignId !== null),
+      };
+    },
+
+    /** Sets (or replaces) the account's goal, or a campaign's when `campaignId` is given. */
+    async set(ctx: RequestContext, input: SetGoal): Promise<GoalView> {
+      const data = parse(SetGoalSchema, input);
+      const account = resolveAccount(db, ctx, data.accountId);
+      const row: GoalRow = {
+        account_id: account.id,
+        campaign_id: data.campaignId ? campaignOf(db, ctx, account, data.campaignId) : null,
+        kind: data.kind,
+        target: data.target,
+        updated_at: clock.now().toISOString(),
+        updated_by: ctx.userId,
+      };
+      saveGoal(db, row);
+      return view(row);
+    },
+
+    /** Clears the account's goal, or a campaign's (which then follows the account's goal again). */
+    async clear(ctx: RequestContext, input: ClearGoal): Promise<void> {
+      const data = parse(ClearGoalSchema, input);
+      const account = resolveAccount(db, ctx, data.accountId);
+      const campaignId = data.campaignId ? campaignOf(db, ctx, account, data.campaignId) : null;
+      deleteGoal(db, account.id, campaignId);
+    },
+  };
+}
+
+export type GoalUseCases = ReturnType<typeof goalUseCases>;
