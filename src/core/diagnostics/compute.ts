@@ -4,7 +4,7 @@ import { AppError, isAppError } from '../errors';
 import type { Db } from '../store/open';
 import { learnedFor } from './andromeda';
 import { diagnose, loadFromDate, type DiagnosisContent } from './engine';
-import { campaignsWithDelivery, loadCampaigns } from './load';
+import { campaignsWithDelivery, loadCampaigns, loadMetaRecommendations } from './load';
 
 export interface DiagnosisJob {
   dataDir: string;
@@ -32,7 +32,8 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
     const campaigns = loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo);
     if (campaigns.length === 0)
       throw new AppError('not_found', `Campaign ${job.campaignId} no longer exists.`);
-    return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned });
+    const content = diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned });
+    return { ...content, metaRecommendations: loadMetaRecommendations(db, job.accountId, job.campaignId) };
   }
   const account = db.prepare(`SELECT name, currency FROM ad_accounts WHERE id = ?`).get(job.accountId) as
     { name: string; currency: string } | undefined;
@@ -41,7 +42,8 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
   const scope = job.campaignScope ? new Set(job.campaignScope) : null;
   const ids = scope ? delivering.filter((id) => scope.has(id)) : delivering;
   const campaigns = loadCampaigns(db, ids, loadFrom, job.dateTo);
-  return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account });
+  const content = diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account });
+  return { ...content, metaRecommendations: loadMetaRecommendations(db, job.accountId, null) };
 }
 
 export function toDiagnosisFault(error: unknown): DiagnosisFault {

@@ -4,6 +4,7 @@ import type {
   AndromedaContext,
   DiagnosticMetrics,
   Issue,
+  MetaRecommendations,
   Recommendation,
   RiskLevel,
 } from '../../shared/api/diagnostics';
@@ -35,6 +36,8 @@ export interface DiagnosisContent {
   campaignsAnalyzed?: number;
   /** Kind of each recommendation, kept with the stored result so feedback can be attributed. */
   actionKinds: Record<string, ActionKind>;
+  /** Meta's own recommendations beside ours (added from the store by compute.ts; null: none offered). */
+  metaRecommendations?: MetaRecommendations | null;
 }
 
 /** The first day the engine reads for a range (the reference window before it). */

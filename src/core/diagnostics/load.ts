@@ -3,6 +3,7 @@
 import type { Statement } from 'better-sqlite3';
 import { parseIssues } from '../campaigns/blockers';
 import { addDays } from '../clock';
+import type { MetaRecommendations } from '../../shared/api/diagnostics';
 import type { Db } from '../store/open';
 import { parseTargeting } from './targeting';
 import type { AdData, AdSetData, CampaignData, ChangeRecord, DayRow, LearningSnapshot } from './types';
@@ -16,6 +17,7 @@ interface CampaignRow {
   effective_status: string;
   objective: string;
   result_type: string | null;
+  smart_promotion_type: string | null;
   bid_strategy: string | null;
   daily_budget_micros: number | null;
   lifetime_budget_micros: number | null;
@@ -110,7 +112,7 @@ function statements(db: Db): Statements {
   s = {
     campaigns: db.prepare(`
       SELECT c.id, c.account_id, c.platform_campaign_id, c.name, c.status, c.effective_status, c.objective, c.result_type,
-        c.bid_strategy, c.daily_budget_micros, c.lifetime_budget_micros, c.start_time, c.stop_time,
+        c.smart_promotion_type, c.bid_strategy, c.daily_budget_micros, c.lifetime_budget_micros, c.start_time, c.stop_time,
         c.target_cpa_micros, a.currency, a.timezone, a.status AS account_status, a.disable_reason,
         a.spend_cap_micros, a.amount_spent_micros
       FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
@@ -299,6 +301,7 @@ export function loadCampaigns(
     status: r.status,
     effectiveStatus: r.effective_status,
     objective: r.objective,
+    smartPromotionType: r.smart_promotion_type,
     resultType: r.result_type,
     bidStrategy: r.bid_strategy,
     dailyBudget: r.daily_budget_micros,
@@ -319,4 +322,49 @@ export function loadCampaigns(
     },
     changes: changesByCampaign.get(r.id) ?? [],
   }));
+}
+
+/**
+ * Meta's own recommendations for the account as last synced: all of them for an account-level
+ * diagnostic, the campaign's and the account-wide ones for a campaign. Null: Meta offers none here.
+ */
+export function loadMetaRecommendations(
+  db: Db,
+  accountId: string,
+  campaignId: string | null,
+): MetaRecommendations | null {
+  const account = db
+    .prepare(`SELECT opportunity_score, platform_recommendations_read_at FROM ad_accounts WHERE id = ?`)
+    .get(accountId) as
+    { opportunity_score: number | null; platform_recommendations_read_at: string | null } | undefined;
+  if (!account?.platform_recommendations_read_at) return null;
+  const rows = db
+    .prepare(
+      `SELECT r.type, r.title, r.body, r.lift_estimate, r.points, r.campaign_id, c.name AS campaign_name
+       FROM platform_recommendations r LEFT JOIN campaigns c ON c.id = r.campaign_id
+       WHERE r.account_id = ? AND (? IS NULL OR r.campaign_id IS NULL OR r.campaign_id = ?)
+       ORDER BY r.position`,
+    )
+    .all(accountId, campaignId, campaignId) as {
+    type: string;
+    title: string;
+    body: string;
+    lift_estimate: string | null;
+    points: number | null;
+    campaign_id: string | null;
+    campaign_name: string | null;
+  }[];
+  return {
+    opportunityScore: account.opportunity_score,
+    readAt: account.platform_recommendations_read_at,
+    items: rows.map((r) => ({
+      type: r.type,
+      title: r.title,
+      body: r.body,
+      liftEstimate: r.lift_estimate,
+      points: r.points,
+      campaignId: r.campaign_id,
+      campaignName: r.campaign_name,
+    })),
+  };
 }

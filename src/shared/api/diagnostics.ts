@@ -258,6 +258,27 @@ export type DiagnosticListItem = z.infer<typeof DiagnosticListItemSchema>;
 
 export const DiagnosticErrorSchema = z.object({ type: z.string(), message: z.string() });
 
+/** Addition: one of Meta's own recommendations for the account (Graph /act_{id}/recommendations). */
+export const MetaRecommendationSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  body: z.string(),
+  liftEstimate: z.string().nullable(),
+  /** Opportunity score points Meta gives it. */
+  points: z.number().nullable(),
+  campaignId: z.string().nullable(),
+  campaignName: z.string().nullable(),
+});
+export type MetaRecommendation = z.infer<typeof MetaRecommendationSchema>;
+
+/** Addition: Meta's recommendations as last synced, shown beside ours; null where Meta offers none. */
+export const MetaRecommendationsSchema = z.object({
+  opportunityScore: z.number().nullable(),
+  readAt: TIMESTAMP,
+  items: z.array(MetaRecommendationSchema),
+});
+export type MetaRecommendations = z.infer<typeof MetaRecommendationsSchema>;
+
 export const DiagnosticDetailSchema = DiagnosticListItemSchema.extend({
   accountId: z.string(),
   platformCampaignId: z.string().nullable(),
@@ -270,6 +291,8 @@ export const DiagnosticDetailSchema = DiagnosticListItemSchema.extend({
   processingTimeMs: z.number().int().nullable(),
   /** Account-level diagnostics: how many campaigns with delivery were covered. */
   campaignsAnalyzed: z.number().int().optional(),
+  /** Addition: Meta's own recommendations for the account (campaign: the campaign's and account-wide ones). */
+  metaRecommendations: MetaRecommendationsSchema.nullable().optional(),
   error: DiagnosticErrorSchema.optional(),
 });
 export type DiagnosticDetail = z.infer<typeof DiagnosticDetailSchema>;
