@@ -34,6 +34,8 @@ export interface Candidate {
   /** The Ads Manager edits the action makes (checked against the structure before it is offered). */
   changes: Change[];
   fixesDelivery?: boolean;
+  /** The weekly change in spend and results the action makes, for its effect on the goal. */
+  projection?: { spend: number; results: number };
 }
 
 export const SEVERITY_WEIGHT: Record<RiskLevel, number> = { LOW: 1, MEDIUM: 2, HIGH: 4, CRITICAL: 6 };
@@ -150,6 +152,7 @@ export function learning(
         rationale: `At ${money(cpr ?? 0, c)} per result it gets about ${perWeek} ${event.toLowerCase()} a week; Meta needs ${required} to end learning.`,
         expectedImpact: `About ${Math.max(1, Math.round(((firstStep - budget) * 7) / (cpr ?? 1)))} more ${event.toLowerCase()} a week from this step at the current cost per result; ${required} a week after the last step.`,
         changes: [budgetChange('adSet', adSetId, adSetName, budget, firstStep)],
+        projection: { spend: (firstStep - budget) * 7, results: ((firstStep - budget) * 7) / (cpr ?? 1) },
       });
     }
     out.push({

@@ -121,6 +121,7 @@ export function pacing(
           best.adSet.dailyBudget + moved,
         ),
       ],
+      projection: { spend: 0, results: (moved * 7) / best.cpr },
     });
   }
   // Last resort, always possible: hand the unspent money back (lower the budget a step).
@@ -163,6 +164,7 @@ export function cpa(
       riskLevel: 'MEDIUM' as const,
       relatedIssues: related,
       base,
+      projection: { spend: 0, results: gained },
     };
     const wb = worst.adSet.dailyBudget;
     const bb = best.adSet.dailyBudget;
@@ -199,8 +201,10 @@ export function cpa(
     });
   }
   const weekly = num(f.facts.recentSpend) * BUDGET_STEP;
+  const actual = num(f.facts.actual);
   const cutCommon = {
     kind: 'CUT_BUDGET' as const,
+    projection: { spend: -weekly, results: actual > 0 ? -weekly / actual : 0 },
     key: `CUT_BUDGET:${data.id}`,
     rationale: `Its cost per result rose ${percent(num(f.facts.rise))} to ${money(num(f.facts.actual), c)} on ${num(f.facts.recentConversions)} results, and no ad set converts clearly cheaper.`,
     expectedImpact: `Limits spend at the inflated cost by about ${money(weekly, c)} a week while the cause is fixed.`,

@@ -267,6 +267,17 @@ describe('recommendations checked against the structure before they are offered'
     expectAllPossible(content, [data]);
   });
 
+  it('states the projected effect on the campaign’s goal where one is set', () => {
+    const data: CampaignData = { ...degrading({}), goal: { kind: 'CPA', target: 10, source: 'campaign' } };
+    const content = diagnose({ campaigns: [data], from: FROM, to: TODAY, learned: LEARNED });
+    const shift = content.recommendations.find((r) => content.actionKinds[r.id] === 'SHIFT_BUDGET');
+    expect(shift?.expectedImpact).toMatch(
+      /Goal: cost per result ≤ \$10\.00 \(campaign goal\); now \$\d+\.\d\d, \d+% above it\. Projected after this step: about \$\d+\.\d\d per result\./,
+    );
+    const none = diagnose({ campaigns: [degrading({})], from: FROM, to: TODAY, learned: LEARNED });
+    expect(none.recommendations.map((r) => r.expectedImpact).join(' ')).not.toMatch(/Goal:/);
+  });
+
   const underDelivering = (bid: Partial<AdSetSpec>, extra: Partial<CampaignSpec> = {}) =>
     campaign(
       'Prospecting',

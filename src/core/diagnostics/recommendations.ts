@@ -27,6 +27,7 @@ import {
   type Learned,
 } from './andromeda';
 import { cpa, pacing } from './budget-actions';
+import { goalEffect } from './goal-effect';
 import { day, money, percent, quote } from './format';
 import { SEVERITY_RANK, shareOf } from './severity';
 import { BUDGET_STEP, isPossible, type Change, type Structure } from './structure';
@@ -163,7 +164,10 @@ export function topDistinct(ranked: readonly Candidate[], limit = 3): Candidate[
 }
 
 /** Actions for a healthy campaign or one with too little data: still one concrete next step. */
-function quietCandidates(scopes: readonly CampaignScope[], thin: boolean): Candidate[] {
+function quietCandidates(
+  scopes: readonly CampaignScope[],
+  thin: boolean,
+): (Candidate & { scope?: CampaignScope })[] {
   const scope = scopes[0];
   if (!scope) {
     // An account with no delivery in the range: nothing to judge yet.
@@ -183,7 +187,7 @@ function quietCandidates(scopes: readonly CampaignScope[], thin: boolean): Candi
     ];
   }
   const { data, th, window } = { ...scope, window: scope.windows.range };
-  const out: Candidate[] = [];
+  const out: (Candidate & { scope?: CampaignScope })[] = [];
   if (!thin) {
     const best = scopes
       .flatMap((s) => adSetsByCpr(s).map((r) => ({ ...r, scope: s })))
@@ -223,6 +227,11 @@ function quietCandidates(scopes: readonly CampaignScope[], thin: boolean): Candi
         relatedIssues: [],
         base: 1,
         changes: [budgetChange(owner.level, owner.id, owner.name, owner.budget, to)],
+        projection: {
+          spend: owner.budget * BUDGET_STEP * 7,
+          results: (owner.budget * BUDGET_STEP * 7) / best.cpr,
+        },
+        scope: best.scope,
       });
     }
   }
@@ -253,11 +262,11 @@ const toWire = (c: Change): AdsManagerChange => {
 };
 
 /** The first action of a finding that its campaign's structure allows; the reasons of the others. */
-function firstPossible(
-  alternatives: readonly Candidate[],
+function firstPossible<T extends Candidate>(
+  alternatives: readonly T[],
   structure: Structure,
   refused: RankedRecommendations['refused'],
-): Candidate | null {
+): T | null {
   for (const c of alternatives) {
     const verdict = isPossible(c, structure);
     if (verdict.ok) return c;
@@ -284,8 +293,12 @@ export function buildRecommendations(
     const scope = scopes.get(f.campaignId);
     if (!scope && f.affectedEntity.type !== 'account') continue;
     const alternatives = scope ? alternativesFor(f, scope, structure, troubled) : [accountCandidate(f)];
-    const c = firstPossible(alternatives, structure, refused);
-    if (!c) continue;
+    const chosen = firstPossible(alternatives, structure, refused);
+    if (!chosen) continue;
+    // Where the campaign has a goal, the action's projected effect on it (goals core).
+    const c = scope
+      ? { ...chosen, expectedImpact: chosen.expectedImpact + goalEffect(scope, chosen.projection) }
+      : chosen;
     const existing = byKey.get(c.key);
     if (existing) {
       existing.relatedIssues.push(...c.relatedIssues);
@@ -297,7 +310,10 @@ export function buildRecommendations(
   if (candidates.length === 0) {
     const quiet = quietCandidates([...scopes.values()], thin);
     const c = firstPossible(quiet, structure, refused);
-    candidates = c ? [c] : quiet.slice(-1);
+    const scope = c?.scope;
+    candidates = c
+      ? [scope ? { ...c, expectedImpact: c.expectedImpact + goalEffect(scope, c.projection) } : c]
+      : quiet.slice(-1);
   }
   const ranked = topDistinct(blockersFirst(rank(candidates, learned)));
   const defaultOrder = topDistinct(blockersFirst(rank(candidates, DEFAULT_LEARNED))).map((c) => c.kind);

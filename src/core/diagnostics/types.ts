@@ -126,6 +126,8 @@ export interface CampaignData {
   adSets: AdSetData[];
   ads: AdData[];
   daily: Map<string, DayRow>;
+  /** The campaign's goal (its own, else the account's; goals core), when one is set. */
+  goal?: { kind: 'CPA' | 'ROAS'; target: number; source: 'campaign' | 'account' } | null;
   /** The account's state (delivery blockers); absent in snapshots built without it. */
   account?: AccountState;
   /** Synced edits from the loaded window's start to its end, oldest first (not judged yet). */
