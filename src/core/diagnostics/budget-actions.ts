@@ -35,7 +35,8 @@ export function pacing(
     return [
       {
         kind: 'CAP_OVERSPEND',
-        key: `CAP_OVERSPEND:${entityId}`,
+        // One spending limit per campaign, however many of its ad sets overspend.
+        key: `CAP_OVERSPEND:${data.id}`,
         action: `Set a campaign spending limit on campaign ${quote(data.name)} (Campaign → Budget & schedule → Campaign spending limit) and check the activity history of ${label} for a recent budget or schedule change that caused it.`,
         rationale: `It averaged ${money(num(f.facts.avgDailySpend), c)} a day against a ${money(budget, c)} budget (${percent(num(f.facts.pacingRate))}).`,
         expectedImpact: `Keeps about ${money(num(f.facts.weeklyGap), c)} a week of unplanned spend within budget.`,

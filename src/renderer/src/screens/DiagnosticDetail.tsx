@@ -6,6 +6,7 @@ import { COLORS, TimeChart } from '../components/charts';
 import { ErrorState, Loading, PageHeader, ProgressBar, RiskBadge, StatusPill } from '../components/ui';
 import { date, dateTime, integer, money, percent, ratio, titleCase } from '../format';
 import { href } from '../router';
+import { AdsManagerChanges, MetaRecommendationList } from './DiagnosticExtras';
 
 const byDay = (values: number[], key: string): Array<Record<string, number | string>> =>
   values.map((v, i) => ({ day: `Day ${i + 1}`, [key]: v }));
@@ -166,6 +167,7 @@ function Recommendation(props: {
   diagnosticId: string;
   feedback: 'applied' | 'dismissed' | undefined;
   issues: DiagnosticIssue[];
+  currency: string;
 }): React.JSX.Element {
   const send = useCallMutation('diagnostics.feedback', ['diagnostics']);
   const { rec } = props;
@@ -182,6 +184,7 @@ function Recommendation(props: {
       </div>
       <p>{rec.rationale}</p>
       <p className="muted">Expected impact: {rec.expectedImpact}</p>
+      <AdsManagerChanges changes={rec.changes} currency={props.currency} />
       {related.length > 0 ? (
         <p className="muted small">Addresses: {related.map((i) => i.title).join('; ')}</p>
       ) : null}
@@ -370,10 +373,12 @@ export default function DiagnosticDetail(props: { diagnosticId: string }): React
               diagnosticId={d.id}
               feedback={d.feedback[rec.id]}
               issues={d.issues}
+              currency={currency}
             />
           ))}
         </ol>
       </section>
+      <MetaRecommendationList meta={d.metaRecommendations} />
     </>
   );
 }
