@@ -218,8 +218,10 @@ export function overlap(
   structure: Structure,
 ): Candidate[] {
   const c = scope.data.currency;
-  const crossCampaign = str(f.facts.keepCampaignId) !== '' && f.facts.keepCampaignId !== scope.data.id;
-  const weak = `ad set ${quote(str(f.facts.adSetName))}${crossCampaign ? ` (campaign ${quote(scope.data.name)})` : ''}`;
+  const weakCampaign = str(f.facts.adSetCampaignName) || scope.data.name;
+  const weakCampaignId = str(f.facts.adSetCampaignId) || scope.data.id;
+  const crossCampaign = str(f.facts.keepCampaignId) !== '' && f.facts.keepCampaignId !== weakCampaignId;
+  const weak = `ad set ${quote(str(f.facts.adSetName))}${crossCampaign ? ` (campaign ${quote(weakCampaign)})` : ''}`;
   const keep = `${quote(str(f.facts.keepAdSetName))}${crossCampaign ? ` (campaign ${quote(str(f.facts.keepCampaignName))})` : ''}`;
   const saving =
     num(f.facts.cpmRise) > 0

@@ -40,7 +40,12 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
     const campaigns = withGoals(db, job.accountId, loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo));
     if (campaigns.length === 0)
       throw new AppError('not_found', `Campaign ${job.campaignId} no longer exists.`);
-    const content = diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned });
+    // The account's other campaigns with delivery, ad sets only: overlap across campaigns.
+    const others = campaignsWithDelivery(db, job.accountId, job.dateFrom, job.dateTo).filter(
+      (id) => id !== job.campaignId,
+    );
+    const siblings = loadCampaigns(db, others, loadFrom, job.dateTo, { adSetsOnly: true });
+    const content = diagnose({ campaigns, siblings, from: job.dateFrom, to: job.dateTo, learned });
     return { ...content, metaRecommendations: loadMetaRecommendations(db, job.accountId, job.campaignId) };
   }
   const account = db.prepare(`SELECT name, currency FROM ad_accounts WHERE id = ?`).get(job.accountId) as

@@ -59,6 +59,7 @@ function detect(
   to: string,
   th: Thresholds,
   account?: AccountRef,
+  siblings: readonly CampaignData[] = [],
 ): Detection {
   const scopes = new Map<string, CampaignScope>();
   const findings: Finding[] = [];
@@ -83,7 +84,8 @@ function detect(
     }
     for (const f of runDetectors(ctx)) findings.push({ ...f, severity: adjustedSeverity(f, ctx.rangeSpend) });
   }
-  if (campaigns.length > 1) crossCampaignOverlap(campaigns, findings, thin, window, th, rangeSpend);
+  if (campaigns.length + siblings.length > 1)
+    crossCampaignOverlap(campaigns, siblings, findings, thin, window, th, rangeSpend);
   if (!account) return { scopes, findings, thin, totals, rangeSpend };
   // Account context first: what the whole account shows is not blamed on each campaign.
   const context = readAccountContext(
@@ -109,6 +111,7 @@ function detect(
  */
 function crossCampaignOverlap(
   campaigns: readonly CampaignData[],
+  siblings: readonly CampaignData[],
   findings: Finding[],
   thin: ReadonlySet<string>,
   window: { from: string; to: string; loadFrom: string },
@@ -121,14 +124,16 @@ function crossCampaignOverlap(
     excluded.add(f.affectedEntity.id);
     if ('overlappingAdSets' in f.evidence) for (const s of f.evidence.overlappingAdSets) excluded.add(s.id);
   }
-  const members = campaigns
-    .filter((c) => !thin.has(c.id))
-    .flatMap((campaign) => campaign.adSets.map((adSet) => ({ campaign, adSet })));
+  const members = [...campaigns.filter((c) => !thin.has(c.id)), ...siblings].flatMap((campaign) =>
+    campaign.adSets.map((adSet) => ({ campaign, adSet })),
+  );
   const cross = detectCrossCampaignOverlap(
     members,
     { windows: windowsFor(window, th), th, minSpend: th.minSpendPerUnit * MICROS_PER_UNIT, window },
     excluded,
-  );
+  )
+    .map((f) => ownedBy(f, campaigns, members))
+    .filter((f): f is Finding => f !== null);
   if (cross.length === 0) return;
   const overlapping = new Set<string>();
   for (const f of cross) {
@@ -143,6 +148,42 @@ function crossCampaignOverlap(
   }
   for (const f of cross)
     findings.push({ ...f, severity: adjustedSeverity(f, rangeSpend.get(f.campaignId) ?? 0) });
+}
+
+/**
+ * A cross-campaign overlap seen from the diagnosed campaigns (a campaign diagnostic also reads its
+ * account's other campaigns): kept only when one of their ad sets is in it, and told from that ad set
+ * (the other campaigns' ad sets are the overlapping ones). The facts keep which ad set to turn off.
+ */
+function ownedBy(
+  f: Finding,
+  campaigns: readonly CampaignData[],
+  members: readonly { campaign: CampaignData; adSet: { id: string; name: string } }[],
+): Finding | null {
+  const diagnosed = new Set(campaigns.map((c) => c.id));
+  if (diagnosed.has(f.campaignId)) return f;
+  const others = 'overlappingAdSets' in f.evidence ? f.evidence.overlappingAdSets : [];
+  const ids = [f.affectedEntity.id, ...others.map((s) => s.id)];
+  const byId = new Map(members.map((m) => [m.adSet.id, m]));
+  const own = ids.map((id) => byId.get(id)).find((m) => m !== undefined && diagnosed.has(m.campaign.id));
+  if (!own || !('overlappingAdSets' in f.evidence)) return null;
+  const rest = ids.filter((id) => id !== own.adSet.id).map((id) => byId.get(id));
+  const campaignsOf = new Map(
+    rest
+      .filter((m) => m !== undefined && m.campaign.id !== own.campaign.id)
+      .map((m) => [m?.campaign.id ?? '', { id: m?.campaign.id ?? '', name: m?.campaign.name ?? '' }]),
+  );
+  return {
+    ...f,
+    affectedEntity: { type: 'adSet', id: own.adSet.id, name: own.adSet.name },
+    evidence: {
+      ...f.evidence,
+      overlappingAdSets: rest.map((m) => ({ id: m?.adSet.id ?? '', name: m?.adSet.name ?? '' })),
+      overlappingCampaigns: [...campaignsOf.values()],
+    },
+    campaignId: own.campaign.id,
+    campaignName: own.campaign.name,
+  };
 }
 
 /** Most severe first, then the most spend at stake; ties broken by stable keys for determinism. */
@@ -201,6 +242,8 @@ function metricsOf(totals: Totals, currency: string): DiagnosticMetrics {
 
 export interface DiagnoseInput {
   campaigns: readonly CampaignData[];
+  /** The account's other campaigns with delivery (ad sets only), read for overlap across campaigns. */
+  siblings?: readonly CampaignData[];
   from: string;
   to: string;
   learned: Learned;
@@ -215,7 +258,8 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
   const accountRef = input.account
     ? { id: input.campaigns[0]?.accountId ?? '', name: input.account.name }
     : undefined;
-  const detection = detect(input.campaigns, from, to, th, accountRef);
+  const siblings = input.siblings ?? [];
+  const detection = detect(input.campaigns, from, to, th, accountRef, siblings);
   const totalSpend = detection.totals.spend;
   const shareIn = (f: Finding): number =>
     accountLevel
@@ -240,7 +284,7 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
     detection.scopes,
     learned,
     allThin || input.campaigns.length === 0,
-    structureOf(input.campaigns, blocked),
+    structureOf([...input.campaigns, ...siblings], blocked),
   );
   const currency = input.account?.currency ?? input.campaigns[0]?.currency ?? 'USD';
   const metrics = metricsOf(detection.totals, currency);
@@ -248,9 +292,14 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
   // What the profile and feedback changed: the same data under the default profile without feedback.
   let defaultIssueKeys: string[] | null = null;
   if (learned.profile.riskAppetite !== DEFAULT_PROFILE.riskAppetite) {
-    defaultIssueKeys = detect(input.campaigns, from, to, DEFAULT_THRESHOLDS, accountRef).findings.map(
-      issueKey,
-    );
+    defaultIssueKeys = detect(
+      input.campaigns,
+      from,
+      to,
+      DEFAULT_THRESHOLDS,
+      accountRef,
+      siblings,
+    ).findings.map(issueKey);
   }
   const adaptations = describeAdaptations({
     learned,

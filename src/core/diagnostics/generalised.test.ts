@@ -90,6 +90,28 @@ describe('auction overlap across campaigns of the account', () => {
     expectAllPossible(content, overlapping());
   });
 
+  it('a campaign diagnostic reads the account’s other campaigns and tells the overlap from its own ad set', () => {
+    const [prospecting, promo] = overlapping();
+    const content = diagnose({
+      campaigns: [prospecting as CampaignData],
+      siblings: [promo as CampaignData],
+      from: FROM,
+      to: TODAY,
+      learned: LEARNED,
+    });
+    const issue = content.issues.find((i) => i.type === 'AUCTION_OVERLAP');
+    expect(issue?.affectedEntity.name).toBe('US broad');
+    expect(issue?.evidence).toMatchObject({
+      overlappingAdSets: [{ name: 'US promo' }],
+      overlappingCampaigns: [{ name: 'Promo US' }],
+    });
+    // The ad set losing auctions is the other campaign's: it is the one to fold in and turn off.
+    const rec = content.recommendations.find((r) => r.relatedIssues.includes(issue?.id ?? ''));
+    expect(rec?.action).toMatch(
+      /Combine ad set “US promo” \(campaign “Promo US”\) into “US broad” \(campaign “Prospecting US”\)/,
+    );
+  });
+
   it('a campaign alone is not compared with itself across campaigns (one campaign, no cross overlap)', () => {
     const [first] = overlapping();
     const content = diagnose({ campaigns: [first as CampaignData], from: FROM, to: TODAY, learned: LEARNED });

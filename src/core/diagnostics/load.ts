@@ -197,26 +197,29 @@ export function loadCampaigns(
   campaignIds: readonly string[],
   loadFrom: string,
   to: string,
+  /** `adSetsOnly`: campaigns and ad sets with their daily rows, no ads (sibling campaigns for overlap). */
+  options: { adSetsOnly?: boolean } = {},
 ): CampaignData[] {
   if (campaignIds.length === 0) return [];
   const s = statements(db);
   const ids = JSON.stringify(campaignIds);
+  const light = options.adSetsOnly === true;
   const campaignRows = s.campaigns.all(ids) as CampaignRow[];
   const adSetRows = s.adSets.all(ids) as AdSetRow[];
-  const snapshotRows = s.snapshots.all(ids, to) as {
+  const snapshotRows = (light ? [] : s.snapshots.all(ids, to)) as {
     ad_set_id: string;
     observed_on: string;
     status: string;
     conversions: number;
     last_significant_edit_at: string | null;
   }[];
-  const adRows = s.ads.all(ids) as AdRow[];
+  const adRows = (light ? [] : s.ads.all(ids)) as AdRow[];
   const campaignDaily = new Map<string, Map<string, DayRow>>();
   const adSetDaily = new Map<string, Map<string, DayRow>>();
   const adDaily = new Map<string, Map<string, DayRow>>();
-  fillDaily(s.campaignDaily.all(ids, loadFrom, to) as DailyTuple[], campaignDaily);
+  if (!light) fillDaily(s.campaignDaily.all(ids, loadFrom, to) as DailyTuple[], campaignDaily);
   fillDaily(s.adSetDaily.all(ids, loadFrom, to) as DailyTuple[], adSetDaily);
-  fillDaily(s.adDaily.all(ids, loadFrom, to) as DailyTuple[], adDaily);
+  if (!light) fillDaily(s.adDaily.all(ids, loadFrom, to) as DailyTuple[], adDaily);
 
   const snapshots = new Map<string, LearningSnapshot[]>();
   for (const r of snapshotRows) {
@@ -273,10 +276,8 @@ export function loadCampaigns(
     adsByCampaign.set(r.campaign_id, list);
   }
   // Edits up to the end of `to` (UTC bounds: a day of slack either side of the account's own day).
-  const changeRows = s.changes.all(
-    ids,
-    addDays(loadFrom, -1),
-    `${addDays(to, 2)}T00:00:00.000Z`,
+  const changeRows = (
+    light ? [] : s.changes.all(ids, addDays(loadFrom, -1), `${addDays(to, 2)}T00:00:00.000Z`)
   ) as ChangeRow[];
   const changesByCampaign = new Map<string, ChangeRecord[]>();
   for (const r of changeRows) {

@@ -187,6 +187,8 @@ function findOverlaps(
       facts: {
         adSetId: weakest.id,
         adSetName: weakest.name,
+        adSetCampaignId: own.id,
+        adSetCampaignName: own.name,
         keepAdSetId: keep.id,
         keepAdSetName: keep.name,
         keepCampaignId: keepCampaign.id,
