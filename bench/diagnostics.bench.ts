@@ -49,6 +49,14 @@ function accuracyFigures(synced: SyncedDemo[]): BenchFigure[] {
       target: { op: '<=', value: 0.05, of: 'value' },
       note: `${main.healthyFlagged} of ${main.healthy}; ${note}`,
     }),
+    figure({
+      suite: 'diagnostics',
+      name: 'recommendations impossible for their campaign structure',
+      value: main.impossibleRecommendations.length,
+      unit: '',
+      target: { op: '<=', value: 0, of: 'value' },
+      note: `of ${main.recommendationsChecked} checked (structure.ts); ${note}`,
+    }),
   );
   // The same seeds with a 14-day range, for information (the baseline then overlaps older onsets).
   const short = combineReports(synced.map((s) => scoreAccuracy(s, 14)));

@@ -18,7 +18,14 @@ test('runs an account diagnostic with visible progress, reads its evidence and g
   await expect(page.getByRole('heading', { name: /Issues \([1-9]\d*\)/ })).toBeVisible();
   await expect(page.getByLabel('Summary')).not.toBeEmpty();
   await expect(page.locator('.issue').first().locator('figure, [role=progressbar]').first()).toBeVisible();
+  // Each recommendation names its Ads Manager edits; Meta's own recommendations are shown beside ours.
+  await expect(page.getByText('In Ads Manager:').first()).toBeVisible();
+  const meta = page.getByTestId('meta-recommendations');
+  await expect(meta.getByRole('heading', { name: /From Meta · opportunity score \d+\/100/ })).toBeVisible();
+  await expect(meta.getByText('Set up the Conversions API')).toBeVisible();
   await screenshot(page, '07-diagnostic-detail');
+  await meta.scrollIntoViewIfNeeded();
+  await screenshot(page, '07b-diagnostic-meta-recommendations');
 
   await page.getByRole('button', { name: 'Mark applied' }).first().click();
   await expect(page.getByRole('button', { name: '✓ Applied' }).first()).toHaveAttribute(

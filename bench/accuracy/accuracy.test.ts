@@ -29,6 +29,11 @@ describe('accuracy on unseen seed 211', () => {
     expect(c?.recall ?? 0, JSON.stringify(c)).toBeGreaterThanOrEqual(0.75);
   });
 
+  it('offers no recommendation its campaign’s structure does not allow', () => {
+    expect(report.recommendationsChecked).toBeGreaterThan(report.campaigns);
+    expect(report.impossibleRecommendations).toEqual([]);
+  });
+
   it('flags at most 10% of healthy campaigns', () => {
     expect(report.healthyFalsePositiveRate).toBeLessThanOrEqual(0.1);
   });

@@ -15,6 +15,7 @@ import { SyncService } from '../../src/core/sync/service';
 import { DEFAULT_PROFILE, type Learned } from '../../src/core/diagnostics/andromeda';
 import { diagnose, loadFromDate } from '../../src/core/diagnostics/engine';
 import { loadCampaigns } from '../../src/core/diagnostics/load';
+import { isPossible, structureOf, type Change } from '../../src/core/diagnostics/structure';
 
 export interface CategoryScore {
   category: IssueType;
@@ -34,6 +35,9 @@ export interface AccuracyReport {
   healthyFlagged: number;
   healthyFalsePositiveRate: number;
   categories: CategoryScore[];
+  /** Recommendations in the whole output that the campaign's structure does not allow (target 0). */
+  impossibleRecommendations: { campaign: string; action: string; reason: string }[];
+  recommendationsChecked: number;
   /** Per campaign: what was injected and what was found (for error analysis). */
   outcomes: { campaignId: string; name: string; truth: string; detected: IssueType[] }[];
 }
@@ -125,6 +129,8 @@ export function scoreAccuracy(synced: SyncedDemo, rangeDays: number): AccuracyRe
   const counts = new Map(ISSUE_TYPES.map((c) => [c, { tp: 0, fp: 0, fn: 0 }]));
   let healthy = 0;
   let healthyFlagged = 0;
+  const impossible: AccuracyReport['impossibleRecommendations'] = [];
+  let checked = 0;
   for (const entry of synced.truth) {
     const id = synced.campaignIds.get(entry.platformCampaignId);
     if (!id) throw new Error(`campaign ${entry.platformCampaignId} of the ground truth was not synced`);
@@ -132,6 +138,15 @@ export function scoreAccuracy(synced: SyncedDemo, rangeDays: number): AccuracyRe
     if (!data) continue;
     const content = diagnose({ campaigns: [data], from, to, learned: DEFAULT_LEARNED });
     const detected = [...new Set(content.issues.map((i) => i.type))].sort();
+    // Every recommendation offered must be possible on its campaign's structure.
+    const blocked = new Set(content.issues.some((i) => i.type === 'DELIVERY_BLOCKED') ? [data.id] : []);
+    const structure = structureOf([data], blocked);
+    for (const r of content.recommendations) {
+      checked += 1;
+      const fixesDelivery = content.actionKinds[r.id] === 'FIX_DELIVERY_BLOCKER';
+      const verdict = isPossible({ changes: (r.changes ?? []) as Change[], fixesDelivery }, structure);
+      if (!verdict.ok) impossible.push({ campaign: data.name, action: r.action, reason: verdict.reason });
+    }
     outcomes.push({ campaignId: entry.platformCampaignId, name: data.name, truth: entry.category, detected });
     if (entry.category === 'HEALTHY') {
       healthy += 1;
@@ -155,6 +170,8 @@ export function scoreAccuracy(synced: SyncedDemo, rangeDays: number): AccuracyRe
     healthy,
     healthyFlagged,
     healthyFalsePositiveRate: healthy > 0 ? healthyFlagged / healthy : 0,
+    impossibleRecommendations: impossible,
+    recommendationsChecked: checked,
     categories: ISSUE_TYPES.map((category) => {
       const c = counts.get(category) ?? { tp: 0, fp: 0, fn: 0 };
       return {
@@ -202,6 +219,8 @@ export function combineReports(
     healthy,
     healthyFlagged,
     healthyFalsePositiveRate: healthy > 0 ? healthyFlagged / healthy : 0,
+    impossibleRecommendations: reports.flatMap((r) => r.impossibleRecommendations),
+    recommendationsChecked: reports.reduce((a, r) => a + r.recommendationsChecked, 0),
     categories,
   };
 }

@@ -48,6 +48,8 @@ export interface CampaignSpec {
   targetCpa?: number | null;
   currency?: string;
   status?: string;
+  /** Meta's smart_promotion_type (AUTOMATED_SHOPPING_ADS: an Advantage+ shopping campaign). */
+  smartPromotionType?: string;
   adSets: AdSetSpec[];
 }
 
@@ -200,6 +202,7 @@ export function buildCampaign(spec: CampaignSpec, accountId = 'act_FixtureAccoun
     status: spec.status ?? 'ACTIVE',
     effectiveStatus: spec.status ?? 'ACTIVE',
     objective: 'OUTCOME_SALES',
+    smartPromotionType: spec.smartPromotionType ?? 'GUIDED_CREATION',
     bidStrategy: spec.bidStrategy ?? 'LOWEST_COST_WITHOUT_CAP',
     dailyBudget: spec.dailyBudget ? spec.dailyBudget * M : null,
     lifetimeBudget: null,

@@ -4,6 +4,7 @@
 import type { DeliveryModel } from './delivery';
 import { invalidParameter } from './errors';
 import { learningStageInfo } from './learning';
+import { opportunityScore } from './routes/recommendations';
 import { approxAmountSpent } from './world/blockers';
 import { destinationType, optimizationGoal, promotedObject } from './results';
 import { graphTime, zoneOffsetMinutes } from './time';
@@ -118,6 +119,8 @@ export function accountObject(
         return [];
       case 'age':
         return Math.round((nowMs / 1000 - a.createdTime) / 86400);
+      case 'opportunity_score':
+        return opportunityScore(a);
       default:
         return undefined;
     }

@@ -320,6 +320,13 @@ export function readAccountContext(
       // Results lost to tracking are not a campaign's cost-per-result problem.
       if (tracking?.affected.has(f.campaignId) && f.type === 'CPA_DEGRADATION') return true;
       const mv = market?.affected.get(f.campaignId);
+      if (market && mv && f.type === 'AUCTION_OVERLAP') {
+        // An overlap read from a CPM rise the whole market shows is the market's: only a rise beyond
+        // the market's, or budgets left unspent, is the overlap's own.
+        const rise = typeof f.facts.cpmRise === 'number' ? f.facts.cpmRise : 0;
+        const underspend = typeof f.facts.underspend === 'number' ? f.facts.underspend : 0;
+        return (1 + rise) / (1 + market.change) - 1 < th.overlapCpmRise && underspend < th.overlapUnderspend;
+      }
       if (!market || !mv || f.type !== 'CPA_DEGRADATION') return false;
       // Explained by CPM when the campaign's own CTR and conversion rate held, so the rise in cost
       // per result is no more than the CPM move (plus the band) would make it.

@@ -4,7 +4,15 @@ import { AppError, isAppError } from '../errors';
 import type { Db } from '../store/open';
 import { learnedFor } from './andromeda';
 import { diagnose, loadFromDate, type DiagnosisContent } from './engine';
-import { campaignsWithDelivery, loadCampaigns } from './load';
+import { effectiveGoal, goalsOf } from '../goals/store';
+import { campaignsWithDelivery, loadCampaigns, loadMetaRecommendations } from './load';
+import type { CampaignData } from './types';
+
+/** Each campaign's goal (its own, else the account's), as plain data for the engine. */
+function withGoals(db: Db, accountId: string, campaigns: CampaignData[]): CampaignData[] {
+  const goals = goalsOf(db, accountId);
+  return campaigns.map((c) => ({ ...c, goal: effectiveGoal(goals, c.id) }));
+}
 
 export interface DiagnosisJob {
   dataDir: string;
@@ -29,10 +37,16 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
   const learned = learnedFor(db, job.userId);
   const loadFrom = loadFromDate(job.dateFrom, job.dateTo);
   if (job.campaignId) {
-    const campaigns = loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo);
+    const campaigns = withGoals(db, job.accountId, loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo));
     if (campaigns.length === 0)
       throw new AppError('not_found', `Campaign ${job.campaignId} no longer exists.`);
-    return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned });
+    // The account's other campaigns with delivery, ad sets only: overlap across campaigns.
+    const others = campaignsWithDelivery(db, job.accountId, job.dateFrom, job.dateTo).filter(
+      (id) => id !== job.campaignId,
+    );
+    const siblings = loadCampaigns(db, others, loadFrom, job.dateTo, { adSetsOnly: true });
+    const content = diagnose({ campaigns, siblings, from: job.dateFrom, to: job.dateTo, learned });
+    return { ...content, metaRecommendations: loadMetaRecommendations(db, job.accountId, job.campaignId) };
   }
   const account = db.prepare(`SELECT name, currency FROM ad_accounts WHERE id = ?`).get(job.accountId) as
     { name: string; currency: string } | undefined;
@@ -40,8 +54,9 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
   const delivering = campaignsWithDelivery(db, job.accountId, job.dateFrom, job.dateTo);
   const scope = job.campaignScope ? new Set(job.campaignScope) : null;
   const ids = scope ? delivering.filter((id) => scope.has(id)) : delivering;
-  const campaigns = loadCampaigns(db, ids, loadFrom, job.dateTo);
-  return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account });
+  const campaigns = withGoals(db, job.accountId, loadCampaigns(db, ids, loadFrom, job.dateTo));
+  const content = diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account });
+  return { ...content, metaRecommendations: loadMetaRecommendations(db, job.accountId, null) };
 }
 
 export function toDiagnosisFault(error: unknown): DiagnosisFault {

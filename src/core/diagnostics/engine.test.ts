@@ -162,7 +162,7 @@ describe('Andromeda', () => {
     });
     expect(byCtr.issues).toEqual(byConversions.issues);
     expect(byCtr.recommendations[0]?.action).toMatch(/Replace the creative/);
-    expect(byConversions.recommendations[0]?.action).toMatch(/Broaden the audience or raise the bid/);
+    expect(byConversions.recommendations[0]?.action).toMatch(/Broaden the audience of ad set/);
     expect(byConversions.andromedaContext.adaptations).toMatch(/CONVERSIONS focus ranked actions/);
     expect(byConversions.andromedaContext.adaptations).toMatch(
       /under-delivery fixes rank first instead of creative refreshes/,

@@ -4,6 +4,7 @@ import type {
   AndromedaContext,
   DiagnosticMetrics,
   Issue,
+  MetaRecommendations,
   Recommendation,
   RiskLevel,
 } from '../../shared/api/diagnostics';
@@ -11,12 +12,14 @@ import { deriveMetrics } from '../insights/metrics';
 import { DEFAULT_PROFILE, type ActionKind, type Learned } from './andromeda';
 import { readAccountContext, type AccountRef } from './account-context';
 import { detectorContext, runDetectors } from './detectors';
+import { detectCrossCampaignOverlap } from './detectors/auction-overlap';
 import { detectDeliveryBlocked } from './detectors/delivery-blocked';
 import { describeAdaptations } from './adaptations';
 import { buildRecommendations, type CampaignScope, type NumberedFinding } from './recommendations';
 import { adjustedSeverity, riskLevelOf, SEVERITY_RANK } from './severity';
 import { addTotals, emptyTotals, loadFromFor, sumRange, windowsFor, type Totals } from './series';
 import { MICROS_PER_UNIT } from '../money';
+import { structureOf } from './structure';
 import { accountSummary, campaignSummary } from './summary';
 import { DEFAULT_THRESHOLDS, thresholdsFor, type Thresholds } from './thresholds';
 import type { CampaignData, Finding } from './types';
@@ -33,6 +36,8 @@ export interface DiagnosisContent {
   campaignsAnalyzed?: number;
   /** Kind of each recommendation, kept with the stored result so feedback can be attributed. */
   actionKinds: Record<string, ActionKind>;
+  /** Meta's own recommendations beside ours (added from the store by compute.ts; null: none offered). */
+  metaRecommendations?: MetaRecommendations | null;
 }
 
 /** The first day the engine reads for a range (the reference window before it). */
@@ -54,6 +59,7 @@ function detect(
   to: string,
   th: Thresholds,
   account?: AccountRef,
+  siblings: readonly CampaignData[] = [],
 ): Detection {
   const scopes = new Map<string, CampaignScope>();
   const findings: Finding[] = [];
@@ -78,6 +84,8 @@ function detect(
     }
     for (const f of runDetectors(ctx)) findings.push({ ...f, severity: adjustedSeverity(f, ctx.rangeSpend) });
   }
+  if (campaigns.length + siblings.length > 1)
+    crossCampaignOverlap(campaigns, siblings, findings, thin, window, th, rangeSpend);
   if (!account) return { scopes, findings, thin, totals, rangeSpend };
   // Account context first: what the whole account shows is not blamed on each campaign.
   const context = readAccountContext(
@@ -94,6 +102,88 @@ function detect(
       return note ? { ...f, description: f.description + note } : f;
     });
   return { scopes, findings: [...context.findings, ...kept], thin, totals, rangeSpend };
+}
+
+/**
+ * Overlap between ad sets of different campaigns, added to `findings` in place. Ad sets already in an
+ * overlap of their own campaign, or saturating, are left out; their under-delivery is the overlap's
+ * symptom (Meta: overlapping ad sets "can't spend their budget"), reported in it, not again as pacing.
+ */
+function crossCampaignOverlap(
+  campaigns: readonly CampaignData[],
+  siblings: readonly CampaignData[],
+  findings: Finding[],
+  thin: ReadonlySet<string>,
+  window: { from: string; to: string; loadFrom: string },
+  th: Thresholds,
+  rangeSpend: ReadonlyMap<string, number>,
+): void {
+  const excluded = new Set<string>();
+  for (const f of findings) {
+    if (f.type !== 'AUCTION_OVERLAP' && f.type !== 'AUDIENCE_SATURATION') continue;
+    excluded.add(f.affectedEntity.id);
+    if ('overlappingAdSets' in f.evidence) for (const s of f.evidence.overlappingAdSets) excluded.add(s.id);
+  }
+  const members = [...campaigns.filter((c) => !thin.has(c.id)), ...siblings].flatMap((campaign) =>
+    campaign.adSets.map((adSet) => ({ campaign, adSet })),
+  );
+  const cross = detectCrossCampaignOverlap(
+    members,
+    { windows: windowsFor(window, th), th, minSpend: th.minSpendPerUnit * MICROS_PER_UNIT, window },
+    excluded,
+  )
+    .map((f) => ownedBy(f, campaigns, members))
+    .filter((f): f is Finding => f !== null);
+  if (cross.length === 0) return;
+  const overlapping = new Set<string>();
+  for (const f of cross) {
+    overlapping.add(f.affectedEntity.id);
+    if ('overlappingAdSets' in f.evidence)
+      for (const s of f.evidence.overlappingAdSets) overlapping.add(s.id);
+  }
+  for (let i = findings.length - 1; i >= 0; i--) {
+    const f = findings[i];
+    if (f?.type === 'PACING_ISSUE' && 'direction' in f.evidence && f.evidence.direction === 'UNDER')
+      if (overlapping.has(f.affectedEntity.id)) findings.splice(i, 1);
+  }
+  for (const f of cross)
+    findings.push({ ...f, severity: adjustedSeverity(f, rangeSpend.get(f.campaignId) ?? 0) });
+}
+
+/**
+ * A cross-campaign overlap seen from the diagnosed campaigns (a campaign diagnostic also reads its
+ * account's other campaigns): kept only when one of their ad sets is in it, and told from that ad set
+ * (the other campaigns' ad sets are the overlapping ones). The facts keep which ad set to turn off.
+ */
+function ownedBy(
+  f: Finding,
+  campaigns: readonly CampaignData[],
+  members: readonly { campaign: CampaignData; adSet: { id: string; name: string } }[],
+): Finding | null {
+  const diagnosed = new Set(campaigns.map((c) => c.id));
+  if (diagnosed.has(f.campaignId)) return f;
+  const others = 'overlappingAdSets' in f.evidence ? f.evidence.overlappingAdSets : [];
+  const ids = [f.affectedEntity.id, ...others.map((s) => s.id)];
+  const byId = new Map(members.map((m) => [m.adSet.id, m]));
+  const own = ids.map((id) => byId.get(id)).find((m) => m !== undefined && diagnosed.has(m.campaign.id));
+  if (!own || !('overlappingAdSets' in f.evidence)) return null;
+  const rest = ids.filter((id) => id !== own.adSet.id).map((id) => byId.get(id));
+  const campaignsOf = new Map(
+    rest
+      .filter((m) => m !== undefined && m.campaign.id !== own.campaign.id)
+      .map((m) => [m?.campaign.id ?? '', { id: m?.campaign.id ?? '', name: m?.campaign.name ?? '' }]),
+  );
+  return {
+    ...f,
+    affectedEntity: { type: 'adSet', id: own.adSet.id, name: own.adSet.name },
+    evidence: {
+      ...f.evidence,
+      overlappingAdSets: rest.map((m) => ({ id: m?.adSet.id ?? '', name: m?.adSet.name ?? '' })),
+      overlappingCampaigns: [...campaignsOf.values()],
+    },
+    campaignId: own.campaign.id,
+    campaignName: own.campaign.name,
+  };
 }
 
 /** Most severe first, then the most spend at stake; ties broken by stable keys for determinism. */
@@ -152,6 +242,8 @@ function metricsOf(totals: Totals, currency: string): DiagnosticMetrics {
 
 export interface DiagnoseInput {
   campaigns: readonly CampaignData[];
+  /** The account's other campaigns with delivery (ad sets only), read for overlap across campaigns. */
+  siblings?: readonly CampaignData[];
   from: string;
   to: string;
   learned: Learned;
@@ -166,7 +258,8 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
   const accountRef = input.account
     ? { id: input.campaigns[0]?.accountId ?? '', name: input.account.name }
     : undefined;
-  const detection = detect(input.campaigns, from, to, th, accountRef);
+  const siblings = input.siblings ?? [];
+  const detection = detect(input.campaigns, from, to, th, accountRef, siblings);
   const totalSpend = detection.totals.spend;
   const shareIn = (f: Finding): number =>
     accountLevel
@@ -184,11 +277,14 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
     input.campaigns.length > 0 &&
     detection.thin.size === input.campaigns.length &&
     detection.findings.length === 0;
+  // Every recommendation is checked against how its campaign is built (structure.ts).
+  const blocked = new Set(numbered.filter((f) => f.type === 'DELIVERY_BLOCKED').map((f) => f.campaignId));
   const ranked = buildRecommendations(
     numbered,
     detection.scopes,
     learned,
     allThin || input.campaigns.length === 0,
+    structureOf([...input.campaigns, ...siblings], blocked),
   );
   const currency = input.account?.currency ?? input.campaigns[0]?.currency ?? 'USD';
   const metrics = metricsOf(detection.totals, currency);
@@ -196,9 +292,14 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
   // What the profile and feedback changed: the same data under the default profile without feedback.
   let defaultIssueKeys: string[] | null = null;
   if (learned.profile.riskAppetite !== DEFAULT_PROFILE.riskAppetite) {
-    defaultIssueKeys = detect(input.campaigns, from, to, DEFAULT_THRESHOLDS, accountRef).findings.map(
-      issueKey,
-    );
+    defaultIssueKeys = detect(
+      input.campaigns,
+      from,
+      to,
+      DEFAULT_THRESHOLDS,
+      accountRef,
+      siblings,
+    ).findings.map(issueKey);
   }
   const adaptations = describeAdaptations({
     learned,

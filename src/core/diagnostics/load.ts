@@ -3,6 +3,7 @@
 import type { Statement } from 'better-sqlite3';
 import { parseIssues } from '../campaigns/blockers';
 import { addDays } from '../clock';
+import type { MetaRecommendations } from '../../shared/api/diagnostics';
 import type { Db } from '../store/open';
 import { parseTargeting } from './targeting';
 import type { AdData, AdSetData, CampaignData, ChangeRecord, DayRow, LearningSnapshot } from './types';
@@ -16,6 +17,7 @@ interface CampaignRow {
   effective_status: string;
   objective: string;
   result_type: string | null;
+  smart_promotion_type: string | null;
   bid_strategy: string | null;
   daily_budget_micros: number | null;
   lifetime_budget_micros: number | null;
@@ -56,6 +58,7 @@ interface AdSetRow {
   optimization_goal: string | null;
   promoted_event: string | null;
   result_type: string | null;
+  result_name: string | null;
   targeting: string;
   learning_status: string | null;
   learning_conversions: number | null;
@@ -109,14 +112,14 @@ function statements(db: Db): Statements {
   s = {
     campaigns: db.prepare(`
       SELECT c.id, c.account_id, c.platform_campaign_id, c.name, c.status, c.effective_status, c.objective, c.result_type,
-        c.bid_strategy, c.daily_budget_micros, c.lifetime_budget_micros, c.start_time, c.stop_time,
+        c.smart_promotion_type, c.bid_strategy, c.daily_budget_micros, c.lifetime_budget_micros, c.start_time, c.stop_time,
         c.target_cpa_micros, a.currency, a.timezone, a.status AS account_status, a.disable_reason,
         a.spend_cap_micros, a.amount_spent_micros
       FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
       WHERE c.id IN ${IDS} ORDER BY c.id`),
     adSets: db.prepare(`
       SELECT id, campaign_id, platform_ad_set_id, name, status, effective_status, daily_budget_micros,
-        lifetime_budget_micros, bid_strategy, bid_amount_micros, optimization_goal, promoted_event, result_type, targeting,
+        lifetime_budget_micros, bid_strategy, bid_amount_micros, optimization_goal, promoted_event, result_type, result_name, targeting,
         learning_status, learning_conversions, last_significant_edit_at, created_time
       FROM ad_sets WHERE campaign_id IN ${IDS} ORDER BY id`),
     snapshots: db.prepare(`
@@ -194,26 +197,29 @@ export function loadCampaigns(
   campaignIds: readonly string[],
   loadFrom: string,
   to: string,
+  /** `adSetsOnly`: campaigns and ad sets with their daily rows, no ads (sibling campaigns for overlap). */
+  options: { adSetsOnly?: boolean } = {},
 ): CampaignData[] {
   if (campaignIds.length === 0) return [];
   const s = statements(db);
   const ids = JSON.stringify(campaignIds);
+  const light = options.adSetsOnly === true;
   const campaignRows = s.campaigns.all(ids) as CampaignRow[];
   const adSetRows = s.adSets.all(ids) as AdSetRow[];
-  const snapshotRows = s.snapshots.all(ids, to) as {
+  const snapshotRows = (light ? [] : s.snapshots.all(ids, to)) as {
     ad_set_id: string;
     observed_on: string;
     status: string;
     conversions: number;
     last_significant_edit_at: string | null;
   }[];
-  const adRows = s.ads.all(ids) as AdRow[];
+  const adRows = (light ? [] : s.ads.all(ids)) as AdRow[];
   const campaignDaily = new Map<string, Map<string, DayRow>>();
   const adSetDaily = new Map<string, Map<string, DayRow>>();
   const adDaily = new Map<string, Map<string, DayRow>>();
-  fillDaily(s.campaignDaily.all(ids, loadFrom, to) as DailyTuple[], campaignDaily);
+  if (!light) fillDaily(s.campaignDaily.all(ids, loadFrom, to) as DailyTuple[], campaignDaily);
   fillDaily(s.adSetDaily.all(ids, loadFrom, to) as DailyTuple[], adSetDaily);
-  fillDaily(s.adDaily.all(ids, loadFrom, to) as DailyTuple[], adDaily);
+  if (!light) fillDaily(s.adDaily.all(ids, loadFrom, to) as DailyTuple[], adDaily);
 
   const snapshots = new Map<string, LearningSnapshot[]>();
   for (const r of snapshotRows) {
@@ -241,6 +247,7 @@ export function loadCampaigns(
       optimizationGoal: r.optimization_goal,
       promotedEvent: r.promoted_event,
       resultType: r.result_type,
+      resultName: r.result_name,
       targeting: parseTargeting(r.targeting),
       learningStatus: r.learning_status,
       learningConversions: r.learning_conversions,
@@ -269,10 +276,8 @@ export function loadCampaigns(
     adsByCampaign.set(r.campaign_id, list);
   }
   // Edits up to the end of `to` (UTC bounds: a day of slack either side of the account's own day).
-  const changeRows = s.changes.all(
-    ids,
-    addDays(loadFrom, -1),
-    `${addDays(to, 2)}T00:00:00.000Z`,
+  const changeRows = (
+    light ? [] : s.changes.all(ids, addDays(loadFrom, -1), `${addDays(to, 2)}T00:00:00.000Z`)
   ) as ChangeRow[];
   const changesByCampaign = new Map<string, ChangeRecord[]>();
   for (const r of changeRows) {
@@ -297,6 +302,7 @@ export function loadCampaigns(
     status: r.status,
     effectiveStatus: r.effective_status,
     objective: r.objective,
+    smartPromotionType: r.smart_promotion_type,
     resultType: r.result_type,
     bidStrategy: r.bid_strategy,
     dailyBudget: r.daily_budget_micros,
@@ -317,4 +323,49 @@ export function loadCampaigns(
     },
     changes: changesByCampaign.get(r.id) ?? [],
   }));
+}
+
+/**
+ * Meta's own recommendations for the account as last synced: all of them for an account-level
+ * diagnostic, the campaign's and the account-wide ones for a campaign. Null: Meta offers none here.
+ */
+export function loadMetaRecommendations(
+  db: Db,
+  accountId: string,
+  campaignId: string | null,
+): MetaRecommendations | null {
+  const account = db
+    .prepare(`SELECT opportunity_score, platform_recommendations_read_at FROM ad_accounts WHERE id = ?`)
+    .get(accountId) as
+    { opportunity_score: number | null; platform_recommendations_read_at: string | null } | undefined;
+  if (!account?.platform_recommendations_read_at) return null;
+  const rows = db
+    .prepare(
+      `SELECT r.type, r.title, r.body, r.lift_estimate, r.points, r.campaign_id, c.name AS campaign_name
+       FROM platform_recommendations r LEFT JOIN campaigns c ON c.id = r.campaign_id
+       WHERE r.account_id = ? AND (? IS NULL OR r.campaign_id IS NULL OR r.campaign_id = ?)
+       ORDER BY r.position`,
+    )
+    .all(accountId, campaignId, campaignId) as {
+    type: string;
+    title: string;
+    body: string;
+    lift_estimate: string | null;
+    points: number | null;
+    campaign_id: string | null;
+    campaign_name: string | null;
+  }[];
+  return {
+    opportunityScore: account.opportunity_score,
+    readAt: account.platform_recommendations_read_at,
+    items: rows.map((r) => ({
+      type: r.type,
+      title: r.title,
+      body: r.body,
+      liftEstimate: r.lift_estimate,
+      points: r.points,
+      campaignId: r.campaign_id,
+      campaignName: r.campaign_name,
+    })),
+  };
 }

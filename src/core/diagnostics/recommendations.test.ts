@@ -11,6 +11,7 @@ const candidate = (key: string, kind: Candidate['kind']): Candidate => ({
   riskLevel: 'MEDIUM',
   relatedIssues: [],
   base: 1,
+  changes: [],
 });
 
 describe('choosing the 1-3 recommendations', () => {

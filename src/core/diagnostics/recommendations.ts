@@ -1,8 +1,23 @@
 // Turns findings into 1-3 concrete Ads Manager actions, each with a quantified expected impact taken
 // from the data, ranked by expected effect on the user's focus metric, their risk appetite, and their
 // feedback on earlier recommendations of the same kind.
-import type { Recommendation, RiskLevel } from '../../shared/api/diagnostics';
+import type { AdsManagerChange, Recommendation } from '../../shared/api/diagnostics';
 import { addDays } from '../clock';
+import {
+  adSetsByCpr,
+  budgetChange,
+  deliveryBlocker,
+  fatigue,
+  learning,
+  num,
+  overlap,
+  saturation,
+  SEVERITY_WEIGHT,
+  str,
+  type Candidate,
+  type CampaignScope,
+  type NumberedFinding,
+} from './actions';
 import {
   APPETITE_WEIGHTS,
   DEFAULT_PROFILE,
@@ -11,60 +26,13 @@ import {
   type ActionKind,
   type Learned,
 } from './andromeda';
+import { cpa, pacing } from './budget-actions';
+import { goalEffect } from './goal-effect';
 import { day, money, percent, quote } from './format';
 import { SEVERITY_RANK, shareOf } from './severity';
-import { cprOf, sumRange, type Windows } from './series';
-import type { Thresholds } from './thresholds';
-import type { AdSetData, CampaignData, Finding } from './types';
+import { BUDGET_STEP, isPossible, type Change, type Structure } from './structure';
 
-export interface NumberedFinding extends Finding {
-  issueId: string;
-}
-
-export interface CampaignScope {
-  data: CampaignData;
-  windows: Windows;
-  th: Thresholds;
-  rangeSpend: number;
-}
-
-export interface Candidate {
-  kind: ActionKind;
-  key: string;
-  action: string;
-  rationale: string;
-  expectedImpact: string;
-  riskLevel: RiskLevel;
-  relatedIssues: string[];
-  /** Before profile and feedback: severity × share of spend × how far past the threshold. */
-  base: number;
-  /** Under-delivering entities of one campaign share one recommendation. */
-  underdelivery?: {
-    entities: string[];
-    weeklyGap: number;
-    moveTo: { name: string; cpr: number } | null;
-    cpr: number | null;
-    currency: string;
-  };
-}
-
-/** The action and impact of an under-delivery recommendation, from its (possibly merged) entities. */
-function withUnderdeliveryText(candidate: Candidate): Candidate {
-  const u = candidate.underdelivery;
-  if (!u) return candidate;
-  const c = u.currency;
-  const list =
-    u.entities.length === 1
-      ? (u.entities[0] ?? '')
-      : `${u.entities.slice(0, -1).join(', ')} and ${u.entities.at(-1)}`;
-  candidate.action =
-    `Broaden the audience or raise the bid/cost cap of ${list} so ${u.entities.length === 1 ? 'it can spend its budget' : 'they can spend their budgets'}` +
-    (u.moveTo ? `, or move the unspent budget to ad set ${quote(u.moveTo.name)}.` : '.');
-  candidate.expectedImpact = u.cpr
-    ? `Delivering the ${money(u.weeklyGap, c)} a week left unspent at ${money(u.cpr, c)} per result would add about ${Math.round(u.weeklyGap / u.cpr)} results a week.`
-    : `Delivers the ${money(u.weeklyGap, c)} a week currently left unspent.`;
-  return candidate;
-}
+export type { Candidate, CampaignScope, NumberedFinding } from './actions';
 
 export interface RankedRecommendations {
   recommendations: Recommendation[];
@@ -72,56 +40,8 @@ export interface RankedRecommendations {
   /** Kinds in order, and the order the default profile without feedback would have given. */
   order: ActionKind[];
   defaultOrder: ActionKind[];
-}
-
-const SEVERITY_WEIGHT: Record<RiskLevel, number> = { LOW: 1, MEDIUM: 2, HIGH: 4, CRITICAL: 6 };
-
-/** Ad sets with enough results in the cost-per-result window, cheapest first. */
-function adSetsByCpr(
-  scope: CampaignScope,
-): { adSet: AdSetData; cpr: number; spend: number; conversions: number }[] {
-  const out: { adSet: AdSetData; cpr: number; spend: number; conversions: number }[] = [];
-  for (const adSet of scope.data.adSets) {
-    if (adSet.status !== 'ACTIVE') continue;
-    const t = sumRange(adSet.daily, scope.windows.recentCpr.from, scope.windows.recentCpr.to);
-    const cpr = t.conversions >= Math.ceil(scope.th.minConversions / 2) ? cprOf(t) : null;
-    if (cpr !== null) out.push({ adSet, cpr, spend: t.spend, conversions: t.conversions });
-  }
-  return out.sort((a, b) => a.cpr - b.cpr || a.adSet.id.localeCompare(b.adSet.id));
-}
-
-const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-/** `troubled`: ad sets with an issue of their own, never proposed as the place to move budget to. */
-function deliveryBlockerCandidate(f: NumberedFinding, scope: CampaignScope, base: number): Candidate {
-  const name = quote(scope.data.name);
-  const budget = f.facts.dailyBudget;
-  const lost =
-    typeof budget === 'number'
-      ? `Restores delivery of the campaign's ${money(budget, scope.data.currency)} daily budget; every day blocked is a day without results.`
-      : 'Restores delivery; every day blocked is a day without results.';
-  let action: string;
-  switch (f.facts.blocker) {
-    case 'AD_DISAPPROVED':
-      action = `Fix ad ${quote(str(f.facts.adName))} in campaign ${name} first: ${str(f.facts.reason)}. Edit the ad to follow Meta's policy (or its destination) and request another review in Account Quality, or duplicate the campaign's working ads with a compliant creative. Tune nothing else until it delivers again.`;
-      break;
-    case 'ACCOUNT_DISABLED':
-      action = `Get the ad account re-enabled before anything else (${str(f.facts.reason)}): resolve it in Account Quality or Billing (payment method, policy appeal). No campaign of the account delivers until then.`;
-      break;
-    default:
-      action = `Raise or remove the account's spend cap (Billing & payments → Account spending limit) so campaign ${name} can deliver again; tune nothing else until it does.`;
-  }
-  return {
-    kind: 'FIX_DELIVERY_BLOCKER',
-    key: `FIX_DELIVERY_BLOCKER:${str(f.facts.blocker)}:${str(f.facts.adId ?? scope.data.id)}`,
-    action,
-    rationale: `Meta is not delivering the campaign: ${str(f.facts.message)}`,
-    expectedImpact: lost,
-    riskLevel: 'LOW',
-    relatedIssues: [f.issueId],
-    base: base * 10,
-  };
+  /** Actions left out because the structure does not allow them (kind and reason), for tests and docs. */
+  refused: { kind: ActionKind; reason: string }[];
 }
 
 /** Account context: advice about the account (tracking, the auction), never a campaign budget move. */
@@ -143,6 +63,16 @@ function accountCandidate(f: NumberedFinding): Candidate {
       riskLevel: 'LOW',
       relatedIssues: [f.issueId],
       base: base * 5,
+      changes: [
+        {
+          level: 'account',
+          id: '',
+          name: 'Events Manager',
+          field: 'tracking',
+          from: null,
+          to: 'events verified',
+        },
+      ],
     };
   }
   const up = num(f.facts.change) > 0;
@@ -159,174 +89,37 @@ function accountCandidate(f: NumberedFinding): Candidate {
     riskLevel: 'LOW',
     relatedIssues: [f.issueId],
     base: base * 2,
+    changes: [],
   };
 }
 
-function candidateFor(f: NumberedFinding, scope: CampaignScope, troubled: ReadonlySet<string>): Candidate {
-  const { data, windows } = scope;
-  const c = data.currency;
+/** The actions for a finding, best first; the builder offers the first the structure allows. */
+function alternativesFor(
+  f: NumberedFinding,
+  scope: CampaignScope,
+  structure: Structure,
+  troubled: ReadonlySet<string>,
+): Candidate[] {
   const share = shareOf(f, scope.rangeSpend);
   const base = SEVERITY_WEIGHT[f.severity] * (0.5 + share) * Math.min(2, Math.max(1, f.magnitude));
-  const where = `in campaign ${quote(data.name)}`;
-  const related = [f.issueId];
   switch (f.type) {
     case 'TRACKING_BREAK':
     case 'MARKET_SHIFT':
-      return accountCandidate(f);
+      return [accountCandidate(f)];
     case 'DELIVERY_BLOCKED':
-      return deliveryBlockerCandidate(f, scope, base);
-    case 'CREATIVE_FATIGUE': {
-      const cprNow = f.facts.cprNow;
-      const cprBefore = f.facts.cprBefore;
-      const saving =
-        typeof cprNow === 'number' && typeof cprBefore === 'number' && cprNow > cprBefore
-          ? ` and bring the cost per result of ${quote(str(f.facts.adName))} from ${money(cprNow, c)} back toward ${money(cprBefore, c)}`
-          : '';
-      const many = num(f.facts.adCount) > 1;
-      return {
-        kind: 'REFRESH_CREATIVE',
-        key: `REFRESH_CREATIVE:${str(f.facts.adSetId)}`,
-        action: many
-          ? `Add new creative variations to ad set ${quote(str(f.facts.adSetName))} ${where} (new images or videos and hooks) and pause the worn-out ads ${str(f.facts.adNames)} once the new ones deliver.`
-          : `Replace the creative of ad ${quote(str(f.facts.adName))} in ad set ${quote(str(f.facts.adSetName))} with a new variation (duplicate the ad with a new image or video and hook), then pause the old ad once the new one delivers.`,
-        rationale: `CTR of ${quote(str(f.facts.adName))} fell ${percent(num(f.facts.ctrDrop))} (${(num(f.facts.ctrBefore) * 100).toFixed(2)}% → ${(num(f.facts.ctrNow) * 100).toFixed(2)}%) as frequency rose: the audience has seen ${many ? 'these ads' : 'it'} too often.`,
-        expectedImpact: `Restoring the earlier CTR would recover about ${Math.round(num(f.facts.clicksLost)).toLocaleString('en-US')} clicks a week${saving}.`,
-        riskLevel: 'LOW',
-        relatedIssues: related,
-        base,
-      };
-    }
-    case 'LEARNING_PHASE_STALL': {
-      const cpr = f.facts.cpr;
-      const budget = f.facts.dailyBudget;
-      const required = num(f.facts.required);
-      const needed = typeof cpr === 'number' ? (cpr * required) / 7 : null;
-      if (needed !== null && typeof budget === 'number' && needed > budget) {
-        const target = Math.ceil(needed / 1_000_000) * 1_000_000;
-        return {
-          kind: 'RAISE_LEARNING_BUDGET',
-          key: `RAISE_LEARNING_BUDGET:${str(f.facts.adSetId)}`,
-          action: `Raise the daily budget of ad set ${quote(str(f.facts.adSetName))} ${where} from ${money(budget, c)} to ${money(target, c)}, or merge it into a sibling ad set with the same optimization event.`,
-          rationale: `At ${money(needed === null ? 0 : num(cpr), c)} per result it gets about ${num(f.facts.conversionsPerWeek)} results a week; exiting learning needs ${required}.`,
-          expectedImpact: `About ${Math.max(0, Math.round(required - num(f.facts.conversionsPerWeek)))} more results a week at the current cost per result, enough to exit learning within about 7 days.`,
-          riskLevel: 'MEDIUM',
-          relatedIssues: related,
-          base,
-        };
-      }
-      return {
-        kind: 'RAISE_LEARNING_BUDGET',
-        key: `RAISE_LEARNING_BUDGET:${str(f.facts.adSetId)}`,
-        action: `Switch ad set ${quote(str(f.facts.adSetName))} ${where} to a more frequent optimization event (for example add to cart instead of purchase) or broaden its audience, and avoid further significant edits for 7 days.`,
-        rationale: `It has ${num(f.facts.conversionsPerWeek)} results in the last week against the ${required} Meta needs to finish learning${f.facts.burning === 1 ? ', and it has spent ' + money(num(f.facts.spendSinceEdit), c) + ' without a single result' : ''}.`,
-        expectedImpact:
-          f.facts.burning === 1
-            ? `Stops ${money(num(f.facts.spendSinceEdit) / 2, c)} or more a week of spend that produces no results.`
-            : `A more frequent event gives Meta the ${required} weekly events it needs, typically ending learning in 7-10 days.`,
-        riskLevel: 'MEDIUM',
-        relatedIssues: related,
-        base,
-      };
-    }
-    case 'AUCTION_OVERLAP': {
-      const saving =
-        num(f.facts.cpmRise) > 0
-          ? (f.spendAtRisk / Math.max(1, windows.rangeDays.length)) *
-            7 *
-            (num(f.facts.cpmRise) / (1 + num(f.facts.cpmRise)))
-          : 0;
-      return {
-        kind: 'CONSOLIDATE_AD_SETS',
-        key: `CONSOLIDATE_AD_SETS:${str(f.facts.adSetId)}`,
-        action: `Combine ad set ${quote(str(f.facts.adSetName))} into ${quote(str(f.facts.keepAdSetName))} ${where} (move its ads, then turn it off), or exclude one audience from the other.`,
-        rationale: `They target overlapping audiences for the same event, so Meta enters only one of them per auction; CPM rose ${percent(Math.max(0, num(f.facts.cpmRise)))}.`,
-        expectedImpact:
-          saving > 0
-            ? `Bringing CPM back to ${money(num(f.facts.cpmBefore), c)} would save about ${money(saving, c)} a week at current spend.`
-            : `Lets the combined budget deliver instead of ${percent(Math.max(0, num(f.facts.underspend)))} of it going unspent.`,
-        riskLevel: 'MEDIUM',
-        relatedIssues: related,
-        base,
-      };
-    }
-    case 'PACING_ISSUE': {
-      const over = num(f.facts.pacingRate) > 1;
-      const name = quote(str(f.facts.entityName));
-      const kindOf = f.facts.entityType === 'campaign' ? 'campaign' : 'ad set';
-      if (over) {
-        return {
-          kind: 'CAP_OVERSPEND',
-          key: `CAP_OVERSPEND:${str(f.facts.entityId)}`,
-          action: `Set a campaign spending limit or lower the daily budget of ${kindOf} ${name}, and check for a recent budget or schedule change that caused it.`,
-          rationale: `It averaged ${money(num(f.facts.avgDailySpend), c)} a day against a ${money(num(f.facts.dailyBudget), c)} budget (${percent(num(f.facts.pacingRate))}).`,
-          expectedImpact: `Keeps about ${money(num(f.facts.weeklyGap), c)} a week of unplanned spend within budget.`,
-          riskLevel: 'LOW',
-          relatedIssues: related,
-          base,
-        };
-      }
-      const best = adSetsByCpr(scope).filter((r) => !troubled.has(r.adSet.id))[0];
-      const own = sumRange(data.daily, windows.recentCpr.from, windows.recentCpr.to);
-      const candidate: Candidate = {
-        kind: 'FIX_UNDERDELIVERY',
-        key: `FIX_UNDERDELIVERY:${data.id}`,
-        action: '',
-        rationale: `${kindOf === 'campaign' ? 'The campaign' : `Ad set ${name}`} spent only ${percent(num(f.facts.pacingRate))} of its budget (${money(num(f.facts.avgDailySpend), c)} a day) in the last week.`,
-        expectedImpact: '',
-        riskLevel: 'MEDIUM',
-        relatedIssues: related,
-        base,
-        underdelivery: {
-          entities: [`${kindOf} ${name} (${money(num(f.facts.dailyBudget), c)} a day)`],
-          weeklyGap: num(f.facts.weeklyGap),
-          moveTo: best ? { name: best.adSet.name, cpr: best.cpr } : null,
-          cpr: best?.cpr ?? cprOf(own),
-          currency: c,
-        },
-      };
-      return withUnderdeliveryText(candidate);
-    }
-    case 'CPA_DEGRADATION': {
-      const ranked = adSetsByCpr(scope);
-      const best = ranked.filter((r) => !troubled.has(r.adSet.id))[0];
-      const worst = ranked.at(-1);
-      if (best && worst && worst.adSet.id !== best.adSet.id && worst.cpr > best.cpr * 1.15) {
-        const moved = worst.spend * 0.2;
-        const gained = moved / best.cpr - moved / worst.cpr;
-        return {
-          kind: 'SHIFT_BUDGET',
-          key: `SHIFT_BUDGET:${data.id}`,
-          action: `Move 20% of the budget of ad set ${quote(worst.adSet.name)} (${money(worst.cpr, c)} per result) to ad set ${quote(best.adSet.name)} (${money(best.cpr, c)} per result) ${where}.`,
-          rationale: `The campaign's cost per result rose ${percent(num(f.facts.rise))} to ${money(num(f.facts.actual), c)}; ${quote(best.adSet.name)} still converts at ${money(best.cpr, c)}.`,
-          expectedImpact: `About ${money(moved, c)} a week moved to the best ad set buys roughly ${Math.max(1, Math.round(gained))} more results a week at the same spend (CPA ${money(best.cpr, c)} vs ${money(worst.cpr, c)}).`,
-          riskLevel: 'MEDIUM',
-          relatedIssues: related,
-          base,
-        };
-      }
-      const weekly = num(f.facts.recentSpend) * 0.2;
-      return {
-        kind: 'CUT_BUDGET',
-        key: `CUT_BUDGET:${data.id}`,
-        action: `Lower the daily budget of campaign ${quote(data.name)} by 20% and review its last edits, tracking and landing page until the cost per result is back near ${money(num(f.facts.target), c)}.`,
-        rationale: `Its cost per result rose ${percent(num(f.facts.rise))} to ${money(num(f.facts.actual), c)} on ${num(f.facts.recentConversions)} results, and no ad set converts clearly cheaper.`,
-        expectedImpact: `Limits spend at the inflated cost by about ${money(weekly, c)} a week while the cause is fixed.`,
-        riskLevel: 'LOW',
-        relatedIssues: related,
-        base,
-      };
-    }
+      return [deliveryBlocker(f, scope, base)];
+    case 'CREATIVE_FATIGUE':
+      return fatigue(f, scope, base);
+    case 'LEARNING_PHASE_STALL':
+      return learning(f, scope, base, structure);
+    case 'AUCTION_OVERLAP':
+      return overlap(f, scope, base, structure);
+    case 'PACING_ISSUE':
+      return pacing(f, scope, base, structure, troubled);
+    case 'CPA_DEGRADATION':
+      return cpa(f, scope, base, structure, troubled);
     case 'AUDIENCE_SATURATION':
-      return {
-        kind: 'EXPAND_AUDIENCE',
-        key: `EXPAND_AUDIENCE:${str(f.facts.adSetId)}`,
-        action: `Broaden the audience of ad set ${quote(str(f.facts.adSetName))} ${where}: widen age or location, add a 1-3% lookalike or turn on Advantage+ audience.`,
-        rationale: `It now reaches ${percent(num(f.facts.reachDrop))} fewer people a day while each sees its ads ${percent(num(f.facts.frequencyRise))} more often.`,
-        expectedImpact: `Restoring daily reach from ${Math.round(num(f.facts.reachPerDayNow)).toLocaleString('en-US')} to about ${Math.round(num(f.facts.reachPerDayBefore)).toLocaleString('en-US')} people would bring frequency back from ${num(f.facts.freqNow).toFixed(2)} toward its earlier level.`,
-        riskLevel: 'LOW',
-        relatedIssues: related,
-        base,
-      };
+      return saturation(f, scope, base, structure);
   }
 }
 
@@ -371,7 +164,10 @@ export function topDistinct(ranked: readonly Candidate[], limit = 3): Candidate[
 }
 
 /** Actions for a healthy campaign or one with too little data: still one concrete next step. */
-function quietCandidates(scopes: readonly CampaignScope[], thin: boolean): Candidate[] {
+function quietCandidates(
+  scopes: readonly CampaignScope[],
+  thin: boolean,
+): (Candidate & { scope?: CampaignScope })[] {
   const scope = scopes[0];
   if (!scope) {
     // An account with no delivery in the range: nothing to judge yet.
@@ -386,47 +182,97 @@ function quietCandidates(scopes: readonly CampaignScope[], thin: boolean): Candi
         riskLevel: 'LOW',
         relatedIssues: [],
         base: 1,
+        changes: [],
       },
     ];
   }
   const { data, th, window } = { ...scope, window: scope.windows.range };
+  const out: (Candidate & { scope?: CampaignScope })[] = [];
   if (!thin) {
     const best = scopes
       .flatMap((s) => adSetsByCpr(s).map((r) => ({ ...r, scope: s })))
       .sort((x, y) => x.cpr - y.cpr || x.adSet.id.localeCompare(y.adSet.id))[0];
-    if (best && best.adSet.dailyBudget !== null) {
-      const budget = best.adSet.dailyBudget;
-      const extraWeekly = budget * 0.2 * 7;
-      return [
-        {
-          kind: 'SCALE_WINNER',
-          key: `SCALE_WINNER:${best.adSet.id}`,
-          action: `Raise the daily budget of ad set ${quote(best.adSet.name)} in campaign ${quote(best.scope.data.name)} by 20% (${money(budget, data.currency)} → ${money(budget * 1.2, data.currency)}), and re-run this diagnostic after ${day(addDays(window.to, 7))}.`,
-          rationale: `No issue was found and it is the cheapest converting ad set at ${money(best.cpr, data.currency)} per result over ${best.conversions} results.`,
-          expectedImpact: `About ${Math.round(extraWeekly / best.cpr)} more results a week if its cost per result holds at ${money(best.cpr, data.currency)}.`,
-          riskLevel: 'MEDIUM',
-          relatedIssues: [],
-          base: 1,
+    // Scale the cheapest converter one step: its own budget, or its campaign's (campaign budget).
+    const owner = best
+      ? best.adSet.dailyBudget !== null && best.scope.data.dailyBudget === null
+        ? {
+            level: 'adSet' as const,
+            id: best.adSet.id,
+            name: best.adSet.name,
+            budget: best.adSet.dailyBudget,
+          }
+        : best.scope.data.dailyBudget !== null
+          ? {
+              level: 'campaign' as const,
+              id: best.scope.data.id,
+              name: best.scope.data.name,
+              budget: best.scope.data.dailyBudget,
+            }
+          : null
+      : null;
+    if (best && owner) {
+      const c = best.scope.data.currency;
+      const to = owner.budget * (1 + BUDGET_STEP);
+      const label =
+        owner.level === 'adSet'
+          ? `ad set ${quote(owner.name)} in campaign ${quote(best.scope.data.name)}`
+          : `campaign ${quote(owner.name)} (its best ad set ${quote(best.adSet.name)})`;
+      out.push({
+        kind: 'SCALE_WINNER',
+        key: `SCALE_WINNER:${owner.id}`,
+        action: `Raise the daily budget of ${label} by ${BUDGET_STEP * 100}% (${money(owner.budget, c)} → ${money(to, c)}), and re-run this diagnostic after ${day(addDays(window.to, 7))}.`,
+        rationale: `No issue was found and ${quote(best.adSet.name)} is the cheapest converting ad set at ${money(best.cpr, c)} per result over ${best.conversions} results.`,
+        expectedImpact: `About ${Math.round((owner.budget * BUDGET_STEP * 7) / best.cpr)} more results a week if the cost per result holds at ${money(best.cpr, c)}.`,
+        riskLevel: 'MEDIUM',
+        relatedIssues: [],
+        base: 1,
+        changes: [budgetChange(owner.level, owner.id, owner.name, owner.budget, to)],
+        projection: {
+          spend: owner.budget * BUDGET_STEP * 7,
+          results: (owner.budget * BUDGET_STEP * 7) / best.cpr,
         },
-      ];
+        scope: best.scope,
+      });
     }
   }
-  return [
-    {
-      kind: 'WAIT_FOR_DATA',
-      key: 'WAIT_FOR_DATA',
-      action: thin
-        ? `Leave campaign ${quote(data.name)} unchanged and run this diagnostic again after ${day(addDays(window.to, 7))}, once it has at least ${money(th.minSpendPerUnit * 1_000_000, data.currency)} of spend and ${th.minImpressions.toLocaleString('en-US')} impressions.`
-        : `Keep the current settings of campaign ${quote(data.name)} and run this diagnostic again after ${day(addDays(window.to, 7))}.`,
-      rationale: thin
-        ? 'There is too little delivery in this range to tell a problem from noise.'
-        : 'No detector found an issue; changes now would restart learning without a reason.',
-      expectedImpact: 'No change in spend or results; avoids resetting learning with an unneeded edit.',
-      riskLevel: 'LOW',
-      relatedIssues: [],
-      base: 1,
-    },
-  ];
+  out.push({
+    kind: 'WAIT_FOR_DATA',
+    key: 'WAIT_FOR_DATA',
+    action: thin
+      ? `Leave campaign ${quote(data.name)} unchanged and run this diagnostic again after ${day(addDays(window.to, 7))}, once it has at least ${money(th.minSpendPerUnit * 1_000_000, data.currency)} of spend and ${th.minImpressions.toLocaleString('en-US')} impressions.`
+      : `Keep the current settings of campaign ${quote(data.name)} and run this diagnostic again after ${day(addDays(window.to, 7))}.`,
+    rationale: thin
+      ? 'There is too little delivery in this range to tell a problem from noise.'
+      : 'No detector found an issue; changes now would restart learning without a reason.',
+    expectedImpact: 'No change in spend or results; avoids resetting learning with an unneeded edit.',
+    riskLevel: 'LOW',
+    relatedIssues: [],
+    base: 1,
+    changes: [],
+  });
+  return out;
+}
+
+/** Money fields leave the engine in major units, like every amount of the API. */
+const MONEY_FIELDS = new Set<Change['field']>(['daily_budget', 'daily_spend_cap', 'bid_amount']);
+const toWire = (c: Change): AdsManagerChange => {
+  const value = (v: number | string | null): number | string | null =>
+    typeof v === 'number' && MONEY_FIELDS.has(c.field) ? Math.round(v / 10_000) / 100 : v;
+  return { level: c.level, id: c.id, name: c.name, field: c.field, from: value(c.from), to: value(c.to) };
+};
+
+/** The first action of a finding that its campaign's structure allows; the reasons of the others. */
+function firstPossible<T extends Candidate>(
+  alternatives: readonly T[],
+  structure: Structure,
+  refused: RankedRecommendations['refused'],
+): T | null {
+  for (const c of alternatives) {
+    const verdict = isPossible(c, structure);
+    if (verdict.ok) return c;
+    refused.push({ kind: c.kind, reason: verdict.reason });
+  }
+  return null;
 }
 
 export function buildRecommendations(
@@ -434,32 +280,41 @@ export function buildRecommendations(
   scopes: ReadonlyMap<string, CampaignScope>,
   learned: Learned,
   thin: boolean,
+  structure: Structure,
 ): RankedRecommendations {
   const troubled = new Set<string>();
   for (const f of findings) {
     if (f.affectedEntity.type === 'adSet') troubled.add(f.affectedEntity.id);
     if ('overlappingAdSets' in f.evidence) for (const s of f.evidence.overlappingAdSets) troubled.add(s.id);
   }
+  const refused: RankedRecommendations['refused'] = [];
   const byKey = new Map<string, Candidate>();
   for (const f of findings) {
     const scope = scopes.get(f.campaignId);
     if (!scope && f.affectedEntity.type !== 'account') continue;
-    const c = scope ? candidateFor(f, scope, troubled) : accountCandidate(f);
+    const alternatives = scope ? alternativesFor(f, scope, structure, troubled) : [accountCandidate(f)];
+    const chosen = firstPossible(alternatives, structure, refused);
+    if (!chosen) continue;
+    // Where the campaign has a goal, the action's projected effect on it (goals core).
+    const c = scope
+      ? { ...chosen, expectedImpact: chosen.expectedImpact + goalEffect(scope, chosen.projection) }
+      : chosen;
     const existing = byKey.get(c.key);
     if (existing) {
       existing.relatedIssues.push(...c.relatedIssues);
       existing.base += c.base;
-      if (existing.underdelivery && c.underdelivery) {
-        existing.underdelivery.entities.push(...c.underdelivery.entities);
-        existing.underdelivery.weeklyGap += c.underdelivery.weeklyGap;
-        existing.rationale = `${existing.rationale} ${c.rationale}`;
-        withUnderdeliveryText(existing);
-      }
       if (SEVERITY_RANK[c.riskLevel] > SEVERITY_RANK[existing.riskLevel]) existing.riskLevel = c.riskLevel;
-    } else byKey.set(c.key, c);
+    } else byKey.set(c.key, { ...c, relatedIssues: [...c.relatedIssues] });
   }
   let candidates = [...byKey.values()];
-  if (candidates.length === 0) candidates = quietCandidates([...scopes.values()], thin);
+  if (candidates.length === 0) {
+    const quiet = quietCandidates([...scopes.values()], thin);
+    const c = firstPossible(quiet, structure, refused);
+    const scope = c?.scope;
+    candidates = c
+      ? [scope ? { ...c, expectedImpact: c.expectedImpact + goalEffect(scope, c.projection) } : c]
+      : quiet.slice(-1);
+  }
   const ranked = topDistinct(blockersFirst(rank(candidates, learned)));
   const defaultOrder = topDistinct(blockersFirst(rank(candidates, DEFAULT_LEARNED))).map((c) => c.kind);
   const actionKinds: Record<string, ActionKind> = {};
@@ -474,7 +329,8 @@ export function buildRecommendations(
       expectedImpact: c.expectedImpact,
       riskLevel: c.riskLevel,
       relatedIssues: c.relatedIssues,
+      changes: c.changes.map(toWire),
     };
   });
-  return { recommendations, actionKinds, order: ranked.map((c) => c.kind), defaultOrder };
+  return { recommendations, actionKinds, order: ranked.map((c) => c.kind), defaultOrder, refused };
 }

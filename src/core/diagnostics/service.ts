@@ -209,6 +209,9 @@ export class DiagnosticsService {
         andromedaContext: content.andromedaContext,
         actionKinds: content.actionKinds,
         ...(content.campaignsAnalyzed === undefined ? {} : { campaignsAnalyzed: content.campaignsAnalyzed }),
+        ...(content.metaRecommendations === undefined
+          ? {}
+          : { metaRecommendations: content.metaRecommendations }),
       };
       this.db
         .prepare(

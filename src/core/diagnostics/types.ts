@@ -24,6 +24,11 @@ export interface Targeting {
   /** Custom/lookalike audience IDs and interest IDs, when the platform gave them. */
   audiences: string[];
   interests: string[];
+  /** Custom audiences and countries the ad set excludes (never reached, whatever else it targets). */
+  excludedAudiences?: string[];
+  excludedCountries?: string[];
+  /** Advantage+ audience on: age, gender, audiences and interests are suggestions, not limits. */
+  advantageAudience?: boolean;
 }
 
 export interface LearningSnapshot {
@@ -47,6 +52,8 @@ export interface AdSetData {
   promotedEvent: string | null;
   /** The ad set's result type; UNKNOWN or MIXED results are never judged on cost per result. */
   resultType?: string | null;
+  /** Its result as Ads Manager's Results column names it (e.g. "Purchases"). */
+  resultName?: string | null;
   targeting: Targeting;
   learningStatus: string | null;
   learningConversions: number | null;
@@ -106,6 +113,8 @@ export interface CampaignData {
   status: string;
   effectiveStatus: string;
   objective: string;
+  /** Meta's smart_promotion_type: AUTOMATED_SHOPPING_ADS / SMART_APP_PROMOTION are Advantage+ campaigns. */
+  smartPromotionType?: string | null;
   bidStrategy: string | null;
   dailyBudget: number | null;
   lifetimeBudget: number | null;
@@ -117,6 +126,8 @@ export interface CampaignData {
   adSets: AdSetData[];
   ads: AdData[];
   daily: Map<string, DayRow>;
+  /** The campaign's goal (its own, else the account's; goals core), when one is set. */
+  goal?: { kind: 'CPA' | 'ROAS'; target: number; source: 'campaign' | 'account' } | null;
   /** The account's state (delivery blockers); absent in snapshots built without it. */
   account?: AccountState;
   /** Synced edits from the loaded window's start to its end, oldest first (not judged yet). */

@@ -195,6 +195,31 @@ describe('GraphClient', () => {
     await expect(client.getAdAccount('act_5')).rejects.toMatchObject({ kind: 'permission' });
   });
 
+  it("reads Meta's recommendations grouped or flat, with the opportunity score; null where unavailable", async () => {
+    const item = (type: string, ids: string[]) => ({
+      type,
+      recommendation_content: { body: `Do ${type}`, lift_estimate: 'Up to 5%', opportunity_score_lift: '4' },
+      object_ids: ids,
+    });
+    const { client } = await setup((request) => {
+      if (request.path.endsWith('act_1/recommendations'))
+        return {
+          body: { data: [{ recommendations: [item('FRAGMENTATION', ['11', '12'])] }, item('CAPI', [])] },
+        };
+      if (request.path.endsWith('act_1')) return { body: { id: 'act_1', opportunity_score: 72 } };
+      return { status: 400, body: graphError(100, 'Tried accessing nonexisting field (recommendations)') };
+    });
+    const read = await client.getPlatformRecommendations('act_1');
+    expect(read?.opportunityScore).toBe(72);
+    expect(
+      read?.items.map((r) => [r.type, r.object_ids, r.recommendation_content?.opportunity_score_lift]),
+    ).toEqual([
+      ['FRAGMENTATION', ['11', '12'], 4],
+      ['CAPI', [], 4],
+    ]);
+    expect(await client.getPlatformRecommendations('act_2')).toBeNull();
+  });
+
   it('retries when the server cannot be reached', async () => {
     const { server, client, sleeps } = await setup(() => ({ body: {} }));
     await server.close();

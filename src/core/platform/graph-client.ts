@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ACTIVITY_FIELDS, activitySchema, type PlatformActivity } from './activities';
 import { classifyGraphError, GraphError, readUsage } from './errors';
 import { Pacer } from './pacing';
@@ -21,6 +21,7 @@ import {
   campaignStatusSchema,
   CUSTOM_CONVERSION_FIELDS,
   customConversionSchema,
+  flattenRecommendations,
   INSIGHT_FIELDS,
   insightRowSchema,
   listEnvelope,
@@ -35,6 +36,7 @@ import {
   type PlatformCampaignStatus,
   type PlatformCustomConversion,
   type PlatformInsightRow,
+  type PlatformRecommendation,
   type PlatformTokenDebug,
 } from './parse';
 
@@ -281,6 +283,35 @@ export class GraphClient {
       { fields: CUSTOM_CONVERSION_FIELDS },
       customConversionSchema,
     );
+  }
+
+  /**
+   * Meta's own recommendations for the account and its opportunity score (0-100), or null where the
+   * platform does not offer them for this account (not every account has them, and the edge is new).
+   */
+  async getPlatformRecommendations(
+    actId: string,
+  ): Promise<{ opportunityScore: number | null; items: PlatformRecommendation[] } | null> {
+    try {
+      const items: unknown[] = [];
+      for await (const page of this.pages(`${actId}/recommendations`, {}, z.unknown())) items.push(...page);
+      let opportunityScore: number | null = null;
+      try {
+        const body = (await this.request(this.url(actId, { fields: 'opportunity_score' }))) as {
+          opportunity_score?: unknown;
+        };
+        const score = Number(body.opportunity_score);
+        opportunityScore = body.opportunity_score === undefined || !Number.isFinite(score) ? null : score;
+      } catch (error) {
+        if (!(error instanceof GraphError) || error.kind === 'token_expired') throw error;
+      }
+      return { opportunityScore, items: flattenRecommendations(items) };
+    } catch (error) {
+      // Unavailable for this account or API version: the diagnostic shows ours alone.
+      if (error instanceof GraphError && error.kind !== 'token_expired' && error.kind !== 'throttled')
+        return null;
+      throw error;
+    }
   }
 
   /** The account's activity log between two instants (unix seconds), newest first. */

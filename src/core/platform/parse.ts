@@ -102,10 +102,53 @@ export const campaignSchema = z.object({
   stop_time: z.string().optional().nullable(),
   created_time: z.string(),
   updated_time: z.string().optional(),
+  /** AUTOMATED_SHOPPING_ADS / SMART_APP_PROMOTION: an Advantage+ campaign (Meta builds its audience). */
+  smart_promotion_type: z.string().optional().nullable(),
 });
 export type PlatformCampaign = z.infer<typeof campaignSchema>;
 export const CAMPAIGN_FIELDS =
-  'id,name,status,effective_status,objective,buying_type,bid_strategy,daily_budget,lifetime_budget,special_ad_categories,start_time,stop_time,created_time,updated_time';
+  'id,name,status,effective_status,objective,buying_type,bid_strategy,daily_budget,lifetime_budget,special_ad_categories,start_time,stop_time,created_time,updated_time,smart_promotion_type';
+
+/**
+ * One of Meta's performance recommendations (Graph /act_{id}/recommendations, the items behind
+ * Ads Manager's opportunity score). Read tolerantly: Meta adds types and content fields over time.
+ */
+export const platformRecommendationSchema = z
+  .object({
+    type: z.string().default('UNKNOWN'),
+    recommendation_content: z
+      .object({
+        headline: z.string().optional(),
+        title: z.string().optional(),
+        body: z.string().optional(),
+        lift_estimate: z.string().optional(),
+        opportunity_score_lift: z.coerce.number().optional(),
+      })
+      .passthrough()
+      .optional(),
+    object_ids: z.array(z.coerce.string()).default([]),
+    recommendation_signature: z.string().optional(),
+  })
+  .passthrough();
+export type PlatformRecommendation = z.infer<typeof platformRecommendationSchema>;
+
+/** Items of the recommendations edge: each entry is a recommendation, or groups them in `recommendations`. */
+export function flattenRecommendations(items: readonly unknown[]): PlatformRecommendation[] {
+  const out: PlatformRecommendation[] = [];
+  for (const item of items) {
+    const nested =
+      item &&
+      typeof item === 'object' &&
+      Array.isArray((item as { recommendations?: unknown }).recommendations)
+        ? (item as { recommendations: unknown[] }).recommendations
+        : [item];
+    for (const r of nested) {
+      const parsed = platformRecommendationSchema.safeParse(r);
+      if (parsed.success) out.push(parsed.data);
+    }
+  }
+  return out;
+}
 
 export const adSetSchema = z.object({
   id: z.string(),

@@ -220,6 +220,12 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
   const changes = await syncChanges({ db, client, account, maps, now: job.now(), incremental, checkpoint });
   stats.changesRead = changes.read;
   stats.changesStored = changes.stored;
+  // Meta's own recommendations, shown beside ours in diagnostics (null where the account has none).
+  writer.platformRecommendations(
+    await client.getPlatformRecommendations(account.platformAccountId),
+    maps,
+    stamp(),
+  );
   progress('structure', 1);
 
   // Insights: which range account-wide, and which campaigns need their own 90-day backfill.

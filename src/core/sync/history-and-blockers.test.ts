@@ -345,3 +345,31 @@ describe('delivery blockers', () => {
     expect(d.issues.map((i) => i.type)).not.toContain('DELIVERY_BLOCKED');
   });
 });
+
+describe("Meta's own recommendations", () => {
+  it('are synced with the opportunity score and shown beside ours in the diagnostic', async () => {
+    const stored = core.db
+      .prepare(
+        `SELECT type, campaign_id FROM platform_recommendations WHERE account_id = ? ORDER BY position`,
+      )
+      .all(accounts.get(gbp)!) as { type: string; campaign_id: string | null }[];
+    expect(stored.map((r) => r.type)).toContain('SIGNALS_GROWTH_CAPI');
+    // Each is tied to the campaign of the ad set it names; account-wide ones to none.
+    const named = stored.find((r) => r.type === 'ADVANTAGE_PLUS_AUDIENCE');
+    expect(named?.campaign_id).toMatch(/^camp_/);
+    const d = (await diagnose(gbp, named!.campaign_id!)) as Diagnostic & {
+      metaRecommendations: {
+        opportunityScore: number;
+        items: { type: string; campaignName: string | null }[];
+      };
+    };
+    expect(d.metaRecommendations.opportunityScore).toBeGreaterThan(0);
+    expect(d.metaRecommendations.opportunityScore).toBeLessThan(100);
+    expect(d.metaRecommendations.items.map((i) => i.type)).toEqual(
+      expect.arrayContaining(['ADVANTAGE_PLUS_AUDIENCE', 'SIGNALS_GROWTH_CAPI']),
+    );
+    expect(
+      d.metaRecommendations.items.find((i) => i.type === 'ADVANTAGE_PLUS_AUDIENCE')?.campaignName,
+    ).toBeTruthy();
+  });
+});

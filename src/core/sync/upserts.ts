@@ -14,6 +14,7 @@ import {
   type PlatformCampaign,
   type PlatformCampaignStatus,
   type PlatformInsightRow,
+  type PlatformRecommendation,
 } from '../platform/parse';
 import { minorToMicros } from '../money';
 import { campaignResult, resultName, resultOf, type ResultSpec, type ResultType } from '../platform/results';
@@ -67,17 +68,17 @@ export class SyncWriter {
     this.campaign = db.prepare(`
       INSERT INTO campaigns (id, account_id, platform_campaign_id, name, status, effective_status, objective,
         buying_type, bid_strategy, daily_budget_micros, lifetime_budget_micros, special_ad_categories,
-        start_time, stop_time, created_time, updated_time, last_synced_at)
+        start_time, stop_time, created_time, updated_time, last_synced_at, smart_promotion_type)
       VALUES (@id, @account_id, @platform_campaign_id, @name, @status, @effective_status, @objective,
         @buying_type, @bid_strategy, @daily_budget_micros, @lifetime_budget_micros, @special_ad_categories,
-        @start_time, @stop_time, @created_time, @updated_time, @last_synced_at)
+        @start_time, @stop_time, @created_time, @updated_time, @last_synced_at, @smart_promotion_type)
       ON CONFLICT (account_id, platform_campaign_id) DO UPDATE SET
         name = excluded.name, status = excluded.status, effective_status = excluded.effective_status,
         objective = excluded.objective, buying_type = excluded.buying_type, bid_strategy = excluded.bid_strategy,
         daily_budget_micros = excluded.daily_budget_micros, lifetime_budget_micros = excluded.lifetime_budget_micros,
         special_ad_categories = excluded.special_ad_categories, start_time = excluded.start_time,
         stop_time = excluded.stop_time, created_time = excluded.created_time, updated_time = excluded.updated_time,
-        last_synced_at = excluded.last_synced_at`);
+        last_synced_at = excluded.last_synced_at, smart_promotion_type = excluded.smart_promotion_type`);
     this.adSet = db.prepare(`
       INSERT INTO ad_sets (id, account_id, campaign_id, platform_ad_set_id, name, status, effective_status,
         daily_budget_micros, lifetime_budget_micros, bid_strategy, bid_amount_micros, billing_event,
@@ -184,8 +185,53 @@ export class SyncWriter {
           created_time: graphTimeToIso(c.created_time) ?? now,
           updated_time: graphTimeToIso(c.updated_time ?? c.created_time) ?? now,
           last_synced_at: now,
+          smart_promotion_type: c.smart_promotion_type ?? null,
         });
       }
+    })();
+  }
+
+  /**
+   * Meta's own recommendations for the account, replacing the last read; each is tied to the campaign
+   * of the first object it names that is synced (a campaign, an ad set or an ad). Null: unavailable.
+   */
+  platformRecommendations(
+    read: { opportunityScore: number | null; items: readonly PlatformRecommendation[] } | null,
+    maps: ObjectMaps,
+    now: string,
+  ): void {
+    const campaignOf = (objectId: string): string | null =>
+      maps.campaigns.get(objectId)?.id ??
+      maps.adSets.get(objectId)?.campaignId ??
+      maps.ads.get(objectId)?.campaignId ??
+      null;
+    this.db.transaction(() => {
+      this.db.prepare(`DELETE FROM platform_recommendations WHERE account_id = ?`).run(this.accountId);
+      this.db
+        .prepare(
+          `UPDATE ad_accounts SET opportunity_score = ?, platform_recommendations_read_at = ? WHERE id = ?`,
+        )
+        .run(read?.opportunityScore ?? null, read ? now : null, this.accountId);
+      if (!read) return;
+      const insert = this.db.prepare(
+        `INSERT INTO platform_recommendations (account_id, position, type, title, body, lift_estimate, points, object_ids, campaign_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      read.items.forEach((r, position) => {
+        const content = r.recommendation_content ?? {};
+        const campaignId = r.object_ids.map(campaignOf).find((id) => id !== null) ?? null;
+        insert.run(
+          this.accountId,
+          position,
+          r.type,
+          content.headline ?? content.title ?? r.type.toLowerCase().replace(/_/g, ' '),
+          content.body ?? '',
+          content.lift_estimate ?? null,
+          content.opportunity_score_lift ?? null,
+          JSON.stringify(r.object_ids),
+          campaignId,
+        );
+      });
     })();
   }
 

@@ -86,11 +86,15 @@ export const LearningPhaseStallEvidenceSchema = z.object({
   conversionsInLearning: z.number().int(),
   requiredConversions: z.number().int(),
   learningStatus: z.string().optional(),
+  /** Addition: the ad set's result (optimisation event) as Ads Manager names it, e.g. "Purchases". */
+  resultEvent: z.string().optional(),
 });
 export const AuctionOverlapEvidenceSchema = z.object({
   overlappingAdSets: z.array(z.object({ id: z.string(), name: z.string() })),
   targetingOverlap: z.number().min(0).max(1),
   cpmTrend: Trend,
+  /** Addition: the other campaigns whose ad sets overlap (absent when all are in one campaign). */
+  overlappingCampaigns: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
 });
 export const PacingIssueEvidenceSchema = z.object({
   direction: z.enum(['UNDER', 'OVER']),
@@ -193,6 +197,17 @@ export const IssueSchema = z.discriminatedUnion('type', [
 ]);
 export type Issue = z.infer<typeof IssueSchema>;
 
+/** Addition: one Ads Manager edit a recommendation makes (money in major units). */
+export const AdsManagerChangeSchema = z.object({
+  level: z.enum(['account', 'campaign', 'adSet', 'ad']),
+  id: z.string(),
+  name: z.string(),
+  field: z.string(),
+  from: z.union([z.number(), z.string()]).nullable(),
+  to: z.union([z.number(), z.string()]).nullable(),
+});
+export type AdsManagerChange = z.infer<typeof AdsManagerChangeSchema>;
+
 export const RecommendationSchema = z.object({
   id: z.string().regex(/^rec_\d+$/),
   priority: z.number().int().min(1),
@@ -201,6 +216,8 @@ export const RecommendationSchema = z.object({
   expectedImpact: z.string(),
   riskLevel: RiskLevelSchema,
   relatedIssues: z.array(z.string()),
+  /** Addition: the Ads Manager edits it makes, each checked against the campaign's structure. */
+  changes: z.array(AdsManagerChangeSchema).optional(),
 });
 export type Recommendation = z.infer<typeof RecommendationSchema>;
 
@@ -244,6 +261,27 @@ export type DiagnosticListItem = z.infer<typeof DiagnosticListItemSchema>;
 
 export const DiagnosticErrorSchema = z.object({ type: z.string(), message: z.string() });
 
+/** Addition: one of Meta's own recommendations for the account (Graph /act_{id}/recommendations). */
+export const MetaRecommendationSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  body: z.string(),
+  liftEstimate: z.string().nullable(),
+  /** Opportunity score points Meta gives it. */
+  points: z.number().nullable(),
+  campaignId: z.string().nullable(),
+  campaignName: z.string().nullable(),
+});
+export type MetaRecommendation = z.infer<typeof MetaRecommendationSchema>;
+
+/** Addition: Meta's recommendations as last synced, shown beside ours; null where Meta offers none. */
+export const MetaRecommendationsSchema = z.object({
+  opportunityScore: z.number().nullable(),
+  readAt: TIMESTAMP,
+  items: z.array(MetaRecommendationSchema),
+});
+export type MetaRecommendations = z.infer<typeof MetaRecommendationsSchema>;
+
 export const DiagnosticDetailSchema = DiagnosticListItemSchema.extend({
   platformCampaignId: z.string().nullable(),
   dateRange: z.object({ from: CalendarDateSchema, to: CalendarDateSchema }),
@@ -255,6 +293,8 @@ export const DiagnosticDetailSchema = DiagnosticListItemSchema.extend({
   processingTimeMs: z.number().int().nullable(),
   /** Account-level diagnostics: how many campaigns with delivery were covered. */
   campaignsAnalyzed: z.number().int().optional(),
+  /** Addition: Meta's own recommendations for the account (campaign: the campaign's and account-wide ones). */
+  metaRecommendations: MetaRecommendationsSchema.nullable().optional(),
   error: DiagnosticErrorSchema.optional(),
 });
 export type DiagnosticDetail = z.infer<typeof DiagnosticDetailSchema>;

@@ -22,6 +22,7 @@ import {
 } from '../world/status';
 import type { Account, Ad, AdSet, Campaign, WorldNode } from '../world/types';
 import { activitiesEdge } from './activities';
+import { recommendationsEdge } from './recommendations';
 import { linkFor, param, type RouteContext, type RouteResult } from './context';
 import { systemUser } from './oauth';
 
@@ -229,6 +230,8 @@ export function edge(ctx: RouteContext, n: WorldNode, name: string): RouteResult
     page = { ...p, data: p.data.map((ad) => adObject(ctx.model, ad, fields)) };
   } else if (name === 'activities' && n.kind === 'account') {
     return activitiesEdge(ctx, account);
+  } else if (name === 'recommendations' && n.kind === 'account') {
+    return recommendationsEdge(ctx, account);
   } else if (name === 'customconversions' && n.kind === 'account') {
     const items = campaigns.filter((c) => c.customConversion !== null);
     total = items.length;

@@ -3,44 +3,97 @@
 import { atLeast, cpmOf, dailySeries, evidenceTrend, mergeDaily, sumRange, windowDays } from '../series';
 import { day, money, percent, quote } from '../format';
 import { targetingOverlap } from '../targeting';
-import type { AdSetData, Finding } from '../types';
+import type { Thresholds } from '../thresholds';
+import type { Windows } from '../series';
+import type { AdSetData, CampaignData, Finding } from '../types';
 import { isActive, type DetectorContext } from './context';
 
 const eventOf = (s: AdSetData): string => `${s.optimizationGoal ?? ''}/${s.promotedEvent ?? ''}`;
+
+/** An ad set with the campaign it belongs to: overlap is judged across campaigns of an account. */
+export interface OverlapMember {
+  campaign: CampaignData;
+  adSet: AdSetData;
+}
+
+export interface OverlapScope {
+  windows: Windows;
+  th: Thresholds;
+  /** Minimum spend per judged window, in micros. */
+  minSpend: number;
+  window: { from: string; to: string };
+}
 
 /** `saturated`: ad sets whose rising CPM their own shrinking audience already explains. */
 export function detectAuctionOverlap(
   ctx: DetectorContext,
   saturated: ReadonlySet<string> = new Set(),
 ): Finding[] {
-  const { data, windows, th } = ctx;
-  const candidates = data.adSets.filter((s) => {
-    if (!isActive(s) || saturated.has(s.id)) return false;
+  return findOverlaps(
+    ctx.data.adSets.map((adSet) => ({ campaign: ctx.data, adSet })),
+    ctx,
+    saturated,
+  );
+}
+
+/**
+ * Overlap between ad sets of different campaigns of the account (the common case in real accounts):
+ * only groups spanning at least two campaigns, and only ad sets not already in an overlap of their
+ * own campaign. The finding belongs to the campaign of the ad set losing most auctions and names the
+ * other campaigns.
+ */
+export function detectCrossCampaignOverlap(
+  members: readonly OverlapMember[],
+  scope: OverlapScope,
+  excluded: ReadonlySet<string>,
+): Finding[] {
+  return findOverlaps(
+    members.filter((m) => !excluded.has(m.adSet.id)),
+    scope,
+    excluded,
+    true,
+  );
+}
+
+function findOverlaps(
+  members: readonly OverlapMember[],
+  scope: OverlapScope,
+  saturated: ReadonlySet<string>,
+  acrossCampaigns = false,
+): Finding[] {
+  const { windows, th } = scope;
+  const candidates = members.filter(({ campaign, adSet: s }) => {
+    if (!isActive(s) || (acrossCampaigns && !isActive(campaign)) || saturated.has(s.id)) return false;
     const recent = sumRange(s.daily, windows.recent.from, windows.recent.to);
-    return recent.impressions >= th.minImpressions && recent.spend >= ctx.minSpend;
+    return recent.impressions >= th.minImpressions && recent.spend >= scope.minSpend;
   });
+  const campaignOf = new Map(candidates.map((m) => [m.adSet.id, m.campaign]));
   // Pairs above the targeting bar, grouped into connected groups of ad sets.
-  const parent = new Map(candidates.map((s) => [s.id, s.id]));
+  const parent = new Map(candidates.map((m) => [m.adSet.id, m.adSet.id]));
   const find = (id: string): string => {
     let root = id;
     while (parent.get(root) !== root) root = parent.get(root) ?? root;
     return root;
   };
   const pairOverlap = new Map<string, number>();
+  const paired = new Set<string>();
   for (let i = 0; i < candidates.length; i++) {
     for (let j = i + 1; j < candidates.length; j++) {
-      const a = candidates[i];
-      const b = candidates[j];
+      const a = candidates[i]?.adSet;
+      const b = candidates[j]?.adSet;
       if (!a || !b || eventOf(a) !== eventOf(b)) continue;
+      if (acrossCampaigns && candidates[i]?.campaign.id === candidates[j]?.campaign.id) continue;
       const overlap = targetingOverlap(a.targeting, b.targeting);
       if (!atLeast(overlap, th.overlapTargeting)) continue;
       pairOverlap.set(`${a.id}|${b.id}`, overlap);
+      paired.add(a.id);
+      paired.add(b.id);
       parent.set(find(a.id), find(b.id));
     }
   }
   const groups = new Map<string, AdSetData[]>();
-  for (const s of candidates) {
-    if (![...pairOverlap.keys()].some((k) => k.includes(s.id))) continue;
+  for (const { adSet: s } of candidates) {
+    if (!paired.has(s.id)) continue;
     const root = find(s.id);
     groups.set(root, [...(groups.get(root) ?? []), s]);
   }
@@ -60,7 +113,8 @@ export function detectAuctionOverlap(
     let budget = 0;
     let spend = 0;
     for (const s of group) {
-      if (s.dailyBudget === null) continue;
+      const campaign = campaignOf.get(s.id);
+      if (s.dailyBudget === null || (campaign?.dailyBudget ?? null) !== null) continue;
       budget += s.dailyBudget * windowDays(windows.complete);
       spend += sumRange(s.daily, windows.complete.from, windows.complete.to).spend;
     }
@@ -80,20 +134,38 @@ export function detectAuctionOverlap(
           sumRange(b.daily, windows.recent.from, windows.recent.to).spend || a.id.localeCompare(b.id),
     );
     const weakest = ranked[0] as AdSetData;
+    const own = campaignOf.get(weakest.id) as CampaignData;
+    const keep = ranked.at(-1) as AdSetData;
+    const keepCampaign = campaignOf.get(keep.id) as CampaignData;
     const others = ranked.slice(1);
+    const otherCampaigns = [
+      ...new Map(
+        others
+          .map((s) => campaignOf.get(s.id) as CampaignData)
+          .filter((c) => c.id !== own.id)
+          .map((c) => [c.id, { id: c.id, name: c.name }]),
+      ).values(),
+    ];
     const severity =
       overlap >= 0.6 && (cpmRise >= 2 * th.overlapCpmRise || underspend >= 2 * th.overlapUnderspend)
         ? 'HIGH'
         : 'MEDIUM';
     const spendNote =
       budget > 0 ? ` Together they spent ${percent(Math.max(0, underspend))} below their budgets.` : '';
+    const named = (s: AdSetData): string => {
+      const c = campaignOf.get(s.id);
+      return otherCampaigns.length > 0 && c ? `${quote(s.name)} (campaign ${quote(c.name)})` : quote(s.name);
+    };
     findings.push({
       type: 'AUCTION_OVERLAP',
       severity,
-      title: `Auction overlap between ${group.length} ad sets`,
+      title:
+        otherCampaigns.length > 0
+          ? `Auction overlap between ${group.length} ad sets of ${otherCampaigns.length + 1} campaigns`
+          : `Auction overlap between ${group.length} ad sets`,
       description:
-        `Ad sets ${group.map((s) => quote(s.name)).join(', ')} optimize for the same event with ${percent(overlap)} overlapping targeting. ` +
-        `Their CPM rose ${percent(Math.max(0, cpmRise))} (${money(cpmBefore, data.currency)} → ${money(cpmNow, data.currency)}) ` +
+        `Ad sets ${group.map(named).join(', ')} optimize for the same event with ${percent(overlap)} overlapping targeting. ` +
+        `Their CPM rose ${percent(Math.max(0, cpmRise))} (${money(cpmBefore, own.currency)} → ${money(cpmNow, own.currency)}) ` +
         `in ${day(windows.recent.from)}–${day(windows.recent.to)}.${spendNote}`,
       affectedEntity: { type: 'adSet', id: weakest.id, name: weakest.name },
       evidence: {
@@ -105,22 +177,30 @@ export function detectAuctionOverlap(
           ),
           2,
         ),
+        ...(otherCampaigns.length > 0 ? { overlappingCampaigns: otherCampaigns } : {}),
       },
-      spendAtRisk: group.reduce((acc, s) => acc + sumRange(s.daily, ctx.window.from, ctx.window.to).spend, 0),
+      spendAtRisk: group.reduce(
+        (acc, s) => acc + sumRange(s.daily, scope.window.from, scope.window.to).spend,
+        0,
+      ),
       magnitude: Math.max(cpmRise / th.overlapCpmRise, underspend / th.overlapUnderspend) * overlap,
       facts: {
         adSetId: weakest.id,
         adSetName: weakest.name,
-        keepAdSetId: ranked.at(-1)?.id ?? null,
-        keepAdSetName: ranked.at(-1)?.name ?? null,
+        adSetCampaignId: own.id,
+        adSetCampaignName: own.name,
+        keepAdSetId: keep.id,
+        keepAdSetName: keep.name,
+        keepCampaignId: keepCampaign.id,
+        keepCampaignName: keepCampaign.name,
         cpmRise,
         cpmBefore,
         cpmNow,
         underspend,
         groupSize: group.length,
       },
-      campaignId: data.id,
-      campaignName: data.name,
+      campaignId: own.id,
+      campaignName: own.name,
     });
   }
   return findings;

@@ -1,7 +1,7 @@
 // AUDIENCE_SATURATION: an ad set keeps spending but finds fewer new people: daily reach falls while
 // frequency climbs (and CPM with it). Reach is not additive across days, so the signal uses daily reach
 // per day and impressions ÷ daily reach as frequency, never a summed "reach".
-import { atLeast, cpmOf, dailySeries, evidenceTrend, frequencyOf, sumRange } from '../series';
+import { atLeast, cpmOf, ctrOf, dailySeries, evidenceTrend, frequencyOf, sumRange } from '../series';
 import { day, percent, quote } from '../format';
 import type { Finding } from '../types';
 import { adSetEntity, dayOf, isActive, type DetectorContext } from './context';
@@ -36,11 +36,17 @@ export function detectAudienceSaturation(ctx: DetectorContext): Finding[] {
     const cpmNow = cpmOf(recent) ?? 0;
     const cpmBefore = cpmOf(reference) ?? 0;
     const cpmRise = cpmBefore ? cpmNow / cpmBefore - 1 : 0;
-    // Frequency up with CPM flat is a creative wearing out, not an audience running dry.
-    if (!atLeast(cpmRise, th.saturationCpmRise)) continue;
+    // CPM rising is supporting evidence, not a requirement: the reach and frequency dynamics are the
+    // signal. With CPM flat, what tells a running-dry audience from worn-out creative is CTR: people
+    // reached again still click at their rate; a CTR falling as much as fatigue's bar is the creative.
+    const cpmUp = atLeast(cpmRise, th.saturationCpmRise);
+    const ctrNow = ctrOf(recent);
+    const ctrBefore = ctrOf(reference);
+    const ctrDrop = ctrNow !== null && ctrBefore ? 1 - ctrNow / ctrBefore : 0;
+    if (!cpmUp && atLeast(ctrDrop, th.fatigueCtrDrop)) continue;
     const newReachShare = Math.max(0, Math.min(1, reachPerDayNow / reachPerDayBefore));
     const severity =
-      frequencyRise >= 2.5 * th.saturationFrequencyRise && reachDrop >= 2 * th.saturationReachDrop
+      cpmUp && frequencyRise >= 2.5 * th.saturationFrequencyRise && reachDrop >= 2 * th.saturationReachDrop
         ? 'HIGH'
         : 'MEDIUM';
     const days = windows.rangeDays;
@@ -52,7 +58,9 @@ export function detectAudienceSaturation(ctx: DetectorContext): Finding[] {
         `In ${day(windows.recent.from)}–${day(windows.recent.to)} ${quote(adSet.name)} reached ${percent(reachDrop)} fewer people a day ` +
         `(${Math.round(reachPerDayBefore).toLocaleString('en-US')} → ${Math.round(reachPerDayNow).toLocaleString('en-US')}) ` +
         `while frequency rose ${percent(frequencyRise)} (${freqBefore.toFixed(2)} → ${freqNow.toFixed(2)})` +
-        (cpmRise > 0 ? ` and CPM rose ${percent(cpmRise)}` : '') +
+        (cpmUp
+          ? ` and CPM rose ${percent(cpmRise)}`
+          : `, CPM ${cpmRise >= 0 ? 'up' : 'down'} only ${percent(cpmRise)}`) +
         `, with spend holding at ${percent(spendHeld)} of its earlier daily level.`,
       affectedEntity: adSetEntity(adSet),
       evidence: {

@@ -17,6 +17,8 @@ import { dayOf, isJudgeable, type DetectorContext } from './context';
 
 interface FatiguedAd {
   ad: AdData;
+  /** First day of the ad's early-life reference (a young ad), or null (the baseline before the range). */
+  earlyLife: string | null;
   ctrDrop: number;
   frequencyRise: number;
   ctrBefore: number;
@@ -30,14 +32,36 @@ interface FatiguedAd {
   recentSpend: number;
 }
 
+/**
+ * The ad's own reference: the baseline before the range for an ad that ran then, else its own first
+ * days of delivery (its early life), so an ad of any age is compared with itself, never skipped.
+ */
+function referenceOf(
+  ctx: DetectorContext,
+  ad: AdData,
+): { from: string; to: string; earlyLife: boolean } | null {
+  const { windows, th } = ctx;
+  const launched = dayOf(ad.createdTime);
+  if (launched === null || launched <= windows.reference.from)
+    return { ...windows.reference, earlyLife: false };
+  const days = [...ad.daily.values()]
+    .filter((r) => r.impressions > 0 && r.date >= launched)
+    .map((r) => r.date)
+    .sort();
+  const first = days[0];
+  const last = days[th.recentDays - 1];
+  // Early life and the recent window must not overlap: an ad needs two windows of delivery.
+  if (!first || !last || last >= windows.recent.from) return null;
+  return { from: first, to: last, earlyLife: true };
+}
+
 /** One ad's verdict, or null when it is not fatigued (or cannot be judged). */
 function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   const { windows, th } = ctx;
-  // A new ad has no past of its own to fatigue against.
-  const launched = dayOf(ad.createdTime);
-  if (launched !== null && launched > windows.reference.from) return null;
+  const ref = referenceOf(ctx, ad);
+  if (!ref) return null;
   const recent = sumRange(ad.daily, windows.recent.from, windows.recent.to);
-  const reference = sumRange(ad.daily, windows.reference.from, windows.reference.to);
+  const reference = sumRange(ad.daily, ref.from, ref.to);
   if (recent.impressions < th.minImpressions || reference.impressions < th.minImpressions) return null;
   if (recent.spend < ctx.minSpend) return null;
   const ctrNow = ctrOf(recent);
@@ -49,7 +73,9 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   const frequencyRise = freqNow / freqBefore - 1;
 
   const recentCpr = sumRange(ad.daily, windows.recentCpr.from, windows.recentCpr.to);
-  const referenceCpr = sumRange(ad.daily, windows.referenceCpr.from, windows.referenceCpr.to);
+  const referenceCpr = ref.earlyLife
+    ? reference
+    : sumRange(ad.daily, windows.referenceCpr.from, windows.referenceCpr.to);
   const cprNow = recentCpr.conversions >= th.minConversions ? cprOf(recentCpr) : null;
   const cprBefore = referenceCpr.conversions >= th.minConversions ? cprOf(referenceCpr) : null;
   const judged = isJudgeable(ctx.data.resultType);
@@ -68,6 +94,7 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   if (shortfallZ(recent.clicks, recent.impressions * ctrBefore) < th.minZ) return null;
   return {
     ad,
+    earlyLife: ref.earlyLife ? ref.from : null,
     ctrDrop,
     frequencyRise,
     ctrBefore,
@@ -122,7 +149,7 @@ export function detectCreativeFatigue(ctx: DetectorContext): Finding[] {
       description:
         `CTR of ad ${quote(lead.ad.name)} in ad set ${quote(adSet.name)} fell ${percent(lead.ctrDrop)} ` +
         `(${(lead.ctrBefore * 100).toFixed(2)}% → ${(lead.ctrNow * 100).toFixed(2)}%) in ${day(windows.recent.from)}–${day(windows.recent.to)} ` +
-        `against the ${th.baselineDays} days before the range, while daily frequency rose ${percent(Math.max(0, lead.frequencyRise))} ` +
+        `against ${lead.earlyLife ? `its first ${th.recentDays} days of delivery (from ${day(lead.earlyLife)})` : `the ${th.baselineDays} days before the range`}, while daily frequency rose ${percent(Math.max(0, lead.frequencyRise))} ` +
         `(${lead.freqBefore.toFixed(2)} → ${lead.freqNow.toFixed(2)}).${costPart}${othersPart}`,
       affectedEntity: { type: 'adSet', id: adSet.id, name: adSet.name },
       evidence: {
@@ -160,6 +187,7 @@ export function detectCreativeFatigue(ctx: DetectorContext): Finding[] {
         recentSpend: ads.reduce((acc, a) => acc + a.recentSpend, 0),
         cprNow: lead.cprNow,
         cprBefore: lead.cprBefore,
+        since: lead.earlyLife ? `since its first days (${day(lead.earlyLife)})` : 'against the weeks before',
       },
       campaignId: data.id,
       campaignName: data.name,

@@ -252,7 +252,7 @@ describe('CPA_DEGRADATION (recent cost per result ≥ 25% above baseline, last 2
 });
 
 describe('AUDIENCE_SATURATION (daily reach −20%, frequency +20%, CPM +15% while spend holds)', () => {
-  const saturating = (impressionsAfter: number, frequencyAfter: number, cpmAfter = 11.5) =>
+  const saturating = (impressionsAfter: number, frequencyAfter: number, cpmAfter = 11.5, ctrAfter = 0.015) =>
     campaign([
       {
         name: 'Lookalike 1%',
@@ -262,6 +262,7 @@ describe('AUDIENCE_SATURATION (daily reach −20%, frequency +20%, CPM +15% whil
             impressions: step(4000, impressionsAfter, 7),
             frequency: step(1.25, frequencyAfter, 7),
             cpm: step(10, cpmAfter, 7),
+            ctr: step(0.015, ctrAfter, 7),
           },
         ],
       },
@@ -275,8 +276,16 @@ describe('AUDIENCE_SATURATION (daily reach −20%, frequency +20%, CPM +15% whil
     expect(detectAudienceSaturation(ctxOf(saturating(3600, 1.6, 13)))).toHaveLength(1));
   it('does not flag frequency just below +20%', () =>
     expect(detectAudienceSaturation(ctxOf(saturating(3800, 1.49)))).toEqual([]));
-  it('does not flag CPM just below +15% (frequency alone points at the creative)', () => {
-    expect(detectAudienceSaturation(ctxOf(saturating(3600, 1.6, 11.4)))).toEqual([]);
+  it('flags reach falling and frequency climbing with CPM flat: CPM is supporting evidence', () => {
+    const found = detectAudienceSaturation(ctxOf(saturating(3600, 1.6, 10)));
+    expect(found).toHaveLength(1);
+    expect(found[0]?.severity).toBe('MEDIUM');
+    expect(found[0]?.description).toMatch(/CPM up only 0%/);
+  });
+  it('leaves it to creative fatigue when CPM is flat and CTR fell as far as the fatigue bar', () => {
+    expect(detectAudienceSaturation(ctxOf(saturating(3600, 1.6, 10, 0.011)))).toEqual([]);
+    // With CPM up as well, the shrinking audience is the cause whatever the CTR.
+    expect(detectAudienceSaturation(ctxOf(saturating(3600, 1.6, 11.5, 0.011)))).toHaveLength(1);
   });
   it('does not flag a reach drop that comes with a spend cut', () => {
     expect(detectAudienceSaturation(ctxOf(saturating(2000, 1.6)))).toEqual([]);

@@ -63,6 +63,8 @@ export function detectLearningPhaseStall(ctx: DetectorContext): Finding[] {
         ? 'HIGH'
         : 'MEDIUM';
     const cpr = cprOf(sinceEdit);
+    // Meta counts the ad set's optimisation event: its own result (purchases, form leads, installs…).
+    const event = (adSet.resultName ?? '').toLowerCase() || 'optimization events';
     const needed = cpr !== null ? (cpr * required) / 7 : null;
     const budgetNote =
       adSet.dailyBudget === null || needed === null || cpr === null
@@ -78,7 +80,7 @@ export function detectLearningPhaseStall(ctx: DetectorContext): Finding[] {
         : `Ad set ${quote(adSet.name)} is stuck in learning`,
       description:
         `${quote(adSet.name)} has been in learning for ${daysInLearning} days since ${day(editDay)} ` +
-        `with ${conversionsInLearning} of the ${required} optimization events Meta needs in a week ` +
+        `(Meta: ${limited ? 'learning limited' : 'learning'}) with ${conversionsInLearning} of the ${required} ${event} Meta needs in a week ` +
         `(${perWeek} in the last 7 days, ${money(sinceEdit.spend, data.currency)} spent).${budgetNote}`,
       affectedEntity: adSetEntity(adSet),
       evidence: {
@@ -86,6 +88,7 @@ export function detectLearningPhaseStall(ctx: DetectorContext): Finding[] {
         conversionsInLearning,
         requiredConversions: required,
         learningStatus: limited ? 'LEARNING_LIMITED' : 'IN_LEARNING',
+        ...(adSet.resultName ? { resultEvent: adSet.resultName } : {}),
       },
       spendAtRisk: sumRange(adSet.daily, window.from, window.to).spend,
       magnitude: Math.max(daysInLearning / th.learningStallDays, 1) * (1 - conversionsInLearning / required),
@@ -98,6 +101,7 @@ export function detectLearningPhaseStall(ctx: DetectorContext): Finding[] {
         required,
         burning: burning ? 1 : 0,
         spendSinceEdit: sinceEdit.spend,
+        resultName: adSet.resultName ?? null,
       },
       campaignId: data.id,
       campaignName: data.name,

@@ -9,6 +9,7 @@ import { sql as goals } from './0008_goals';
 import { sql as savedViews } from './0009_saved_views';
 import { sql as portfolio } from './0010_portfolio';
 import { sql as clientReports } from './0011_client_reports';
+import { sql as detectorsStructure } from './0012_detectors_structure_and_meta_recommendations';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'saved_views', sql: savedViews },
   { version: 10, name: 'portfolio', sql: portfolio },
   { version: 11, name: 'client_reports', sql: clientReports },
+  { version: 12, name: 'detectors_structure_and_meta_recommendations', sql: detectorsStructure },
 ];

@@ -7,6 +7,7 @@ import { date, dateTime, integer, money, percent, ratio, titleCase } from '../fo
 import { href } from '../router';
 import { Evidence } from './diagnostic/Evidence';
 import { HistoryList, SinceLast } from './diagnostic/History';
+import { AdsManagerChanges, MetaRecommendationList } from './DiagnosticExtras';
 
 /** Where an issue's entity lives: the ad or ad set row of its campaign, the campaign, or the account. */
 function entityLink(
@@ -35,6 +36,7 @@ function Recommendation(props: {
   diagnosticId: string;
   feedback: 'applied' | 'dismissed' | undefined;
   issues: DiagnosticIssue[];
+  currency: string;
 }): React.JSX.Element {
   const send = useCallMutation('diagnostics.feedback', ['diagnostics']);
   const { rec } = props;
@@ -51,6 +53,7 @@ function Recommendation(props: {
       </div>
       <p>{rec.rationale}</p>
       <p className="muted">Expected impact: {rec.expectedImpact}</p>
+      <AdsManagerChanges changes={rec.changes} currency={props.currency} />
       {related.length > 0 ? (
         <p className="muted small">Addresses: {related.map((i) => i.title).join('; ')}</p>
       ) : null}
@@ -250,10 +253,12 @@ export default function DiagnosticDetail(props: { diagnosticId: string }): React
               diagnosticId={d.id}
               feedback={d.feedback[rec.id]}
               issues={d.issues}
+              currency={currency}
             />
           ))}
         </ol>
       </section>
+      <MetaRecommendationList meta={d.metaRecommendations} />
       <HistoryList diagnosticId={d.id} accountId={d.accountId} campaignId={d.campaignId} />
     </>
   );
