@@ -45,6 +45,10 @@ export const HANDLER_NAMES = [
   'alerts.add',
   'alerts.remove',
   'alerts.test',
+  'goals.list',
+  'goals.campaign',
+  'goals.set',
+  'goals.clear',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];

@@ -13,6 +13,13 @@ import {
   type AlertDestinationView,
   type AlertTestResult,
 } from '../api/alerts';
+import {
+  ClearGoalSchema,
+  SetGoalSchema,
+  type AccountGoals,
+  type CampaignGoal,
+  type GoalView,
+} from '../api/goals';
 import type { HandlerName } from './names';
 import type {
   AccountView,
@@ -213,6 +220,10 @@ export const argSchemas = {
   'alerts.add': AddAlertDestinationSchema,
   'alerts.remove': z.object({ id: id('dest') }).strict(),
   'alerts.test': z.object({ id: id('dest') }).strict(),
+  'goals.list': z.object({ accountId }).strict(),
+  'goals.campaign': z.object({ campaignId }).strict(),
+  'goals.set': SetGoalSchema,
+  'goals.clear': ClearGoalSchema,
 } satisfies Record<HandlerName, z.ZodType>;
 
 /** What each handler returns when it succeeds. */
@@ -261,6 +272,10 @@ export interface HandlerResults {
   'alerts.add': AlertDestinationCreated;
   'alerts.remove': AlertDestinationView;
   'alerts.test': AlertTestResult;
+  'goals.list': AccountGoals;
+  'goals.campaign': CampaignGoal;
+  'goals.set': GoalView;
+  'goals.clear': AccountGoals;
 }
 
 /** Arguments as a caller writes them (defaults may be left out). */

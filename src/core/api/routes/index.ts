@@ -3,6 +3,7 @@ import { accountRoutes } from './accounts';
 import { campaignRoutes } from './campaigns';
 import { diagnosticRoutes } from './diagnostics';
 import { eventRoutes } from './events';
+import { goalRoutes } from './goals';
 import { insightsRoutes } from './insights';
 import { issueRoutes } from './issues';
 import { reportRoutes } from './reports';
@@ -16,6 +17,7 @@ export function apiRoutes(): Route[] {
     ...reportRoutes,
     ...insightsRoutes,
     ...issueRoutes,
+    ...goalRoutes,
     ...eventRoutes,
   ] as Route[];
 }
