@@ -4,7 +4,11 @@ import { AppError, isAppError } from '../errors';
 import type { Db } from '../store/open';
 import { learnedFor } from './andromeda';
 import { diagnose, loadFromDate, type DiagnosisContent } from './engine';
-import { campaignsWithDelivery, loadCampaigns } from './load';
+import { effectiveGoal, goalsOf } from '../goals/store';
+import { DEFAULT_THRESHOLDS } from './thresholds';
+import { pooledWindow, type PeerTotals } from './goal-judgement';
+import { accountPeers, campaignsWithDelivery, loadCampaigns } from './load';
+import type { CampaignData } from './types';
 
 export interface DiagnosisJob {
   dataDir: string;
@@ -28,11 +32,12 @@ export interface DiagnosisFault {
 export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
   const learned = learnedFor(db, job.userId);
   const loadFrom = loadFromDate(job.dateFrom, job.dateTo);
+  const peers = peersFor(db, job);
   if (job.campaignId) {
-    const campaigns = loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo);
+    const campaigns = withGoals(db, job.accountId, loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo));
     if (campaigns.length === 0)
       throw new AppError('not_found', `Campaign ${job.campaignId} no longer exists.`);
-    return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned });
+    return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, peers });
   }
   const account = db.prepare(`SELECT name, currency FROM ad_accounts WHERE id = ?`).get(job.accountId) as
     { name: string; currency: string } | undefined;
@@ -40,8 +45,29 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
   const delivering = campaignsWithDelivery(db, job.accountId, job.dateFrom, job.dateTo);
   const scope = job.campaignScope ? new Set(job.campaignScope) : null;
   const ids = scope ? delivering.filter((id) => scope.has(id)) : delivering;
-  const campaigns = loadCampaigns(db, ids, loadFrom, job.dateTo);
-  return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account });
+  const campaigns = withGoals(db, job.accountId, loadCampaigns(db, ids, loadFrom, job.dateTo));
+  return diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account, peers });
+}
+
+/**
+ * Each campaign's goal (its own, else the account's) as plain data on its snapshot; a CPA goal is also
+ * the analyst's target the cost-per-result check reads (goals replaced the target CPA column).
+ */
+function withGoals(db: Db, accountId: string, campaigns: CampaignData[]): CampaignData[] {
+  const goals = goalsOf(db, accountId);
+  for (const c of campaigns) {
+    const goal = effectiveGoal(goals, c.id);
+    c.goal = goal;
+    c.targetCpa = goal?.kind === 'CPA' ? Math.round(goal.target * 1_000_000) : null;
+  }
+  return campaigns;
+}
+
+/** The account's campaigns over the pooled days, for the medians a campaign is shown beside. */
+function peersFor(db: Db, job: DiagnosisJob): PeerTotals[] {
+  const window = { from: job.dateFrom, to: job.dateTo, loadFrom: loadFromDate(job.dateFrom, job.dateTo) };
+  const pooled = pooledWindow(window, DEFAULT_THRESHOLDS);
+  return accountPeers(db, job.accountId, pooled.from, pooled.to);
 }
 
 export function toDiagnosisFault(error: unknown): DiagnosisFault {

@@ -16,6 +16,7 @@ import { SEVERITY_RANK, shareOf } from './severity';
 import { cprOf, sumRange, type Windows } from './series';
 import type { Thresholds } from './thresholds';
 import type { AdSetData, CampaignData, Finding } from './types';
+import { goalMissedCandidate } from './detectors/goal-missed';
 
 export interface NumberedFinding extends Finding {
   issueId: string;
@@ -26,6 +27,8 @@ export interface CampaignScope {
   windows: Windows;
   th: Thresholds;
   rangeSpend: number;
+  /** Never offered for scaling: below its goal or break-even, or not enough data to tell (goal-judgement.ts). */
+  holdScaling?: boolean;
 }
 
 export interface Candidate {
@@ -175,6 +178,8 @@ function candidateFor(f: NumberedFinding, scope: CampaignScope, troubled: Readon
       return accountCandidate(f);
     case 'DELIVERY_BLOCKED':
       return deliveryBlockerCandidate(f, scope, base);
+    case 'GOAL_MISSED':
+      return goalMissedCandidate(f, scope, base);
     case 'CREATIVE_FATIGUE': {
       const cprNow = f.facts.cprNow;
       const cprBefore = f.facts.cprBefore;
@@ -392,6 +397,7 @@ function quietCandidates(scopes: readonly CampaignScope[], thin: boolean): Candi
   const { data, th, window } = { ...scope, window: scope.windows.range };
   if (!thin) {
     const best = scopes
+      .filter((s) => !s.holdScaling)
       .flatMap((s) => adSetsByCpr(s).map((r) => ({ ...r, scope: s })))
       .sort((x, y) => x.cpr - y.cpr || x.adSet.id.localeCompare(y.adSet.id))[0];
     if (best && best.adSet.dailyBudget !== null) {

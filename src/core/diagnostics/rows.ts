@@ -71,6 +71,7 @@ export function toDetail(row: DiagnosticRow): DiagnosticDetail {
     processingTimeMs: row.status === 'completed' || row.status === 'failed' ? row.processing_time_ms : null,
   };
   if (stored?.campaignsAnalyzed !== undefined) detail.campaignsAnalyzed = stored.campaignsAnalyzed;
+  if (stored?.goalChecks !== undefined) detail.goalChecks = stored.goalChecks;
   if (row.status === 'failed' && row.error)
     detail.error = JSON.parse(row.error) as { type: string; message: string };
   return detail;

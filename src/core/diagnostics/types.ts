@@ -121,6 +121,8 @@ export interface CampaignData {
   account?: AccountState;
   /** Synced edits from the loaded window's start to its end, oldest first (not judged yet). */
   changes?: ChangeRecord[];
+  /** The goal it is judged against: its own, else its account's (absent or null: none set). */
+  goal?: { kind: 'CPA' | 'ROAS'; target: number; source: 'campaign' | 'account' } | null;
 }
 
 /** The dates a diagnostic looks at. `loadFrom` is the start of the baseline window before the range. */
