@@ -8,7 +8,7 @@ import { compactMoney, date, integer, money, percent, ratio, titleCase } from '.
 import { href, navigate, setQuery, useRoute } from '../router';
 import { AdIssues } from './campaign/AdIssues';
 import { ChangesList, MARKED_CHANGES } from './campaign/ChangesList';
-import { TargetCpaForm } from './campaign/TargetCpaForm';
+import { GoalForm } from './goals/GoalForm';
 
 function targetingText(t: AdSetView['targeting']): string {
   const geo = t.geoLocations.length > 0 ? t.geoLocations.join(', ') : 'Any country';
@@ -45,6 +45,8 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
     { placeholderData: (prev) => prev },
   );
   const run = useCallMutation('diagnostics.run', ['diagnostics', 'campaigns']);
+  const goal = useCall('goals.campaign', { campaignId: props.campaignId });
+  const roasGoal = goal.data?.effective?.kind === 'ROAS' ? goal.data.effective.target : null;
 
   if (detail.isPending) return <Loading label="Loading campaign…" />;
   if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
@@ -147,12 +149,13 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
           </dd>
         </div>
       </dl>
-      <TargetCpaForm
+      <GoalForm
         key={campaign.id}
+        accountId={campaign.accountId}
         campaignId={campaign.id}
-        targetCpa={targetCpa}
         currency={currency}
-        hasCostCap={campaign.bidStrategy === 'COST_CAP'}
+        actual={{ cpa: campaign.cpa, roas: campaign.roas }}
+        actualLabel={`last ${days} days`}
       />
       {daily.every((d) => d.spend === 0 && d.conversions === 0) ? (
         <Empty title="No delivery in this range.">Pick a longer range, or sync the account.</Empty>
@@ -198,6 +201,7 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
             title="Return on ad spend"
             data={daily}
             series={[{ key: 'roas', label: 'ROAS', color: COLORS.secondary, format: (v) => ratio(v) }]}
+            reference={roasGoal !== null ? { value: roasGoal, label: 'ROAS goal' } : undefined}
           />
         </div>
       )}

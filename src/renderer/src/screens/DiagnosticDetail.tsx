@@ -6,6 +6,7 @@ import { COLORS, TimeChart } from '../components/charts';
 import { ErrorState, Loading, PageHeader, ProgressBar, RiskBadge, StatusPill } from '../components/ui';
 import { date, dateTime, integer, money, percent, ratio, titleCase } from '../format';
 import { href } from '../router';
+import { GoalChecks, goalLabel, metricValue } from './goals/GoalChecks';
 
 const byDay = (values: number[], key: string): Array<Record<string, number | string>> =>
   values.map((v, i) => ({ day: `Day ${i + 1}`, [key]: v }));
@@ -156,6 +157,28 @@ function Evidence(props: { issue: DiagnosticIssue; currency: string }): React.JS
           ))}
         </ul>
       );
+    case 'GOAL_MISSED': {
+      const e = issue.evidence;
+      const reached =
+        e.actual === null || e.actual <= 0
+          ? 0
+          : e.goal.kind === 'ROAS'
+            ? e.actual / e.goal.target
+            : e.goal.target / e.actual;
+      return (
+        <div className="learning-evidence">
+          <ProgressBar percent={Math.min(100, reached * 100)} label="Actual against the goal" />
+          <p className="evidence-line">
+            Goal {goalLabel(e.goal, currency)}, actual {e.goal.kind}{' '}
+            {metricValue(e.goal.kind, e.actual, currency)} on {integer(e.results)} results (
+            {date(e.dateRange.from)}–{date(e.dateRange.to)}): {percent(e.gap * 100, 0)} short,{' '}
+            {money(e.moneyAtRisk, currency)} of spend did not earn the goal. Own baseline{' '}
+            {metricValue(e.goal.kind, e.baseline, currency)}, account median{' '}
+            {metricValue(e.goal.kind, e.accountMedian, currency)}.
+          </p>
+        </div>
+      );
+    }
     default:
       return <></>;
   }
@@ -332,6 +355,7 @@ export default function DiagnosticDetail(props: { diagnosticId: string }): React
           </p>
         ) : null}
       </section>
+      {d.goalChecks ? <GoalChecks checks={d.goalChecks} currency={currency} /> : null}
       <section className="section" aria-labelledby="issues-title">
         <h2 id="issues-title">Issues ({d.issues.length})</h2>
         {d.issues.length === 0 ? (
