@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 
 export interface DashboardServer {
@@ -92,9 +93,23 @@ export async function acceptInvitation(page: Page, inviteUrl: string): Promise<v
   await expect(page.getByRole('heading', { name: 'Accounts', level: 1 })).toBeVisible();
 }
 
+/** Keeps a screenshot of the screen and checks it with axe: no serious or critical violation. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENS_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENS_DIR, `${name}.png`), fullPage: true });
+  await expectAccessible(page, name);
+}
+
+/** WCAG 2.1 A and AA rules; minor and moderate findings are reported, never hidden, but do not fail. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = blocking.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`,
+  );
+  expect(summary, `accessibility of screen ${name}`).toEqual([]);
 }
 
 type Fixtures = {

@@ -64,22 +64,30 @@ export default function Insights(): React.JSX.Element {
             <div>
               <dt>Spend</dt>
               <dd>{money(s.totals.spend, c)}</dd>
-              <Trend change={s.trends.spendChange} goodWhen="neutral" />
+              <dd className="kpi-trend">
+                <Trend change={s.trends.spendChange} goodWhen="neutral" />
+              </dd>
             </div>
             <div>
               <dt>Conversions</dt>
               <dd>{integer(s.totals.conversions)}</dd>
-              <Trend change={s.trends.conversionsChange} goodWhen="up" />
+              <dd className="kpi-trend">
+                <Trend change={s.trends.conversionsChange} goodWhen="up" />
+              </dd>
             </div>
             <div>
               <dt>CPA</dt>
               <dd>{money(s.totals.cpa, c)}</dd>
-              <Trend change={s.trends.cpaChange} goodWhen="down" />
+              <dd className="kpi-trend">
+                <Trend change={s.trends.cpaChange} goodWhen="down" />
+              </dd>
             </div>
             <div>
               <dt>ROAS</dt>
               <dd>{ratio(s.totals.roas)}</dd>
-              <Trend change={s.trends.roasChange} goodWhen="up" />
+              <dd className="kpi-trend">
+                <Trend change={s.trends.roasChange} goodWhen="up" />
+              </dd>
             </div>
             <div>
               <dt>CTR</dt>
