@@ -18,6 +18,11 @@ test('runs an account diagnostic with visible progress, reads its evidence and g
   await expect(page.getByRole('heading', { name: /Issues \([1-9]\d*\)/ })).toBeVisible();
   await expect(page.getByLabel('Summary')).not.toBeEmpty();
   await expect(page.locator('.issue').first().locator('figure, [role=progressbar]').first()).toBeVisible();
+  // Every judged campaign against its goal (or its baseline and the account median without one).
+  await expect(page.getByRole('heading', { name: 'Against the goal' })).toBeVisible();
+  await expect(page.getByRole('table').filter({ hasText: 'Account median' })).toContainText(
+    /No goal|Below goal/,
+  );
   await screenshot(page, '07-diagnostic-detail');
 
   await page.getByRole('button', { name: 'Mark applied' }).first().click();
