@@ -150,6 +150,7 @@ class GenerationalCache<V> {
 export class DeliveryModel {
   private adSetCache = new GenerationalCache<Metrics[] | null>(20_000);
   private accountCache = new GenerationalCache<Metrics | null>(20_000);
+  private weekCache = new GenerationalCache<number>(20_000);
   /** Results attributed late (a control): ad set key → day → extra results. */
   private readonly late = new Map<number, Map<number, number>>();
 
@@ -169,6 +170,7 @@ export class DeliveryModel {
   clearCaches(): void {
     this.adSetCache = new GenerationalCache<Metrics[] | null>(20_000);
     this.accountCache = new GenerationalCache<Metrics | null>(20_000);
+    this.weekCache = new GenerationalCache<number>(20_000);
   }
 
   private applyLate(adSet: AdSet, day: number, rows: Metrics[]): Metrics[] {
@@ -269,6 +271,57 @@ export class DeliveryModel {
     return minor / perMajor;
   }
 
+  /** Share of the budget in force an ad set spends on a day (a day may reach 175%); the first draw of its day's stream. */
+  private utilization(adSet: AdSet, day: number, rng: Rng): number {
+    const campaign = adSet.campaign;
+    const weekly = campaign.account.weekly;
+    let util =
+      adSet.profile.utilization *
+      (weekly.spend[weekday(day)] ?? 1) *
+      rng.lognormal(0.05) *
+      scenarioEffects(adSet, day).util;
+    const anomaly = hash32(this.world.seed, 'anomaly', campaign.key, day) / 4294967296;
+    if (anomaly < 0.006) util *= 0.5 + anomaly * 40;
+    util = Math.min(util, 1.75);
+    if (day === this.world.todayDay) util *= TODAY_SHARE;
+    return util;
+  }
+
+  /** What the ad set would spend on a day before the weekly cap (major units). */
+  private plannedSpend(adSet: AdSet, day: number): number {
+    if (!adSetDelivers(adSet, day)) return 0;
+    return (
+      this.budgetMajor(adSet, day) * this.utilization(adSet, day, Rng.of(this.world.seed, adSet.key, day))
+    );
+  }
+
+  /**
+   * Meta's weekly cap: a calendar week (Sunday to Saturday, in the account's time zone) spends at most
+   * 7× the daily budget in force. The budget's owner (the campaign under CBO, else the ad set) spends
+   * its planned amounts day by day from Sunday; a day that would pass the cap is cut to what is left.
+   * Returns the day's factor (1 = not cut).
+   */
+  private weeklyFactor(adSet: AdSet, day: number): number {
+    const campaign = adSet.campaign;
+    const cbo = campaign.budgetMode === 'CBO';
+    const ownerKey = cbo ? -1 - campaign.key : adSet.key;
+    const cacheKey = ownerKey * 1024 + (day - this.world.firstDay + 8);
+    const cached = this.weekCache.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const members = cbo ? campaign.adSets : [adSet];
+    const perMajor = campaign.account.minorPerMajor;
+    let spent = 0;
+    let factor = 1;
+    for (let d = day - weekday(day); d <= day; d++) {
+      const planned = members.reduce((sum, s) => sum + this.plannedSpend(s, d), 0);
+      const budget = cbo ? (campaign.dailyBudgetMinor ?? 0) / perMajor : this.budgetMajor(adSet, d);
+      factor = planned > 0 ? Math.min(1, Math.max(0, 7 * budget - spent) / planned) : 1;
+      spent += planned * factor;
+      this.weekCache.set(ownerKey * 1024 + (d - this.world.firstDay + 8), factor);
+    }
+    return factor;
+  }
+
   private computeAdSetDay(adSet: AdSet, day: number): Metrics[] {
     const { seed, todayDay } = this.world;
     const campaign = adSet.campaign;
@@ -280,12 +333,8 @@ export class DeliveryModel {
     const w = account.weekly;
     const fx = scenarioEffects(adSet, day);
 
-    let util = profile.utilization * (w.spend[dow] ?? 1) * rng.lognormal(0.05) * fx.util;
-    const anomaly = hash32(seed, 'anomaly', campaign.key, day) / 4294967296;
-    if (anomaly < 0.006) util *= 0.5 + anomaly * 40;
-    util = Math.min(util, 1.75);
-    if (day === todayDay) util *= TODAY_SHARE;
-    const spendMajor = this.budgetMajor(adSet, day) * util;
+    const util = this.utilization(adSet, day, rng);
+    const spendMajor = this.budgetMajor(adSet, day) * util * this.weeklyFactor(adSet, day);
 
     const drift = 1 + 0.03 * Math.sin((2 * Math.PI * day) / (40 + (campaign.key % 50)) + campaign.key);
     const cpm = profile.cpmUsd * account.fxPerUsd * (w.cpm[dow] ?? 1) * rng.lognormal(0.07) * fx.cpm * drift;

@@ -84,15 +84,17 @@ function drawScenario(
         variant: 'duplicate',
       };
     case 'PACING_ISSUE': {
-      const over = rng.chance(0.25);
+      // Meta's weekly cap (7× the daily budget a calendar week) leaves no week-long overspend to
+      // inject, so every pacing problem under-delivers. The old draw is kept so nothing else moves.
+      rng.chance(0.25);
       // magnitude: spend as a share of the daily budget.
       return {
         category,
         since,
         ramp: rng.int(1, 3),
-        magnitude: over ? rng.range(1.4, 1.65) : rng.range(0.3, 0.55),
+        magnitude: rng.range(0.3, 0.55),
         magnitude2: 0,
-        variant: over ? 'over' : 'under',
+        variant: 'under',
       };
     }
     case 'CPA_DEGRADATION':

@@ -62,11 +62,10 @@ describe('generateWorld', () => {
       expect(campaigns.some((c) => c.status === status)).toBe(true);
   });
 
-  it('generates a 1,000-campaign account quickly', () => {
-    const started = performance.now();
+  // Its speed is measured by the sync bench (the 1,000-campaign sync), not timed here.
+  it('generates a 1,000-campaign account', () => {
     const world = generateWorld({ seed: 2, today, largeAccountCampaigns: 1000 });
     expect(world.accounts[0]?.campaigns).toHaveLength(1000);
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 });
 
