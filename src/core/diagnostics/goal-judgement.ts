@@ -107,7 +107,8 @@ export function judgeGoal(
   const medians = accountMedians(peers, data.resultType, th);
 
   const tracksRevenue = sumRange(data.daily, pooled.from, window.to).revenue > 0;
-  const own = data.goal ?? null;
+  // A goal is above zero (the store refuses others); a snapshot built elsewhere may carry none.
+  const own = data.goal && data.goal.target > 0 ? data.goal : null;
   const metric: 'CPA' | 'ROAS' = own ? own.kind : tracksRevenue ? 'ROAS' : 'CPA';
   const goal =
     own ?? (metric === 'ROAS' ? { kind: 'ROAS' as const, target: 1, source: 'break_even' as const } : null);
