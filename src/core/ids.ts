@@ -20,7 +20,8 @@ export type IdPrefix =
   | 'fb'
   | 'iss'
   | 'dest'
-  | 'dlv';
+  | 'dlv'
+  | 'view';
 
 /** Random base62 text of the given length (rejection sampling keeps it unbiased). */
 export function randomBase62(length: number): string {

@@ -11,6 +11,7 @@ import { identityUseCases } from './identity/use-cases';
 import { insightUseCases } from './insights/use-cases';
 import { issueUseCases } from './issues/use-cases';
 import { reportUseCases } from './reports/use-cases';
+import { savedViewUseCases } from './saved-views/use-cases';
 import { settingsUseCases } from './settings/use-cases';
 import { watchUseCases } from './watch/use-cases';
 
@@ -26,6 +27,7 @@ export function createUseCases(services: AppServices) {
     issues: issueUseCases(services),
     reports: reportUseCases(services),
     settings: settingsUseCases(services),
+    views: savedViewUseCases(services),
     watch: watchUseCases(services),
   };
 }

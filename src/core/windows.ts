@@ -2,6 +2,12 @@
 // longer than 90 days, is invalid_date_range (spec: errors table and limits); default windows end
 // today in the account's own time zone.
 import { MAX_RANGE_DAYS, type InsightsDateRange } from '../shared/api/common';
+import {
+  MAX_SCREEN_RANGE_DAYS,
+  resolveDateRange,
+  type DateRangeSpec,
+  type DateWindow,
+} from '../shared/date-ranges';
 import { addDays, dateInZone, daysBetween } from './clock';
 import { AppError } from './errors';
 import { boundary } from './reports/store';
@@ -102,4 +108,28 @@ export function diagnosticWindow(
   const to = dateEnd ?? today;
   const from = dateStart ?? addDays(to > today ? today : to, -DEFAULT_DIAGNOSTIC_DAYS_BACK);
   return checkWindow(from, to);
+}
+
+/**
+ * An Ads Manager range (preset or custom, with a comparison) in an account's time zone: its own
+ * "today", and for "Maximum" its first day with data. Longer than Meta's 37 months of insights is
+ * invalid_date_range.
+ */
+export function accountDateRange(
+  now: Date,
+  spec: DateRangeSpec,
+  timezone: string,
+  firstDate?: string,
+): { window: DateWindow; comparison: DateWindow | null } {
+  const resolved = resolveDateRange(spec, dateInZone(now, timezone), { firstDate });
+  const { from, to } = resolved.window;
+  if (from > to) throw new AppError('invalid_date_range', `date_start ${from} is after date_end ${to}.`);
+  const days = daysBetween(from, to);
+  if (days > MAX_SCREEN_RANGE_DAYS) {
+    throw new AppError(
+      'invalid_date_range',
+      `The range ${from} to ${to} covers ${days} days; the maximum is ${MAX_SCREEN_RANGE_DAYS} (37 months).`,
+    );
+  }
+  return resolved;
 }

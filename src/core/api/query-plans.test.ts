@@ -119,6 +119,9 @@ beforeAll(async () => {
   await get(`/v1/accounts/${account.id}`);
   await get(`/v1/accounts/${account.platformAccountId}`);
   await get(`/v1/campaigns?account_id=${account.id}&sort=-spend`);
+  // Ads Manager ranges with a comparison (each range one query, per account window).
+  await get(`/v1/campaigns?date_preset=maximum&compare=same_period_last_year&sort=-spend`);
+  await get(`/v1/campaigns?date_start=2026-02-01&date_end=2026-02-28&compare=previous_period`);
   await get(`/v1/campaigns/${campaignId}?include=adSets,ads,diagnostics,insights&insightsDateRange=last_30d`);
   await get(`/v1/insights/summary?account_id=${account.id}&date_start=2026-02-01&date_end=2026-03-01`);
   await get(`/v1/insights/summary?campaign_ids=${campaignId}`);
@@ -204,5 +207,14 @@ describe('query plans of every statement the API ran', () => {
       ),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('sums every campaign over per-account windows with one keyed search of the covering index', () => {
+    const windowed = [...statements].find((sql) => sql.includes('json_each(@windows)'));
+    expect(windowed).toBeDefined();
+    const plan = explain(t.core.db, windowed as string).map((row) => row.detail);
+    expect(
+      plan.some((d) => /SEARCH i USING COVERING INDEX insights_campaign_daily_account_date/.test(d)),
+    ).toBe(true);
   });
 });

@@ -1,14 +1,20 @@
 // The campaign read models' SQL: the /v1 list page (sorted, filtered, per-account insight windows),
 // the screens' table and detail (ad sets and ads with their metrics), and the latest diagnostic per
 // campaign, each computed set-based so 1,000 rows stay cheap.
-import type { AdSetView, AdView, CampaignRow, LatestDiagnostic, RiskLevel } from '../../shared/ipc/types';
+import type {
+  AdSetView,
+  AdView,
+  CampaignMetrics,
+  CampaignRow,
+  LatestDiagnostic,
+  RiskLevel,
+} from '../../shared/ipc/types';
 import { effectiveGoal, goalsOf } from '../goals/store';
 import { accountScope, stmt, type RequestContext, type VisibleAccount } from '../identity/access';
 import { campaignInsights, type CampaignInsights as StoreInsights } from '../insights';
 import { deriveMetrics } from '../insights/metrics';
 import { microsToAmount } from '../money';
 import type { Db } from '../store/open';
-import { windowOf } from '../windows';
 import type { CampaignRow as CampaignBaseRow } from './views';
 
 interface CampaignDbRow {
@@ -75,52 +81,70 @@ export function latestDiagnostics(db: Db, ctx: RequestContext): Map<string, Late
   );
 }
 
+const ZERO_METRICS: CampaignMetrics = {
+  spend: 0,
+  impressions: 0,
+  clicks: 0,
+  conversions: 0,
+  revenue: 0,
+  cpa: null,
+  roas: null,
+  ctr: null,
+  cpm: null,
+  linkClicks: 0,
+  reach: 0,
+  frequency: null,
+};
+
+function metricsOf(m: StoreInsights | undefined): CampaignMetrics {
+  if (!m) return ZERO_METRICS;
+  return {
+    spend: m.spend,
+    impressions: m.impressions,
+    clicks: m.clicks,
+    conversions: m.conversions,
+    revenue: m.revenue,
+    cpa: m.cpa,
+    roas: m.roas,
+    ctr: m.ctr,
+    cpm: m.cpm,
+    linkClicks: m.linkClicks,
+    reach: m.reach,
+    frequency: m.frequency,
+  };
+}
+
+/** Campaign rows with their metrics over the range and, when compared, over the comparison period. */
 export function toRows(
   db: Db,
   ctx: RequestContext,
   rows: CampaignDbRow[],
-  from: string,
-  to: string,
+  metrics: Map<string, StoreInsights>,
+  previous: Map<string, StoreInsights> | null,
 ): CampaignRow[] {
-  const metrics = campaignInsights(
-    db,
-    rows.map((r) => r.id),
-    from,
-    to,
-  );
   const latest = latestDiagnostics(db, ctx);
-  return rows.map((r) => {
-    const m = metrics.get(r.id);
-    return {
-      id: r.id,
-      platformCampaignId: r.platform_campaign_id,
-      accountId: r.account_id,
-      accountName: r.account_name,
-      name: r.name,
-      status: r.effective_status,
-      objective: r.objective,
-      resultType: r.result_type,
-      resultName: r.result_name,
-      bidStrategy: r.bid_strategy,
-      dailyBudget: money(r.daily_budget_micros),
-      lifetimeBudget: money(r.lifetime_budget_micros),
-      currency: r.currency,
-      adSetCount: r.ad_set_count,
-      adCount: r.ad_count,
-      synced: r.insights_synced_at !== null,
-      lastSyncedAt: r.last_synced_at,
-      spend: m?.spend ?? 0,
-      impressions: m?.impressions ?? 0,
-      clicks: m?.clicks ?? 0,
-      conversions: m?.conversions ?? 0,
-      revenue: m?.revenue ?? 0,
-      cpa: m?.cpa ?? null,
-      roas: m?.roas ?? null,
-      ctr: m?.ctr ?? null,
-      cpm: m?.cpm ?? null,
-      latestDiagnostic: latest.get(r.id) ?? null,
-    };
-  });
+  return rows.map((r) => ({
+    id: r.id,
+    platformCampaignId: r.platform_campaign_id,
+    accountId: r.account_id,
+    accountName: r.account_name,
+    name: r.name,
+    status: r.effective_status,
+    objective: r.objective,
+    resultType: r.result_type,
+    resultName: r.result_name,
+    bidStrategy: r.bid_strategy,
+    dailyBudget: money(r.daily_budget_micros),
+    lifetimeBudget: money(r.lifetime_budget_micros),
+    currency: r.currency,
+    adSetCount: r.ad_set_count,
+    adCount: r.ad_count,
+    synced: r.insights_synced_at !== null,
+    lastSyncedAt: r.last_synced_at,
+    ...metricsOf(metrics.get(r.id)),
+    latestDiagnostic: latest.get(r.id) ?? null,
+    previous: previous ? metricsOf(previous.get(r.id)) : null,
+  }));
 }
 
 const LEARNING: Record<string, AdSetView['learningPhaseStatus']> = {
@@ -255,16 +279,25 @@ export interface PageRow extends CampaignBaseRow {
   win_to: string;
 }
 
-/** One page of the /v1 list, each account's last 7 days (its own "today") as the insight window. */
+/**
+ * One page of the /v1 list, each account over its own insight window (its own "today"), and the
+ * same campaigns over each account's comparison window when one is given.
+ */
 export function campaignPage(
   db: Db,
   ctx: RequestContext,
   accounts: VisibleAccount[],
   filter: { status?: string | undefined; sort: string; page: number; pageSize: number },
-  now: Date,
-): { rows: PageRow[]; total: number; insights: Map<string, StoreInsights> } {
+  windowOf: (account: VisibleAccount) => { from: string; to: string },
+  comparisonOf?: (account: VisibleAccount) => { from: string; to: string } | null,
+): {
+  rows: PageRow[];
+  total: number;
+  insights: Map<string, StoreInsights>;
+  previous: Map<string, StoreInsights> | null;
+} {
   // One insights window per account, joined in as a small VALUES table.
-  const windows = accounts.map((a) => ({ id: a.id, ...windowOf('last_7d', now, a.timezone) }));
+  const windows = accounts.map((a) => ({ id: a.id, ...windowOf(a) }));
   const values = windows.map(() => '(?, ?, ?)').join(', ');
   const windowParams = windows.flatMap((w) => [w.id, w.from, w.to]);
   const scope = accountScope(ctx);
@@ -299,10 +332,28 @@ export function campaignPage(
     filter.pageSize,
     (filter.page - 1) * filter.pageSize,
   ) as PageRow[];
-  // Insights per window group (accounts in different timezones have different "today"s).
+  const insights = insightsByWindow(db, rows, (row) => ({ from: row.win_from, to: row.win_to }));
+  let previous: Map<string, StoreInsights> | null = null;
+  if (comparisonOf) {
+    const byAccount = new Map(accounts.map((a) => [a.id, comparisonOf(a)]));
+    if ([...byAccount.values()].every((w) => w !== null))
+      previous = insightsByWindow(db, rows, (row) => byAccount.get(row.account_id) as DateWindow);
+  }
+  return { rows, total, insights, previous };
+}
+
+type DateWindow = { from: string; to: string };
+
+/** Insights per window group (accounts in different time zones have different "today"s). */
+function insightsByWindow(
+  db: Db,
+  rows: PageRow[],
+  windowOf: (row: PageRow) => DateWindow,
+): Map<string, StoreInsights> {
   const groups = new Map<string, string[]>();
   for (const row of rows) {
-    const key = `${row.win_from}|${row.win_to}`;
+    const w = windowOf(row);
+    const key = `${w.from}|${w.to}`;
     groups.set(key, [...(groups.get(key) ?? []), row.id]);
   }
   const insights = new Map<string, StoreInsights>();
@@ -310,7 +361,7 @@ export function campaignPage(
     const [start, end] = key.split('|') as [string, string];
     for (const [id, m] of campaignInsights(db, ids, start, end)) insights.set(id, m);
   }
-  return { rows, total, insights };
+  return insights;
 }
 
 export function campaignWithAccount(db: Db, campaignId: string): CampaignBaseRow {

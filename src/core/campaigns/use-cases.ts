@@ -8,10 +8,23 @@ import type { CampaignDetail as ScreenDetail, CampaignList } from '../../shared/
 import type { AppServices } from '../app-services';
 import { dateInZone } from '../clock';
 import { AppError } from '../errors';
-import { resolveAccount, resolveCampaign, visibleAccounts, type RequestContext } from '../identity/access';
-import { campaignDaily, campaignInsights } from '../insights';
+import {
+  resolveAccount,
+  resolveCampaign,
+  visibleAccounts,
+  type RequestContext,
+  type VisibleAccount,
+} from '../identity/access';
+import { campaignDaily, campaignInsights, campaignInsightsInWindows, firstInsightDates } from '../insights';
 import { microsToAmount } from '../money';
-import { resolveRange, windowOf, type RangeInput } from '../windows';
+import { accountDateRange, resolveRange, windowOf, type RangeInput } from '../windows';
+import {
+  comparisonWindow,
+  type CompareMode,
+  type DatePreset,
+  type DateRangeSpec,
+  type DateWindow,
+} from '../../shared/date-ranges';
 import {
   campaignPage,
   campaignRows,
@@ -48,6 +61,44 @@ export function campaignUseCases(services: AppServices) {
     return { accounts, window: resolveRange(now, range, latest?.zone ?? 'UTC', 7) };
   }
 
+  /**
+   * Each account's window and comparison for an Ads Manager range (its own "today"); the reference is
+   * the account whose "today" is latest (the dates a screen shows). Without a range: the legacy window.
+   */
+  function accountRanges(
+    accounts: VisibleAccount[],
+    spec: DateRangeSpec | undefined,
+    legacy: DateWindow,
+  ): {
+    perAccount: Array<{ accountId: string; window: DateWindow; comparison: DateWindow | null }>;
+    reference: { window: DateWindow; comparison: DateWindow | null };
+  } {
+    const now = clock.now();
+    if (!spec) {
+      return {
+        perAccount: accounts.map((a) => ({ accountId: a.id, window: legacy, comparison: null })),
+        reference: { window: legacy, comparison: null },
+      };
+    }
+    const firsts =
+      spec.preset === 'maximum'
+        ? firstInsightDates(
+            db,
+            accounts.map((a) => a.id),
+          )
+        : undefined;
+    let reference: { today: string; window: DateWindow; comparison: DateWindow | null } | null = null;
+    const perAccount = accounts.map((a) => {
+      const r = accountDateRange(now, spec, a.timezone, firsts?.get(a.id));
+      const today = dateInZone(now, a.timezone);
+      if (!reference || today > reference.today) reference = { today, ...r };
+      return { accountId: a.id, ...r };
+    });
+    const ref = reference as { window: DateWindow; comparison: DateWindow | null } | null;
+    const fallback = accountDateRange(now, spec, 'UTC');
+    return { perAccount, reference: ref ?? fallback };
+  }
+
   return {
     /** The /v1 list: a page of campaigns with their last-7-day insights and latest diagnostic. */
     async list(
@@ -58,6 +109,11 @@ export function campaignUseCases(services: AppServices) {
         sort?: string | undefined;
         page?: number | undefined;
         pageSize?: number | undefined;
+        /** Additions: an Ads Manager range (preset or dates) and a comparison period. */
+        datePreset?: DatePreset | undefined;
+        dateStart?: string | undefined;
+        dateEnd?: string | undefined;
+        compare?: CompareMode | undefined;
       },
     ): Promise<{ items: CampaignListItem[]; total: number; page: number; pageSize: number }> {
       const page = input.page ?? 1;
@@ -66,12 +122,40 @@ export function campaignUseCases(services: AppServices) {
         ? [resolveAccount(db, ctx, input.accountId)]
         : visibleAccounts(db, ctx);
       if (accounts.length === 0) return { items: [], total: 0, page, pageSize };
-      const { rows, total, insights } = campaignPage(
+      const now = clock.now();
+      const ranged = input.datePreset !== undefined || input.dateStart !== undefined;
+      const spec = ranged
+        ? input.dateStart !== undefined
+          ? {
+              preset: 'custom' as const,
+              from: input.dateStart,
+              to: input.dateEnd,
+              compare: input.compare ?? 'none',
+            }
+          : { preset: input.datePreset as DatePreset, compare: input.compare ?? 'none' }
+        : { preset: 'custom' as const, compare: input.compare ?? 'none' };
+      const firsts =
+        spec.preset === 'maximum'
+          ? firstInsightDates(
+              db,
+              accounts.map((a) => a.id),
+            )
+          : undefined;
+      // Without a range: the spec's last_7d (today included), and its previous 7 days when compared.
+      const resolved = new Map(
+        accounts.map((a) => {
+          if (ranged) return [a.id, accountDateRange(now, spec, a.timezone, firsts?.get(a.id))];
+          const window = windowOf('last_7d', now, a.timezone);
+          return [a.id, { window, comparison: comparisonWindow(window, spec.compare) }];
+        }),
+      );
+      const { rows, total, insights, previous } = campaignPage(
         db,
         ctx,
         accounts,
         { status: input.status, sort: input.sort ?? 'name', page, pageSize },
-        clock.now(),
+        (a) => resolved.get(a.id)?.window as DateWindow,
+        (a) => resolved.get(a.id)?.comparison ?? null,
       );
       const latest = await diagnostics.latestForCampaigns(rows.map((row) => row.id));
       const blockers = deliveryIssuesOf(
@@ -85,7 +169,18 @@ export function campaignUseCases(services: AppServices) {
           deliveryIssues: blockers.get(row.id) ?? { disapprovedAds: 0, adsWithIssues: 0 },
           adSetCount: row.ad_set_count,
           adCount: row.ad_count,
-          insights: toInsights(insights.get(row.id), 'last_7d'),
+          insights: {
+            ...toInsights(insights.get(row.id), ranged ? 'custom' : 'last_7d'),
+            ...(ranged ? { period: resolved.get(row.account_id)?.window } : {}),
+          },
+          ...(previous
+            ? {
+                comparisonInsights: {
+                  ...toInsights(previous.get(row.id), 'custom'),
+                  period: resolved.get(row.account_id)?.comparison ?? undefined,
+                },
+              }
+            : {}),
           latestDiagnostic: diag
             ? {
                 id: diag.id,
@@ -147,26 +242,62 @@ export function campaignUseCases(services: AppServices) {
     /** The campaigns table of the app: every campaign (of one account or all) over a chosen range. */
     async table(
       ctx: RequestContext,
-      input: { accountId?: string | undefined; range?: RangeInput | undefined },
+      input: {
+        accountId?: string | undefined;
+        range?: RangeInput | undefined;
+        dateRange?: DateRangeSpec | undefined;
+      },
     ): Promise<CampaignList> {
-      const { accounts, window } = screenWindow(ctx, input.accountId, input.range);
+      const { accounts, window: legacy } = screenWindow(ctx, input.accountId, input.range);
+      const ranges = accountRanges(accounts, input.dateRange, legacy);
       const only = input.accountId ? accounts[0]?.id : undefined;
       const rows = campaignRows(db, ctx, only ? 'AND c.account_id = ?' : '', only ? [only] : []);
-      return { dateRange: window, items: toRows(db, ctx, rows, window.from, window.to) };
+      // One query per range, every account over its own window.
+      const metrics = campaignInsightsInWindows(
+        db,
+        ranges.perAccount.map((r) => ({ accountId: r.accountId, ...r.window })),
+      );
+      const previous = ranges.reference.comparison
+        ? campaignInsightsInWindows(
+            db,
+            ranges.perAccount.map((r) => ({ accountId: r.accountId, ...(r.comparison as DateWindow) })),
+          )
+        : null;
+      return {
+        dateRange: ranges.reference.window,
+        comparison: ranges.reference.comparison,
+        items: toRows(db, ctx, rows, metrics, previous),
+      };
     },
 
     /** A campaign's page in the app: its row, daily series, ad sets and ads over a chosen range. */
-    async screen(ctx: RequestContext, id: string, range?: RangeInput): Promise<ScreenDetail> {
+    async screen(
+      ctx: RequestContext,
+      id: string,
+      range?: RangeInput,
+      dateRange?: DateRangeSpec,
+    ): Promise<ScreenDetail> {
       const visible = resolveCampaign(db, ctx, id);
       const row = campaignRows(db, ctx, 'AND c.id = ?', [visible.id])[0];
       if (!row) throw new AppError('not_found', `Campaign ${id} was not found.`);
-      const { from, to } = resolveRange(clock.now(), range, row.timezone, 30);
-      const campaign = toRows(db, ctx, [row], from, to)[0] as CampaignList['items'][number];
+      const resolved = dateRange
+        ? accountDateRange(clock.now(), dateRange, row.timezone, firstInsightDate(db, row.id))
+        : { window: resolveRange(clock.now(), range, row.timezone, 30), comparison: null };
+      const { from, to } = resolved.window;
+      const compared = resolved.comparison;
+      const campaign = toRows(
+        db,
+        ctx,
+        [row],
+        campaignInsights(db, [row.id], from, to),
+        compared ? campaignInsights(db, [row.id], compared.from, compared.to) : null,
+      )[0] as CampaignList['items'][number];
       const { adSets, ads } = screenAdSetsAndAds(db, row, from, to);
       return {
         campaign,
         targetCpa: money(targetCpaMicros(db, row.id)),
         dateRange: { from, to },
+        comparison: compared,
         daily: campaignDaily(db, row.id, from, to).map((d) => ({
           date: d.date,
           spend: d.spend,

@@ -67,10 +67,10 @@ export function campaignBase(row: CampaignRow) {
   };
 }
 
-export function toInsights(
+export function toInsights<R extends InsightsDateRange | 'custom'>(
   m: StoreInsights | undefined,
-  range: InsightsDateRange,
-): z.infer<typeof CampaignInsights> {
+  range: R,
+): Omit<z.infer<typeof CampaignInsights>, 'dateRange'> & { dateRange: R } {
   return {
     spend: m?.spend ?? 0,
     impressions: m?.impressions ?? 0,

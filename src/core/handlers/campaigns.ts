@@ -9,8 +9,9 @@ export function campaignHandlers(
   const { campaigns } = env.app.use;
   return {
     'campaigns.setTargetCpa': (ctx, args) => campaigns.setTargetCpa(ctx, args.campaignId, args.targetCpa),
-    'campaigns.list': (ctx, args) => campaigns.table(ctx, { accountId: args.accountId, range: args.range }),
-    'campaigns.get': (ctx, args) => campaigns.screen(ctx, args.campaignId, args.range),
+    'campaigns.list': (ctx, args) =>
+      campaigns.table(ctx, { accountId: args.accountId, range: args.range, dateRange: args.dateRange }),
+    'campaigns.get': (ctx, args) => campaigns.screen(ctx, args.campaignId, args.range, args.dateRange),
     'campaigns.changes': (ctx, args) => campaigns.changes(ctx, args.campaignId),
   };
 }

@@ -9,6 +9,7 @@ import { createDispatcher, type Dispatch, type HandlerImpls } from './dispatch';
 import { goalHandlers } from './goals';
 import { insightHandlers } from './insights';
 import { reportHandlers } from './reports';
+import { savedViewHandlers } from './saved-views';
 import { settingsHandlers } from './settings';
 import { userHandlers } from './users';
 import { watchHandlers } from './watch';
@@ -31,6 +32,7 @@ export function createHandlers(env: HandlerEnv): HandlerImpls {
     ...watchHandlers(env),
     ...alertHandlers(env),
     ...goalHandlers(env),
+    ...savedViewHandlers(env),
   };
 }
 

@@ -10,6 +10,7 @@ export function insightHandlers(env: HandlerEnv): Pick<HandlerImpls, 'insights.s
         dateStart: args.range?.from,
         dateEnd: args.range?.to,
         days: args.range?.days,
+        dateRange: args.dateRange,
       }),
   };
 }

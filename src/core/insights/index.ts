@@ -10,7 +10,18 @@ import {
   type DerivedMetrics,
   type RawTotals,
 } from './metrics';
-import { accountsOf, campaignNames, sumDaily, sumPerCampaign, sumTotals, type Scope } from './queries';
+import {
+  accountsOf,
+  campaignNames,
+  sumDaily,
+  sumPerCampaign,
+  sumPerCampaignInWindows,
+  sumTotals,
+  type AccountWindow,
+  type Scope,
+} from './queries';
+
+export { firstInsightDates, type AccountWindow } from './queries';
 
 export { deriveMetrics, percentChange, type DerivedMetrics, type RawTotals } from './metrics';
 
@@ -22,6 +33,8 @@ export interface InsightsQuery {
   from: string;
   to: string;
   currency: string;
+  /** The period trends compare with: default the previous equal-length period; null for none. */
+  comparison?: { from: string; to: string } | null | undefined;
 }
 
 export interface InsightsSummary {
@@ -59,6 +72,8 @@ export interface InsightsSummary {
     conversions: number;
     cpa: number | null;
     roas: number | null;
+    /** The same over the comparison period (addition); null without one. */
+    previous: { spend: number; conversions: number; cpa: number | null; roas: number | null } | null;
   }>;
 }
 
@@ -77,9 +92,10 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
   const scope: Scope = { accountIds: q.accountIds, campaignIds: q.campaignIds };
   const days = sumDaily(db, scope, q);
   const current = days.reduce<RawTotals>(addTotals, ZERO_TOTALS);
-  const previous = sumTotals(db, scope, previousPeriod(q.from, q.to));
+  const compared = q.comparison === undefined ? previousPeriod(q.from, q.to) : q.comparison;
+  const previous = compared ? sumTotals(db, scope, compared) : null;
   const now = deriveMetrics(current);
-  const before = deriveMetrics(previous);
+  const before = previous ? deriveMetrics(previous) : null;
 
   const byDate = new Map(days.map((row) => [row.date, row]));
   const timeSeries = dateRange(q.from, q.to).map((date) => {
@@ -88,6 +104,9 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
   });
 
   const perCampaign = sumPerCampaign(db, scope, q);
+  const earlier = compared
+    ? new Map(sumPerCampaign(db, scope, compared).map((row) => [row.campaignId, deriveMetrics(row)]))
+    : null;
   const names = campaignNames(
     db,
     perCampaign.map((row) => row.campaignId),
@@ -102,6 +121,11 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
         conversions: m.conversions,
         cpa: m.cpa,
         roas: m.roas,
+        previous: earlier
+          ? (({ spend, conversions, cpa, roas }) => ({ spend, conversions, cpa, roas }))(
+              earlier.get(row.campaignId) ?? deriveMetrics(ZERO_TOTALS),
+            )
+          : null,
       };
     });
 
@@ -122,10 +146,10 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
       reach: current.reach,
     },
     trends: {
-      spendChange: percentChange(current.spendMicros, previous.spendMicros),
-      conversionsChange: percentChange(current.conversions, previous.conversions),
-      cpaChange: percentChange(now.cpa, before.cpa),
-      roasChange: percentChange(now.roas, before.roas),
+      spendChange: percentChange(current.spendMicros, previous?.spendMicros ?? null),
+      conversionsChange: percentChange(current.conversions, previous?.conversions ?? null),
+      cpaChange: percentChange(now.cpa, before?.cpa ?? null),
+      roasChange: percentChange(now.roas, before?.roas ?? null),
     },
     timeSeries,
     breakdown,
@@ -135,6 +159,25 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
 export interface CampaignInsights extends DerivedMetrics {
   frequency: number | null;
   reach: number;
+  linkClicks: number;
+}
+
+const withReach = (raw: RawTotals): CampaignInsights => ({
+  ...deriveMetrics(raw),
+  frequency: ratio4(raw.impressions, raw.reach),
+  reach: raw.reach,
+  linkClicks: raw.linkClicks,
+});
+
+/**
+ * Per-campaign totals of every campaign with delivery in the accounts' windows (one window per
+ * account, one query); campaigns without rows are absent (the caller shows zeros).
+ */
+export function campaignInsightsInWindows(
+  db: Db,
+  windows: readonly AccountWindow[],
+): Map<string, CampaignInsights> {
+  return new Map(sumPerCampaignInWindows(db, windows).map((row) => [row.campaignId, withReach(row)]));
 }
 
 /** Per-campaign totals over a window; campaigns without rows get zeros (and null ratios). */
@@ -152,7 +195,7 @@ export function campaignInsights(
   );
   for (const id of campaignIds) {
     const raw = rows.get(id) ?? ZERO_TOTALS;
-    out.set(id, { ...deriveMetrics(raw), frequency: ratio4(raw.impressions, raw.reach), reach: raw.reach });
+    out.set(id, withReach(raw));
   }
   return out;
 }

@@ -35,6 +35,22 @@ function build(db: Db) {
       .prepare(`SELECT DISTINCT account_id FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`)
       .pluck(),
     names: db.prepare(`SELECT id, name FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`),
+    // Every campaign of several accounts, each account over its own window (its own "today"): one
+    // statement per range, a keyed search of the covering (account_id, date, …) index per account.
+    perCampaignInWindows: db.prepare(
+      `WITH w(account_id, win_from, win_to) AS (
+         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+         FROM json_each(@windows))
+       SELECT i.campaign_id AS campaignId, ${SUMS}
+       FROM w JOIN insights_campaign_daily i
+         ON i.account_id = w.account_id AND i.date BETWEEN w.win_from AND w.win_to
+       GROUP BY i.campaign_id`,
+    ),
+    firstDates: db.prepare(
+      `SELECT value AS accountId,
+         (SELECT min(date) FROM insights_account_daily d WHERE d.account_id = value) AS firstDate
+       FROM json_each(?)`,
+    ),
   };
 }
 
@@ -95,4 +111,31 @@ export function accountsOf(db: Db, campaignIds: readonly string[]): string[] {
 export function campaignNames(db: Db, campaignIds: readonly string[]): Map<string, string> {
   const rows = statements(db).names.all(JSON.stringify(campaignIds)) as Array<{ id: string; name: string }>;
   return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** An account's window: campaigns of `accountId` are summed from `from` to `to`. */
+export interface AccountWindow {
+  accountId: string;
+  from: string;
+  to: string;
+}
+
+export function sumPerCampaignInWindows(
+  db: Db,
+  windows: readonly AccountWindow[],
+): Array<RawTotals & { campaignId: string }> {
+  if (windows.length === 0) return [];
+  const param = JSON.stringify(windows.map((w) => [w.accountId, w.from, w.to]));
+  return statements(db).perCampaignInWindows.all({ windows: param }) as Array<
+    RawTotals & { campaignId: string }
+  >;
+}
+
+/** Each account's first day with insights (undefined before its first sync). */
+export function firstInsightDates(db: Db, accountIds: readonly string[]): Map<string, string | undefined> {
+  const rows = statements(db).firstDates.all(JSON.stringify(accountIds)) as Array<{
+    accountId: string;
+    firstDate: string | null;
+  }>;
+  return new Map(rows.map((r) => [r.accountId, r.firstDate ?? undefined]));
 }

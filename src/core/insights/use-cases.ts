@@ -12,7 +12,9 @@ import {
   type RequestContext,
   type VisibleAccount,
 } from '../identity/access';
-import { checkWindow } from '../windows';
+import { accountDateRange, checkWindow } from '../windows';
+import type { DateRangeSpec } from '../../shared/date-ranges';
+import { firstInsightDates } from './index';
 import { insightsSummary, type InsightsSummary } from './index';
 
 /** Shown when nothing is selected (no visible account): the summary is all zeros anyway. */
@@ -26,6 +28,8 @@ export interface SummaryInput {
   dateEnd?: string | undefined;
   /** Without dates: the number of days ending today (default 7). */
   days?: number | undefined;
+  /** An Ads Manager range (wins over the above) and what to compare with (trends are null for none). */
+  dateRange?: DateRangeSpec | undefined;
 }
 
 export function insightUseCases(services: AppServices) {
@@ -68,22 +72,41 @@ export function insightUseCases(services: AppServices) {
         );
       }
       const now = clock.now();
-      const today = accounts.reduce(
-        (latest, a) => {
-          const day = dateInZone(now, a.timezone);
-          return day > latest ? day : latest;
-        },
-        accounts.length > 0 ? '0000-01-01' : dateInZone(now, 'UTC'),
-      );
-      const to = input.dateEnd ?? today;
-      const from = input.dateStart ?? addDays(to, -((input.days ?? 7) - 1));
-      const window = checkWindow(from, to);
+      // "Today" is the latest among the selected accounts' time zones.
+      const zone = accounts.reduce<{ zone: string; day: string } | null>((best, a) => {
+        const day = dateInZone(now, a.timezone);
+        return !best || day > best.day ? { zone: a.timezone, day } : best;
+      }, null);
+      const today = zone?.day ?? dateInZone(now, 'UTC');
+      let window: { from: string; to: string };
+      let comparison: { from: string; to: string } | null | undefined;
+      if (input.dateRange) {
+        const first =
+          input.dateRange.preset === 'maximum'
+            ? [
+                ...firstInsightDates(
+                  db,
+                  accounts.map((a) => a.id),
+                ).values(),
+              ]
+                .filter(Boolean)
+                .sort()[0]
+            : undefined;
+        const resolved = accountDateRange(now, input.dateRange, zone?.zone ?? 'UTC', first);
+        window = resolved.window;
+        comparison = resolved.comparison;
+      } else {
+        const to = input.dateEnd ?? today;
+        const from = input.dateStart ?? addDays(to, -((input.days ?? 7) - 1));
+        window = checkWindow(from, to);
+      }
       return insightsSummary(db, {
         accountIds: accounts.map((a) => a.id),
         campaignIds,
         from: window.from,
         to: window.to,
         currency: currencies[0] ?? EMPTY_CURRENCY,
+        ...(comparison !== undefined ? { comparison } : {}),
       });
     },
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMPARE_MODES, DATE_PRESETS } from '../date-ranges';
 import { DiagnosticListItemSchema, RiskLevelSchema } from './diagnostics';
 import {
   AccountIdParam,
@@ -98,12 +99,25 @@ export const DeliveryIssues = z.object({
 });
 export type DeliveryIssues = z.infer<typeof DeliveryIssues>;
 
+const Period = z.object({ from: z.iso.date(), to: z.iso.date() });
+
+/**
+ * Addition to the spec: with `date_preset` or `date_start`/`date_end` the list's insights cover that
+ * range (`dateRange: "custom"`, `period` the account's dates), and with `compare` each item also
+ * carries `comparisonInsights` over the comparison period.
+ */
+export const CampaignListInsights = CampaignInsights.extend({
+  dateRange: z.enum([...INSIGHTS_DATE_RANGES, 'custom']),
+  period: Period.optional(),
+});
+
 export const CampaignListItem = z.object({
   ...campaignBase,
   deliveryIssues: DeliveryIssues,
   adSetCount: z.number().int().min(0),
   adCount: z.number().int().min(0),
-  insights: CampaignInsights,
+  insights: CampaignListInsights,
+  comparisonInsights: CampaignListInsights.optional(),
   latestDiagnostic: LatestDiagnostic.nullable(),
 });
 export type CampaignListItem = z.infer<typeof CampaignListItem>;
@@ -163,12 +177,24 @@ const upper = (values: readonly [string, ...string[]]) =>
     .transform((value) => value.toUpperCase())
     .pipe(z.enum(values));
 
-export const CampaignListQuery = z.strictObject({
-  account_id: AccountIdParam.optional(),
-  status: upper(CAMPAIGN_STATUSES).optional(),
-  sort: z.enum(CAMPAIGN_SORTS).optional(),
-  ...PageQuery,
-});
+export const CampaignListQuery = z
+  .strictObject({
+    account_id: AccountIdParam.optional(),
+    status: upper(CAMPAIGN_STATUSES).optional(),
+    sort: z.enum(CAMPAIGN_SORTS).optional(),
+    ...PageQuery,
+    /** Additions: Meta's date presets (last_7d ends yesterday), or dates, and a comparison period. */
+    date_preset: z.enum(DATE_PRESETS).optional(),
+    date_start: z.iso.date().optional(),
+    date_end: z.iso.date().optional(),
+    compare: z.enum(COMPARE_MODES).optional(),
+  })
+  .refine((q) => (q.date_start === undefined) === (q.date_end === undefined), {
+    message: 'give both date_start and date_end, or neither',
+  })
+  .refine((q) => q.date_preset === undefined || q.date_start === undefined, {
+    message: 'give date_preset or date_start/date_end, not both',
+  });
 
 export const CampaignDetailQuery = z.strictObject({
   include: z

@@ -42,6 +42,14 @@ export const InsightsSummary = z.object({
       conversions: z.number().int(),
       cpa: nullableRatio,
       roas: nullableRatio,
+      /**
+       * Addition to the spec: the campaign over the period the trends compare with (null when the
+       * app asked for no comparison).
+       */
+      previous: z
+        .object({ spend: z.number(), conversions: z.number().int(), cpa: nullableRatio, roas: nullableRatio })
+        .nullable()
+        .optional(),
     }),
   ),
 });

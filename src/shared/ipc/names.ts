@@ -49,6 +49,9 @@ export const HANDLER_NAMES = [
   'goals.campaign',
   'goals.set',
   'goals.clear',
+  'views.list',
+  'views.save',
+  'views.remove',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];

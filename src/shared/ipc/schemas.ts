@@ -1,6 +1,8 @@
 // One zod schema per handler's arguments: the single place arguments are validated (the dispatcher),
 // whichever host the call came through (Electron IPC or the web bridge).
 import { z } from 'zod';
+import { DateRangeSpecSchema } from '../date-range-schema';
+import { SAVED_VIEW_SCREENS, SaveViewSchema, type SavedView } from '../api/saved-views';
 import { ReportLocaleSchema, WhiteLabelSchema } from '../api/reports';
 import type { SyncStarted } from '../api/accounts';
 import type { ChangeEvent } from '../api/changes';
@@ -94,8 +96,17 @@ export const argSchemas = {
   'accounts.disconnect': z.object({ accountId }).strict(),
   // A demo account reconnects with the demo platform's token; any other account needs a new token.
   'accounts.reconnect': z.object({ accountId, token: token.optional() }).strict(),
-  'campaigns.list': z.object({ accountId: accountId.optional(), range: range.optional() }).strict(),
-  'campaigns.get': z.object({ campaignId, range: range.optional() }).strict(),
+  // dateRange (Ads Manager presets, custom dates, compare to) wins over the older range.
+  'campaigns.list': z
+    .object({
+      accountId: accountId.optional(),
+      range: range.optional(),
+      dateRange: DateRangeSpecSchema.optional(),
+    })
+    .strict(),
+  'campaigns.get': z
+    .object({ campaignId, range: range.optional(), dateRange: DateRangeSpecSchema.optional() })
+    .strict(),
   'campaigns.changes': z.object({ campaignId }).strict(),
   'campaigns.setTargetCpa': z
     .object({
@@ -164,7 +175,13 @@ export const argSchemas = {
     .strict(),
   'reports.schedules': z.object({ includeCancelled: z.boolean().default(false) }).strict(),
   'reports.unschedule': z.object({ id: id('sched') }).strict(),
-  'insights.summary': z.object({ accountId: accountId.optional(), range: range.optional() }).strict(),
+  'insights.summary': z
+    .object({
+      accountId: accountId.optional(),
+      range: range.optional(),
+      dateRange: DateRangeSpecSchema.optional(),
+    })
+    .strict(),
   'keys.list': empty,
   'keys.create': z
     .object({ name: z.string().trim().max(100).default(''), mode: z.enum(['live', 'test']).default('test') })
@@ -224,6 +241,9 @@ export const argSchemas = {
   'goals.campaign': z.object({ campaignId }).strict(),
   'goals.set': SetGoalSchema,
   'goals.clear': ClearGoalSchema,
+  'views.list': z.object({ screen: z.enum(SAVED_VIEW_SCREENS) }).strict(),
+  'views.save': SaveViewSchema,
+  'views.remove': z.object({ id: id('view') }).strict(),
 } satisfies Record<HandlerName, z.ZodType>;
 
 /** What each handler returns when it succeeds. */
@@ -276,6 +296,9 @@ export interface HandlerResults {
   'goals.campaign': CampaignGoal;
   'goals.set': GoalView;
   'goals.clear': AccountGoals;
+  'views.list': SavedView[];
+  'views.save': SavedView;
+  'views.remove': { id: string };
 }
 
 /** Arguments as a caller writes them (defaults may be left out). */

@@ -61,6 +61,11 @@ export interface CampaignMetrics {
   roas: number | null;
   ctr: number | null;
   cpm: number | null;
+  /** Link clicks (Ads Manager's CTR and CPC are per link click). */
+  linkClicks: number;
+  /** Sum of daily reach (people reached per day, summed); frequency is impressions over it. */
+  reach: number;
+  frequency: number | null;
 }
 
 export interface CampaignRow extends CampaignMetrics {
@@ -83,10 +88,15 @@ export interface CampaignRow extends CampaignMetrics {
   synced: boolean;
   lastSyncedAt: string | null;
   latestDiagnostic: LatestDiagnostic | null;
+  /** The same metrics over the comparison period; null when nothing is compared. */
+  previous: CampaignMetrics | null;
 }
 
 export interface CampaignList {
+  /** The range (of the account whose "today" is latest: each account resolves a preset in its zone). */
   dateRange: { from: string; to: string };
+  /** The comparison period, or null ("compare to: none"). */
+  comparison: { from: string; to: string } | null;
   items: CampaignRow[];
 }
 
@@ -132,6 +142,7 @@ export interface CampaignDetail {
   campaign: CampaignRow;
   targetCpa: number | null;
   dateRange: { from: string; to: string };
+  comparison: { from: string; to: string } | null;
   daily: DailyPoint[];
   adSets: AdSetView[];
   ads: AdView[];

@@ -16,7 +16,7 @@ export const campaignRoutes = [
     cacheable: true,
     summary: 'List campaigns across connected accounts, with last-7-day insights',
     description:
-      'Filters: account_id (service or platform ID), status (ACTIVE, PAUSED, DELETED, ARCHIVED). Sort: name (default), spend, createdAt, updatedAt; prefix "-" for descending. Spend for sorting and insights cover the last 7 days ending today in each account\'s timezone.',
+      'Filters: account_id (service or platform ID), status (ACTIVE, PAUSED, DELETED, ARCHIVED). Sort: name (default), spend, createdAt, updatedAt; prefix "-" for descending. Spend for sorting and insights cover the last 7 days ending today in each account\'s timezone. Additions: date_preset (today, yesterday, last_7d, last_14d, last_28d, last_30d, this_week, last_week, this_month, last_month, maximum; as in Ads Manager, last_Nd ends yesterday) or date_start/date_end (YYYY-MM-DD, up to 37 months), resolved in each account\'s timezone; compare (previous_period, same_period_last_year, none) adds comparisonInsights to each item.',
     tag: 'Campaigns',
     counters: ['reads'],
     query: CampaignListQuery,
@@ -29,6 +29,10 @@ export const campaignRoutes = [
         sort: query.sort,
         page: query.page,
         pageSize: query.page_size,
+        datePreset: query.date_preset,
+        dateStart: query.date_start,
+        dateEnd: query.date_end,
+        compare: query.compare,
       });
       return json(list.items, 200, pagination(list.total, list.page, list.pageSize));
     },

@@ -6,6 +6,7 @@ import { sql as changeHistoryAndDeliveryBlockers } from './0005_change_history_a
 import { sql as tokenExpiry } from './0006_token_expiry';
 import { sql as alerts } from './0007_alerts';
 import { sql as goals } from './0008_goals';
+import { sql as savedViews } from './0009_saved_views';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'token_expiry', sql: tokenExpiry },
   { version: 7, name: 'alerts', sql: alerts },
   { version: 8, name: 'goals', sql: goals },
+  { version: 9, name: 'saved_views', sql: savedViews },
 ];

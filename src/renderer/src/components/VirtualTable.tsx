@@ -8,12 +8,16 @@ export interface Column<T> {
   /** Fixed width in px; the one column without a width takes the remaining space. */
   width?: number;
   numeric?: boolean;
-  sort: (row: T) => string | number;
+  /** A hint on the header (what the column counts). */
+  title?: string;
   render: (row: T) => ReactNode;
+  /** The column's cell in the totals row, when the table has one. */
+  footer?: ReactNode;
 }
 
-const ROW_HEIGHT = 40;
+const DEFAULT_ROW_HEIGHT = 40;
 const OVERSCAN = 8;
+const FLEX_MIN_WIDTH = 260;
 
 export function VirtualTable<T>(props: {
   label: string;
@@ -24,8 +28,15 @@ export function VirtualTable<T>(props: {
   sortDir: 'asc' | 'desc';
   onSort: (key: string) => void;
   onOpen: (row: T) => void;
+  /** Taller rows carry a second line (changes against the comparison period, long names). */
+  rowHeight?: number;
+  /** A totals row, kept in view at the bottom. */
+  footer?: boolean;
+  /** A title (tooltip) for a row. */
+  rowTitle?: (row: T) => string;
 }): React.JSX.Element {
   const { rows, columns } = props;
+  const rowHeight = props.rowHeight ?? DEFAULT_ROW_HEIGHT;
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
@@ -43,8 +54,8 @@ export function VirtualTable<T>(props: {
   }, []);
 
   const safeActive = Math.min(active, Math.max(0, rows.length - 1));
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / rowHeight) + OVERSCAN);
   const visible = rows.slice(first, last);
 
   useEffect(() => {
@@ -61,15 +72,16 @@ export function VirtualTable<T>(props: {
     focusPending.current = true;
     const el = scroller.current;
     if (!el) return;
-    const top = next * ROW_HEIGHT;
-    const header = ROW_HEIGHT;
+    const top = next * rowHeight;
+    // The sticky header (and totals row) cover part of the view.
+    const header = DEFAULT_ROW_HEIGHT + (props.footer ? DEFAULT_ROW_HEIGHT : 0);
     if (top < el.scrollTop) el.scrollTop = top;
-    else if (top + ROW_HEIGHT + header > el.scrollTop + el.clientHeight)
-      el.scrollTop = top + ROW_HEIGHT + header - el.clientHeight;
+    else if (top + rowHeight + header > el.scrollTop + el.clientHeight)
+      el.scrollTop = top + rowHeight + header - el.clientHeight;
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTableRowElement>, index: number, row: T): void => {
-    const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
+    const page = Math.max(1, Math.floor(height / rowHeight) - 1);
     const moves: Record<string, number> = {
       ArrowDown: index + 1,
       ArrowUp: index - 1,
@@ -95,7 +107,13 @@ export function VirtualTable<T>(props: {
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       data-testid="virtual-table"
     >
-      <table className="data-table" aria-label={props.label} aria-rowcount={rows.length + 1}>
+      <table
+        className="data-table"
+        aria-label={props.label}
+        aria-rowcount={rows.length + (props.footer ? 2 : 1)}
+        // The fixed columns plus room for the flexible one (names): scroll sideways rather than cut.
+        style={{ minWidth: columns.reduce((sum, c) => sum + (c.width ?? FLEX_MIN_WIDTH), 0) }}
+      >
         <colgroup>
           {columns.map((c) => (
             <col key={c.key} style={c.width ? { width: c.width } : undefined} />
@@ -111,6 +129,7 @@ export function VirtualTable<T>(props: {
                   scope="col"
                   className={c.numeric ? 'num' : undefined}
                   aria-sort={sorted ? (props.sortDir === 'asc' ? 'ascending' : 'descending') : 'none'}
+                  title={c.title}
                 >
                   <button type="button" className="sort-button" onClick={() => props.onSort(c.key)}>
                     {c.label}
@@ -126,7 +145,7 @@ export function VirtualTable<T>(props: {
         <tbody>
           {first > 0 ? (
             <tr className="spacer" aria-hidden="true">
-              <td colSpan={columns.length} style={{ height: first * ROW_HEIGHT }} />
+              <td colSpan={columns.length} style={{ height: first * rowHeight }} />
             </tr>
           ) : null}
           {visible.map((row, offset) => {
@@ -136,6 +155,8 @@ export function VirtualTable<T>(props: {
                 key={props.rowKey(row)}
                 data-row-index={index}
                 aria-rowindex={index + 2}
+                style={props.rowHeight ? { height: rowHeight } : undefined}
+                title={props.rowTitle?.(row)}
                 tabIndex={index === safeActive ? 0 : -1}
                 className="clickable"
                 onClick={() => props.onOpen(row)}
@@ -152,10 +173,21 @@ export function VirtualTable<T>(props: {
           })}
           {last < rows.length ? (
             <tr className="spacer" aria-hidden="true">
-              <td colSpan={columns.length} style={{ height: (rows.length - last) * ROW_HEIGHT }} />
+              <td colSpan={columns.length} style={{ height: (rows.length - last) * rowHeight }} />
             </tr>
           ) : null}
         </tbody>
+        {props.footer ? (
+          <tfoot>
+            <tr className="totals-row" aria-rowindex={rows.length + 2}>
+              {columns.map((c) => (
+                <td key={c.key} className={c.numeric ? 'num' : undefined}>
+                  {c.footer}
+                </td>
+              ))}
+            </tr>
+          </tfoot>
+        ) : null}
       </table>
     </div>
   );

@@ -2,10 +2,11 @@
 // status, budget and targeting; ads; the analyst's target CPA; and a button to diagnose it now.
 import type { AdSetView } from '../../../shared/ipc';
 import { useCall, useCallMutation } from '../api/hooks';
-import { Empty, ErrorState, Loading, PageHeader, RangePicker, RiskBadge, StatusPill } from '../components/ui';
+import { DateRangePicker, rangeText, useDateRange } from '../components/DateRangePicker';
+import { Empty, ErrorState, Loading, PageHeader, RiskBadge, StatusPill, Trend } from '../components/ui';
 import { COLORS, TimeChart } from '../components/charts';
 import { compactMoney, date, integer, money, percent, ratio, titleCase } from '../format';
-import { href, navigate, setQuery, useRoute } from '../router';
+import { href, navigate } from '../router';
 import { AdIssues } from './campaign/AdIssues';
 import { ChangesList, MARKED_CHANGES } from './campaign/ChangesList';
 import { GoalForm } from './goals/GoalForm';
@@ -37,11 +38,10 @@ function Learning(props: { adSet: AdSetView }): React.JSX.Element {
 }
 
 export default function CampaignDetail(props: { campaignId: string }): React.JSX.Element {
-  const route = useRoute();
-  const days = Number(route.query.get('days') ?? 30);
+  const [range, setRange] = useDateRange('campaign-detail', { preset: 'last_30d', compare: 'none' });
   const detail = useCall(
     'campaigns.get',
-    { campaignId: props.campaignId, range: { days } },
+    { campaignId: props.campaignId, dateRange: range },
     { placeholderData: (prev) => prev },
   );
   const run = useCallMutation('diagnostics.run', ['diagnostics', 'campaigns']);
@@ -51,6 +51,20 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
   if (detail.isPending) return <Loading label="Loading campaign…" />;
   if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
   const { campaign, daily, adSets, ads, targetCpa, changes, adIssues, deliveryIssues } = detail.data;
+  const before = campaign.previous;
+  // Percent change against the comparison period (null: nothing compared, or nothing before).
+  const change = (now: number | null, then: number | null | undefined): number | null | undefined =>
+    before
+      ? now === null || then === null || then === undefined || then === 0
+        ? null
+        : ((now - then) / Math.abs(then)) * 100
+      : undefined;
+  const trend = (now: number | null, then: number | null | undefined, goodWhen: 'up' | 'down' | 'neutral') =>
+    before ? (
+      <dd className="kpi-trend">
+        <Trend change={change(now, then)} goodWhen={goodWhen} />
+      </dd>
+    ) : null;
   const currency = campaign.currency;
   // Edits that can move the numbers, marked on the days they were made (one mark per day and kind).
   const inRange = new Set(daily.map((d) => d.date));
@@ -87,7 +101,7 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
         }
         actions={
           <>
-            <RangePicker days={days} onChange={(d) => setQuery(route, { days: String(d) })} />
+            <DateRangePicker value={range} onChange={setRange} resolved={detail.data.dateRange} />
             <button
               type="button"
               className="button primary"
@@ -114,27 +128,32 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
         <div>
           <dt>Spend</dt>
           <dd>{money(campaign.spend, currency)}</dd>
+          {trend(campaign.spend, before?.spend, 'neutral')}
         </div>
         <div>
-          <dt>Conversions</dt>
+          <dt>{campaign.resultName ?? 'Results'}</dt>
           <dd>{integer(campaign.conversions)}</dd>
+          {trend(campaign.conversions, before?.conversions, 'up')}
         </div>
         <div>
-          <dt>CPA</dt>
+          <dt>Cost per result</dt>
           <dd>
             {money(campaign.cpa, currency)}
             {targetCpa !== null ? (
               <span className="muted small"> target {money(targetCpa, currency)}</span>
             ) : null}
           </dd>
+          {trend(campaign.cpa, before?.cpa, 'down')}
         </div>
         <div>
           <dt>ROAS</dt>
           <dd>{ratio(campaign.roas)}</dd>
+          {trend(campaign.roas, before?.roas, 'up')}
         </div>
         <div>
           <dt>CTR</dt>
           <dd>{percent(campaign.ctr)}</dd>
+          {trend(campaign.ctr, before?.ctr, 'up')}
         </div>
         <div>
           <dt>Latest diagnostic</dt>
@@ -155,7 +174,7 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
         campaignId={campaign.id}
         currency={currency}
         actual={{ cpa: campaign.cpa, roas: campaign.roas }}
-        actualLabel={`last ${days} days`}
+        actualLabel="in this range"
       />
       {daily.every((d) => d.spend === 0 && d.conversions === 0) ? (
         <Empty title="No delivery in this range.">Pick a longer range, or sync the account.</Empty>
@@ -300,8 +319,7 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
       </section>
       <ChangesList changes={changes} />
       <p className="muted small">
-        {date(detail.data.dateRange.from)} – {date(detail.data.dateRange.to)} · last synced{' '}
-        {date(campaign.lastSyncedAt)}
+        {rangeText(detail.data.dateRange, detail.data.comparison)} · last synced {date(campaign.lastSyncedAt)}
       </p>
     </>
   );

@@ -1,153 +1,61 @@
-// Campaigns: every campaign with its insight columns, risk badge and latest diagnostic; sortable,
-// filterable, and virtualized (only the visible rows are in the DOM) so 1,000 rows stay smooth.
-import { useEffect, useMemo } from 'react';
+// Campaigns: every campaign over an Ads Manager date range, with changes against a comparison period
+// and a totals row; column sets and a chooser, saved views, CSV/XLSX export of exactly what is shown;
+// virtualized (only the rows in view are in the DOM) and keyboard-navigable.
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { CampaignRow } from '../../../shared/ipc';
+import type { SavedView, SavedViewDefinition } from '../../../shared/api/saved-views';
 import { useCall } from '../api/hooks';
-import {
-  Empty,
-  ErrorState,
-  FilterSelect,
-  Loading,
-  PageHeader,
-  RangePicker,
-  RISK_OPTIONS,
-  RiskBadge,
-  StatusPill,
-} from '../components/ui';
+import { DateRangePicker, rangeText, useDateRange } from '../components/DateRangePicker';
+import { Empty, ErrorState, FilterSelect, Loading, PageHeader, RISK_OPTIONS } from '../components/ui';
 import { VirtualTable, type Column } from '../components/VirtualTable';
-import { date, integer, money, percent, ratio } from '../format';
-import { href, navigate, setQuery, useRoute } from '../router';
+import { navigate, setQuery, useRoute } from '../router';
+import { renderCell, renderTotal } from './campaign/cells';
+import { ColumnChooser, ColumnSets } from './campaign/ColumnChooser';
+import { columnsOf, COLUMN_SETS, sortRows } from './campaign/columns';
+import { download } from './campaign/download';
+import { exportTable, toCsv, toXlsx } from './campaign/export';
+import { SavedViews } from './campaign/SavedViews';
+import { totalsOf } from './campaign/table-metrics';
 
-const RISK_ORDER: Record<string, number> = { LOW: 1, MEDIUM: 2, HIGH: 3, CRITICAL: 4 };
+const COLUMNS_KEY = 'adlens:campaigns:columns';
+const FILTER_KEYS = ['q', 'status', 'risk', 'account', 'result'] as const;
 
-const COLUMNS: Column<CampaignRow>[] = [
-  {
-    key: 'name',
-    label: 'Campaign',
-    sort: (r) => r.name.toLowerCase(),
-    render: (r) => (
-      <a
-        className="cell-name"
-        href={href(`/campaigns/${r.id}`)}
-        tabIndex={-1}
-        title={`${r.name} · ${r.accountName}`}
-      >
-        {r.name}
-      </a>
-    ),
-  },
-  {
-    key: 'status',
-    label: 'Status',
-    width: 92,
-    sort: (r) => r.status,
-    render: (r) => <StatusPill status={r.status} />,
-  },
-  {
-    key: 'resultType',
-    label: 'Result type',
-    width: 150,
-    sort: (r) => r.resultName ?? '',
-    render: (r) => r.resultName ?? '—',
-  },
-  {
-    key: 'spend',
-    label: 'Spend',
-    width: 118,
-    numeric: true,
-    sort: (r) => r.spend,
-    render: (r) => money(r.spend, r.currency),
-  },
-  {
-    key: 'impressions',
-    label: 'Impr.',
-    width: 96,
-    numeric: true,
-    sort: (r) => r.impressions,
-    render: (r) => integer(r.impressions),
-  },
-  {
-    key: 'ctr',
-    label: 'CTR',
-    width: 66,
-    numeric: true,
-    sort: (r) => r.ctr ?? -1,
-    render: (r) => percent(r.ctr),
-  },
-  {
-    key: 'conversions',
-    label: 'Conv.',
-    width: 66,
-    numeric: true,
-    sort: (r) => r.conversions,
-    render: (r) => integer(r.conversions),
-  },
-  {
-    key: 'cpa',
-    label: 'CPA',
-    width: 92,
-    numeric: true,
-    sort: (r) => r.cpa ?? Infinity,
-    render: (r) => money(r.cpa, r.currency),
-  },
-  {
-    key: 'roas',
-    label: 'ROAS',
-    width: 66,
-    numeric: true,
-    sort: (r) => r.roas ?? -1,
-    render: (r) => ratio(r.roas),
-  },
-  {
-    key: 'budget',
-    label: 'Daily budget',
-    width: 96,
-    numeric: true,
-    sort: (r) => r.dailyBudget ?? -1,
-    render: (r) =>
-      r.dailyBudget === null ? (
-        <span className="muted">{r.lifetimeBudget ? 'Lifetime' : 'Ad sets'}</span>
-      ) : (
-        money(r.dailyBudget, r.currency, 0)
-      ),
-  },
-  {
-    key: 'risk',
-    label: 'Latest diagnostic',
-    width: 150,
-    sort: (r) =>
-      (RISK_ORDER[r.latestDiagnostic?.riskLevel ?? ''] ?? 0) * 1000 +
-      (r.latestDiagnostic?.issuesDetected ?? 0),
-    render: (r) =>
-      r.latestDiagnostic ? (
-        <span className="cell-diagnostic" title={`Completed ${date(r.latestDiagnostic.completedAt)}`}>
-          <RiskBadge level={r.latestDiagnostic.riskLevel} />
-          <span className="muted">
-            {r.latestDiagnostic.issuesDetected} issue{r.latestDiagnostic.issuesDetected === 1 ? '' : 's'}
-          </span>
-        </span>
-      ) : (
-        <span className="muted">{r.synced ? 'None yet' : 'Not synced yet'}</span>
-      ),
-  },
-];
+function storedColumns(): string[] {
+  try {
+    const raw = JSON.parse(window.localStorage.getItem(COLUMNS_KEY) ?? 'null') as unknown;
+    if (Array.isArray(raw) && raw.length > 0 && raw.every((k) => typeof k === 'string')) {
+      const known = columnsOf(raw as string[]).map((c) => c.key);
+      if (known[0] === 'name') return known;
+    }
+  } catch {
+    // A broken stored value falls back to the Performance set.
+  }
+  return [...COLUMN_SETS.performance.columns];
+}
 
 export default function Campaigns(): React.JSX.Element {
   const route = useRoute();
-  const days = Number(route.query.get('days') ?? 7);
   const search = route.query.get('q') ?? '';
   const status = route.query.get('status') ?? '';
   const risk = route.query.get('risk') ?? '';
   const accountId = route.query.get('account') ?? '';
+  const resultType = route.query.get('result') ?? '';
   const sortKey = route.query.get('sort') ?? 'spend';
   const sortDir = route.query.get('dir') === 'asc' ? 'asc' : 'desc';
+  const [range, setRange] = useDateRange('campaigns', { preset: 'last_7d', compare: 'none' });
+  const [columnKeys, setColumnKeysState] = useState<string[]>(storedColumns);
+  const setColumnKeys = useCallback((keys: string[]) => {
+    setColumnKeysState(keys);
+    window.localStorage.setItem(COLUMNS_KEY, JSON.stringify(keys));
+  }, []);
 
   const accounts = useCall('accounts.list', {});
   const campaigns = useCall(
     'campaigns.list',
-    { range: { days }, ...(accountId ? { accountId } : {}) },
+    { dateRange: range, ...(accountId ? { accountId } : {}) },
     { placeholderData: (prev) => prev },
   );
+  const comparing = Boolean(campaigns.data?.comparison);
 
   const rows = useMemo(() => {
     const items = campaigns.data?.items ?? [];
@@ -156,17 +64,36 @@ export default function Campaigns(): React.JSX.Element {
       (r) =>
         (!needle || r.name.toLowerCase().includes(needle) || r.platformCampaignId.includes(needle)) &&
         (!status || r.status === status) &&
+        (!resultType || (r.resultName ?? '') === resultType) &&
         (!risk || (risk === 'NONE' ? !r.latestDiagnostic : r.latestDiagnostic?.riskLevel === risk)),
     );
-    const column = COLUMNS.find((c) => c.key === sortKey) ?? COLUMNS[2];
-    if (!column) return filtered;
-    const sign = sortDir === 'asc' ? 1 : -1;
-    return [...filtered].sort((a, b) => {
-      const x = column.sort(a);
-      const y = column.sort(b);
-      return (x < y ? -1 : x > y ? 1 : 0) * sign || a.name.localeCompare(b.name);
-    });
-  }, [campaigns.data, search, status, risk, sortKey, sortDir]);
+    return sortRows(filtered, sortKey, sortDir);
+  }, [campaigns.data, search, status, risk, resultType, sortKey, sortDir]);
+
+  const totals = useMemo(
+    () => ({
+      current: totalsOf(rows, (r) => r),
+      previous: comparing ? totalsOf(rows, (r) => r.previous) : null,
+    }),
+    [rows, comparing],
+  );
+
+  const visible = useMemo(() => columnsOf(columnKeys), [columnKeys]);
+  const tableColumns = useMemo(
+    (): Column<CampaignRow>[] =>
+      visible.map((c, i) => ({
+        key: c.key,
+        label: c.label,
+        // Changes take a second line: metric columns widen so no figure is cut.
+        ...(c.key === 'name'
+          ? {}
+          : { width: c.metric && comparing ? Math.max(150, c.width ?? 0) : (c.width ?? 120) }),
+        numeric: Boolean(c.metric),
+        render: (r) => renderCell(c, r, comparing),
+        footer: renderTotal(c, i, totals, comparing),
+      })),
+    [visible, comparing, totals],
+  );
 
   const ready = campaigns.isSuccess;
   useEffect(() => {
@@ -182,6 +109,43 @@ export default function Campaigns(): React.JSX.Element {
     () => [...new Set((campaigns.data?.items ?? []).map((r) => r.status))].sort(),
     [campaigns.data],
   );
+  const resultTypes = useMemo(
+    () => [...new Set((campaigns.data?.items ?? []).map((r) => r.resultName ?? ''))].filter(Boolean).sort(),
+    [campaigns.data],
+  );
+
+  const definition: SavedViewDefinition = {
+    columns: columnKeys,
+    sort: { key: sortKey, dir: sortDir },
+    filters: Object.fromEntries(
+      FILTER_KEYS.map((k) => [k, route.query.get(k) ?? '']).filter(([, v]) => v !== ''),
+    ),
+    dateRange: range,
+  };
+  const applyView = (view: SavedView): void => {
+    const d = view.definition;
+    setColumnKeys(columnsOf(d.columns).map((c) => c.key));
+    setRange(d.dateRange);
+    setQuery(route, {
+      ...Object.fromEntries(FILTER_KEYS.map((k) => [k, d.filters[k] ?? null])),
+      sort: d.sort.key,
+      dir: d.sort.dir,
+    });
+  };
+
+  const exportAs = (kind: 'csv' | 'xlsx'): void => {
+    const table = exportTable(rows, visible, totals, comparing);
+    const period = campaigns.data
+      ? `${campaigns.data.dateRange.from}_${campaigns.data.dateRange.to}`
+      : 'campaigns';
+    if (kind === 'csv') download(`campaigns_${period}.csv`, toCsv(table), 'text/csv;charset=utf-8');
+    else
+      download(
+        `campaigns_${period}.xlsx`,
+        toXlsx(table),
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      );
+  };
 
   return (
     <>
@@ -189,7 +153,7 @@ export default function Campaigns(): React.JSX.Element {
         title="Campaigns"
         subtitle={
           campaigns.data
-            ? `${rows.length.toLocaleString('en-US')} of ${campaigns.data.items.length.toLocaleString('en-US')} campaigns · ${date(campaigns.data.dateRange.from)} – ${date(campaigns.data.dateRange.to)}${currencies.size > 1 && !accountId ? ` · ${currencies.size} currencies: pick an account to compare money like with like` : ''}`
+            ? `${rows.length.toLocaleString('en-US')} of ${campaigns.data.items.length.toLocaleString('en-US')} campaigns · ${rangeText(campaigns.data.dateRange, campaigns.data.comparison)}${currencies.size > 1 && !accountId ? ` · ${currencies.size} currencies: pick an account to total money` : ''}`
             : 'Every campaign of your connected accounts.'
         }
       />
@@ -218,13 +182,37 @@ export default function Campaigns(): React.JSX.Element {
           onChange={(status) => setQuery(route, { status })}
         />
         <FilterSelect
+          label="Result type"
+          anyLabel="Any result"
+          value={resultType}
+          options={resultTypes.map((s) => ({ value: s, label: s }))}
+          onChange={(result) => setQuery(route, { result })}
+        />
+        <FilterSelect
           label="Risk"
           anyLabel="Any risk"
           value={risk}
           options={[...RISK_OPTIONS, { value: 'NONE', label: 'No diagnostic' }]}
           onChange={(risk) => setQuery(route, { risk })}
         />
-        <RangePicker days={days} onChange={(d) => setQuery(route, { days: String(d) })} />
+        <DateRangePicker value={range} onChange={setRange} resolved={campaigns.data?.dateRange} />
+      </div>
+      <div className="toolbar table-tools">
+        <ColumnSets columns={columnKeys} onChange={setColumnKeys} />
+        <ColumnChooser columns={columnKeys} onChange={setColumnKeys} />
+        <SavedViews current={definition} onApply={applyView} />
+        <span className="toolbar-spacer" />
+        <button type="button" className="button" disabled={rows.length === 0} onClick={() => exportAs('csv')}>
+          Export CSV
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={rows.length === 0}
+          onClick={() => exportAs('xlsx')}
+        >
+          Export XLSX
+        </button>
       </div>
       {campaigns.isPending ? (
         <Loading label="Loading campaigns…" />
@@ -237,7 +225,7 @@ export default function Campaigns(): React.JSX.Element {
       ) : (
         <VirtualTable
           label="Campaigns"
-          columns={COLUMNS}
+          columns={tableColumns}
           rows={rows}
           rowKey={(r) => r.id}
           sortKey={sortKey}
@@ -246,6 +234,9 @@ export default function Campaigns(): React.JSX.Element {
             setQuery(route, { sort: key, dir: key === sortKey && sortDir === 'desc' ? 'asc' : 'desc' })
           }
           onOpen={(r) => navigate(`/campaigns/${r.id}`)}
+          rowHeight={comparing ? 56 : 48}
+          rowTitle={(r) => `${r.name} · ${r.accountName}`}
+          footer
         />
       )}
     </>

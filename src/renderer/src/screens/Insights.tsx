@@ -2,13 +2,16 @@
 // and the per-campaign breakdown.
 import { useCall } from '../api/hooks';
 import { COLORS, TimeChart } from '../components/charts';
-import { Empty, ErrorState, Loading, PageHeader, RangePicker, Trend } from '../components/ui';
+import { DateRangePicker, useDateRange } from '../components/DateRangePicker';
+import { Change } from '../components/Change';
+import { Empty, ErrorState, Loading, PageHeader, Trend } from '../components/ui';
+import { COMPARE_LABELS } from '../../../shared/date-ranges';
 import { compact, compactMoney, date, integer, money, percent, ratio } from '../format';
 import { href, setQuery, useRoute } from '../router';
 
 export default function Insights(): React.JSX.Element {
   const route = useRoute();
-  const days = Number(route.query.get('days') ?? 7);
+  const [range, setRange] = useDateRange('insights', { preset: 'last_7d', compare: 'previous_period' });
   const accounts = useCall('accounts.list', {});
   // Totals only add up within one currency: across currencies an account must be chosen.
   const currencies = new Set((accounts.data ?? []).map((a) => a.currency));
@@ -17,10 +20,11 @@ export default function Insights(): React.JSX.Element {
   const accountId = route.query.get('account') ?? (mixed ? (busiest?.id ?? '') : '');
   const summary = useCall(
     'insights.summary',
-    { range: { days }, ...(accountId ? { accountId } : {}) },
+    { dateRange: range, ...(accountId ? { accountId } : {}) },
     { placeholderData: (prev) => prev, enabled: accounts.isSuccess },
   );
   const s = summary.data;
+  const comparing = range.compare !== 'none';
   const c = s?.currency ?? 'USD';
   return (
     <>
@@ -28,7 +32,7 @@ export default function Insights(): React.JSX.Element {
         title="Insights"
         subtitle={
           s
-            ? `${date(s.dateRange.from)} – ${date(s.dateRange.to)}, compared with the ${days} days before`
+            ? `${date(s.dateRange.from)} – ${date(s.dateRange.to)}${range.compare === 'none' ? '' : `, compared with the ${COMPARE_LABELS[range.compare].toLowerCase()}`}`
             : 'Performance across your accounts.'
         }
         actions={
@@ -44,7 +48,7 @@ export default function Insights(): React.JSX.Element {
                 ))}
               </select>
             </label>
-            <RangePicker days={days} onChange={(d) => setQuery(route, { days: String(d) })} />
+            <DateRangePicker value={range} onChange={setRange} resolved={s?.dateRange} />
           </>
         }
       />
@@ -177,21 +181,68 @@ export default function Insights(): React.JSX.Element {
                     </tr>
                   </thead>
                   <tbody>
-                    {s.breakdown.slice(0, 50).map((row) => (
-                      <tr key={row.entity.id}>
-                        <td>
-                          <a href={href(`/campaigns/${row.entity.id}`)}>{row.entity.name}</a>
-                        </td>
-                        <td className="num">{money(row.spend, c)}</td>
-                        <td className="num">
-                          {s.totals.spend > 0 ? percent((row.spend / s.totals.spend) * 100, 1) : '–'}
-                        </td>
-                        <td className="num">{integer(row.conversions)}</td>
-                        <td className="num">{money(row.cpa, c)}</td>
-                        <td className="num">{ratio(row.roas)}</td>
-                      </tr>
-                    ))}
+                    {s.breakdown.slice(0, 50).map((row) => {
+                      const p = row.previous;
+                      const change = (
+                        now: number | null,
+                        before: number | null | undefined,
+                        good: 'up' | 'down' | 'neutral',
+                        format: (v: number) => string,
+                      ) =>
+                        comparing ? (
+                          <>
+                            <br />
+                            <Change now={now} before={p ? before : null} good={good} format={format} />
+                          </>
+                        ) : null;
+                      return (
+                        <tr key={row.entity.id}>
+                          <td>
+                            <a href={href(`/campaigns/${row.entity.id}`)}>{row.entity.name}</a>
+                          </td>
+                          <td className="num">
+                            {money(row.spend, c)}
+                            {change(row.spend, p?.spend, 'neutral', (v) => money(v, c))}
+                          </td>
+                          <td className="num">
+                            {s.totals.spend > 0 ? percent((row.spend / s.totals.spend) * 100, 1) : '–'}
+                          </td>
+                          <td className="num">
+                            {integer(row.conversions)}
+                            {change(row.conversions, p?.conversions, 'up', integer)}
+                          </td>
+                          <td className="num">
+                            {money(row.cpa, c)}
+                            {change(row.cpa, p?.cpa, 'down', (v) => money(v, c))}
+                          </td>
+                          <td className="num">
+                            {ratio(row.roas)}
+                            {change(row.roas, p?.roas, 'up', (v) => ratio(v))}
+                          </td>
+                        </tr>
+                      );
+                    })}
                   </tbody>
+                  <tfoot>
+                    <tr className="totals-row">
+                      <td>
+                        <strong>Total · {s.breakdown.length} campaigns</strong>
+                      </td>
+                      <td className="num">
+                        <strong>{money(s.totals.spend, c)}</strong>
+                      </td>
+                      <td className="num">100%</td>
+                      <td className="num">
+                        <strong>{integer(s.totals.conversions)}</strong>
+                      </td>
+                      <td className="num">
+                        <strong>{money(s.totals.cpa, c)}</strong>
+                      </td>
+                      <td className="num">
+                        <strong>{ratio(s.totals.roas)}</strong>
+                      </td>
+                    </tr>
+                  </tfoot>
                 </table>
                 {s.breakdown.length > 50 ? (
                   <p className="muted small">Top 50 of {s.breakdown.length} campaigns by spend.</p>
