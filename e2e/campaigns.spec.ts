@@ -30,16 +30,51 @@ test('browses, sorts and filters campaigns, then reads one campaign’s charts',
   await expect(page.getByLabel('Date range')).toHaveValue('last_14d');
   await screenshot(page, '06-campaign-detail');
 
-  // The analyst's target CPA: saved, shown, drawn on the CPA chart, then cleared.
-  const target = page.getByRole('form', { name: 'Target CPA' });
-  await expect(target).toContainText('Current target: none');
-  await target.getByLabel('Target CPA (account currency)').fill('42.5');
-  await target.getByRole('button', { name: 'Save target' }).click();
-  await expect(target.getByRole('status')).toContainText('Saved');
-  await expect(target).toContainText(/Current target: \D*42\.50/);
+  // The campaign's goal: refused when invalid, saved beside the actual, drawn on its chart, cleared.
+  const goal = page.getByRole('form', { name: 'Campaign goal' });
+  await expect(goal).toContainText('Goal: none');
+  await goal.getByLabel('Campaign goal kind').selectOption('CPA');
+  await goal.getByRole('button', { name: 'Save goal' }).click();
+  await expect(goal.getByRole('alert')).toHaveText('Enter a target CPA above zero.');
+  await goal.getByRole('spinbutton').fill('42.5');
+  await goal.getByRole('button', { name: 'Save goal' }).click();
+  await expect(goal.getByRole('status')).toContainText('Saved');
+  await expect(goal).toContainText(/Goal: target CPA \D*42\.50/);
+  await expect(goal).toContainText(/Actual, in this range: CPA/);
   await expect(page.getByRole('figure', { name: 'Cost per acquisition' })).toContainText('Target CPA');
-  await screenshot(page, '16-campaign-target-cpa');
-  await target.getByRole('button', { name: 'Clear' }).click();
-  await expect(target).toContainText('Current target: none');
-  await expect(target.getByLabel('Target CPA (account currency)')).toHaveValue('');
+  await screenshot(page, '16-campaign-goal');
+  await goal.getByLabel('Campaign goal kind').selectOption('ROAS');
+  await goal.getByRole('spinbutton').fill('300');
+  await goal.getByRole('button', { name: 'Save goal' }).click();
+  await expect(goal.getByRole('alert')).toHaveText('A ROAS target is a ratio: 3 means 300%.');
+  await goal.getByLabel('Campaign goal kind').selectOption('BREAK_EVEN');
+  await goal.getByRole('button', { name: 'Save goal' }).click();
+  await expect(goal).toContainText('Goal: break-even (ROAS 1.00)');
+  await expect(page.getByRole('figure', { name: 'Return on ad spend' })).toContainText('ROAS goal');
+  await goal.getByRole('button', { name: 'Clear' }).click();
+  await expect(goal).toContainText('Goal: none');
+
+  // The account's goal, set on the accounts screen, is the campaign's until it has its own.
+  const campaignUrl = page.url();
+  const subtitle = (await page.locator('.page-header .subtitle').textContent()) ?? '';
+  await page.getByRole('link', { name: 'Accounts' }).click();
+  const names = await page.locator('article h2').allTextContents();
+  const accountName = names.find((n) => subtitle.includes(n)) ?? '';
+  expect(accountName).not.toBe('');
+  const accountGoal = page
+    .getByRole('article')
+    .filter({ has: page.getByRole('heading', { name: accountName, exact: true }) })
+    .getByRole('form', { name: 'Account goal' });
+  await accountGoal.getByLabel('Account goal kind').selectOption('ROAS');
+  await accountGoal.getByRole('spinbutton').fill('3');
+  await accountGoal.getByRole('button', { name: 'Save goal' }).click();
+  await expect(accountGoal).toContainText(/Goal: target ROAS 3\.00× · Actual, last 30 days: ROAS \d/);
+  await screenshot(page, '17-account-goal');
+  await page.goto(campaignUrl);
+  await expect(page.getByRole('form', { name: 'Campaign goal' })).toContainText(
+    'Goal: target ROAS 3.00× (account goal)',
+  );
+  await page.getByRole('link', { name: 'Accounts' }).click();
+  await accountGoal.getByRole('button', { name: 'Clear' }).click();
+  await expect(accountGoal).toContainText('Goal: none');
 });

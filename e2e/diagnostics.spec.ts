@@ -23,6 +23,11 @@ test('runs an account diagnostic with visible progress, reads its evidence and g
   const meta = page.getByTestId('meta-recommendations');
   await expect(meta.getByRole('heading', { name: /From Meta · opportunity score \d+\/100/ })).toBeVisible();
   await expect(meta.getByText('Set up the Conversions API')).toBeVisible();
+  // Every judged campaign against its goal (or its baseline and the account median without one).
+  await expect(page.getByRole('heading', { name: 'Against the goal' })).toBeVisible();
+  await expect(page.getByRole('table').filter({ hasText: 'Account median' })).toContainText(
+    /No goal|Below goal/,
+  );
   await screenshot(page, '07-diagnostic-detail');
   await meta.scrollIntoViewIfNeeded();
   await screenshot(page, '07b-diagnostic-meta-recommendations');

@@ -116,6 +116,8 @@ export function scoreAccount(
     }
   }
   const byCampaign = new Map<string, Set<IssueType>>();
+  // Campaigns judged below their goal (GOAL_MISSED is no detector category, but a flag all the same).
+  const goalMissed = new Set<string>();
   const accountIssues: string[] = [];
   for (const issue of content.issues) {
     if (ACCOUNT_TYPES.has(issue.type) || issue.affectedEntity.type === 'account') {
@@ -123,6 +125,7 @@ export function scoreAccount(
       continue;
     }
     const id = (issue as { campaignId?: string }).campaignId;
+    if (id && issue.type === 'GOAL_MISSED') goalMissed.add(id);
     if (!id || !isDetector(issue.type)) continue;
     const set = byCampaign.get(id) ?? new Set<IssueType>();
     set.add(issue.type);
@@ -166,13 +169,14 @@ export function scoreAccount(
       effect2: c.effect2,
       found,
     });
+    const flagged = found.length > 0 || goalMissed.has(c.campaignId);
     if (c.category === 'HEALTHY') {
       report.healthy += 1;
-      if (found.length > 0) report.healthyFlagged += 1;
+      if (flagged) report.healthyFlagged += 1;
     }
     if (c.category === 'BELOW_GOAL') {
       report.belowGoal += 1;
-      if (found.length > 0) report.belowGoalFlagged += 1;
+      if (flagged) report.belowGoalFlagged += 1;
     }
     if (c.category === 'BLOCKED') {
       report.blocked += 1;

@@ -20,6 +20,7 @@ export const COMMAND_MODULES: Record<string, Loader> = {
   issues: () => import('./commands/watch').then((m) => ({ default: m.issueCommands })),
   schedule: () => import('./commands/watch').then((m) => ({ default: m.scheduleCommands })),
   alerts: () => import('./commands/alerts'),
+  goals: () => import('./commands/goals'),
 };
 
 export async function main(argv: string[]): Promise<number> {

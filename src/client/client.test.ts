@@ -36,6 +36,32 @@ function harness() {
 }
 
 describe('AdLensClient', () => {
+  it('sets, reads and clears goals with PUT and DELETE, and a write clears the GET cache', async () => {
+    const h = harness();
+    const key = seedKey(t.core.db, t.clock, {
+      workspaceId: s.a.workspaceId,
+      limitOverrides: { writes: 100 },
+    });
+    const client = new AdLensClient({ baseUrl: t.url, apiKey: key.key, ...h, cacheTtlSeconds: 60 });
+    expect((await client.getAccountGoals(s.a1.id)).data.account).toBeNull();
+    expect((await client.setAccountGoal(s.a1.id, { kind: 'ROAS', target: 2 })).data).toMatchObject({
+      kind: 'ROAS',
+      target: 2,
+    });
+    expect((await client.getAccountGoals(s.a1.id)).data.account).toMatchObject({ target: 2 });
+    await client.setCampaignGoal(s.c1, { kind: 'CPA', target: 12 });
+    expect((await client.getCampaignGoal(s.c1)).data.effective).toEqual({
+      kind: 'CPA',
+      target: 12,
+      source: 'campaign',
+    });
+    expect((await client.clearCampaignGoal(s.c1)).data.effective).toMatchObject({ source: 'account' });
+    expect((await client.clearAccountGoal(s.a1.id)).data).toMatchObject({ account: null, campaigns: [] });
+    await expect(client.setAccountGoal(s.a1.id, { kind: 'CPA', target: 0 })).rejects.toBeInstanceOf(ApiError);
+    expect(h.calls.filter((c) => c.startsWith('PUT') || c.startsWith('DELETE'))).toHaveLength(5);
+    expect(h.calls.filter((c) => c === `GET /v1/accounts/${s.a1.id}/goals`)).toHaveLength(2);
+  });
+
   it('reads typed data and caches GETs for the TTL', async () => {
     const h = harness();
     const client = new AdLensClient({ baseUrl: t.url, apiKey: s.keys.liveA.key, ...h, cacheTtlSeconds: 60 });

@@ -3,6 +3,7 @@
 // every 2-3 seconds; caches GET responses for 60-300 seconds; slows down when the remaining budget
 // falls below 10% of the limit. Types come from the same zod schemas the server validates with.
 import type { z } from 'zod';
+import type { AccountGoals, CampaignGoal, Goal, GoalView } from '../shared/api/goals';
 import type { Account, SyncStarted } from '../shared/api/accounts';
 import type { CampaignDetail, CampaignInclude, CampaignListItem } from '../shared/api/campaigns';
 import type { InsightsDateRange, Pagination } from '../shared/api/common';
@@ -183,6 +184,26 @@ export class AdLensClient {
     });
   }
 
+  /** Goals (an addition to the spec): an account's target CPA or ROAS and its campaigns' own. */
+  getAccountGoals(accountId: string) {
+    return this.get<One<AccountGoals>>(`/v1/accounts/${encodeURIComponent(accountId)}/goals`);
+  }
+  setAccountGoal(accountId: string, goal: Goal) {
+    return this.write<One<GoalView>>('PUT', `/v1/accounts/${encodeURIComponent(accountId)}/goals`, goal);
+  }
+  clearAccountGoal(accountId: string) {
+    return this.write<One<AccountGoals>>('DELETE', `/v1/accounts/${encodeURIComponent(accountId)}/goals`);
+  }
+  getCampaignGoal(campaignId: string) {
+    return this.get<One<CampaignGoal>>(`/v1/campaigns/${encodeURIComponent(campaignId)}/goal`);
+  }
+  setCampaignGoal(campaignId: string, goal: Goal) {
+    return this.write<One<GoalView>>('PUT', `/v1/campaigns/${encodeURIComponent(campaignId)}/goal`, goal);
+  }
+  clearCampaignGoal(campaignId: string) {
+    return this.write<One<CampaignGoal>>('DELETE', `/v1/campaigns/${encodeURIComponent(campaignId)}/goal`);
+  }
+
   /** Downloads a completed report from its downloadUrl (the key is sent, as the spec requires). */
   async downloadReport(
     downloadUrl: string,
@@ -249,13 +270,21 @@ export class AdLensClient {
   }
 
   private async post<T>(path: string, body: unknown): Promise<T> {
-    const value = (await (await this.send('POST', path, body)).json()) as T;
+    return this.write<T>('POST', path, body);
+  }
+
+  private async write<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    const value = (await (await this.send(method, path, body)).json()) as T;
     // A write may change what any cached list shows.
     this.cache.clear();
     return value;
   }
 
-  private async send(method: 'GET' | 'POST', target: string, body: unknown): Promise<Response> {
+  private async send(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    target: string,
+    body: unknown,
+  ): Promise<Response> {
     const kind = method === 'GET' ? 'reads' : 'writes';
     await this.paceIfLow(kind);
     for (let attempt = 0; ; attempt++) {

@@ -3,6 +3,7 @@
 // that computed its own number (a UTC "today", its own default window) would differ here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toApiAccount, type Account } from '../shared/api/accounts';
+import type { AccountGoals, CampaignGoal } from '../shared/api/goals';
 import type { AccountView, CampaignList } from '../shared/ipc/types';
 import type { Portfolio } from '../shared/api/portfolio';
 import { addDays, dateInZone } from './clock';
@@ -213,6 +214,76 @@ describe('reports', () => {
     const v1 = await w.v1('/v1/reports?page_size=100');
     const ipc = await w.ipc<{ items: unknown[] }>('reports.list', { page: 1, pageSize: 100 });
     expect(ipc.items).toEqual(v1.body.data);
+  });
+});
+
+describe('goals', () => {
+  it('shows the same goals through /v1, IPC, the web bridge and the CLI, whichever transport set them', async () => {
+    const account = w.accounts[0] as AccountView;
+    const list = await w.ipc<CampaignList>('campaigns.list', { accountId: account.id, range: { days: 7 } });
+    const [first, second] = list.items.map((c) => c.id) as [string, string];
+    expect(second).toBeDefined();
+
+    // The account goal through /v1, a campaign's own through the bridge, another's through the CLI.
+    const put = await w.v1(`/v1/accounts/${account.id}/goals`, {
+      method: 'PUT',
+      body: { kind: 'ROAS', target: 2 },
+    });
+    expect(put.status).toBe(200);
+    await w.bridge('goals.set', { accountId: account.id, campaignId: first, kind: 'CPA', target: 30 });
+    await w.cli('goals', ['set', '--workspace', w.workspaceId, '--campaign', second, '--break-even']);
+
+    const v1 = await w.v1(`/v1/accounts/${account.platformAccountId}/goals`);
+    const ipc = await w.ipc<AccountGoals>('goals.list', { accountId: account.id });
+    const bridge = await w.bridge<AccountGoals>('goals.list', { accountId: account.id });
+    const { goals: cli } = await w.cli<{ goals: AccountGoals }>('goals', [
+      'show',
+      '--workspace',
+      w.workspaceId,
+      '--account',
+      account.platformAccountId,
+    ]);
+    expect(ipc.account).toMatchObject({ kind: 'ROAS', target: 2 });
+    expect(ipc.campaigns.map((g) => [g.campaignId, g.kind, g.target]).sort()).toEqual(
+      [
+        [first, 'CPA', 30],
+        [second, 'ROAS', 1],
+      ].sort(),
+    );
+    expect(v1.body.data).toEqual(ipc);
+    expect(bridge).toEqual(ipc);
+    expect(cli).toEqual(ipc);
+
+    const campaignV1 = await w.v1(`/v1/campaigns/${first}/goal`);
+    expect(campaignV1.body.data).toEqual(await w.ipc<CampaignGoal>('goals.campaign', { campaignId: first }));
+
+    // Cleared through IPC: every transport sees it gone.
+    await w.ipc('goals.clear', { accountId: account.id, campaignId: first });
+    await w.ipc('goals.clear', { accountId: account.id });
+    const after = await w.bridge<AccountGoals>('goals.list', { accountId: account.id });
+    expect(after.account).toBeNull();
+    expect(after.campaigns.map((g) => g.campaignId)).toEqual([second]);
+    expect((await w.v1(`/v1/accounts/${account.id}/goals`)).body.data).toEqual(after);
+    await w.cli('goals', ['clear', '--workspace', w.workspaceId, '--campaign', second]);
+    expect((await w.ipc<AccountGoals>('goals.list', { accountId: account.id })).campaigns).toEqual([]);
+  });
+
+  it('refuses the same invalid goal everywhere', async () => {
+    const account = w.accounts[0] as AccountView;
+    const v1 = await w.v1(`/v1/accounts/${account.id}/goals`, {
+      method: 'PUT',
+      body: { kind: 'CPA', target: -1 },
+    });
+    expect(v1.status).toBe(400);
+    await expect(w.ipc('goals.set', { accountId: account.id, kind: 'CPA', target: -1 })).rejects.toThrow(
+      /invalid_request: .*above zero/,
+    );
+    await expect(w.bridge('goals.set', { accountId: account.id, kind: 'CPA', target: -1 })).rejects.toThrow(
+      /invalid_request/,
+    );
+    await expect(
+      w.cli('goals', ['set', '--workspace', w.workspaceId, '--account', account.id, '--cpa', '0']),
+    ).rejects.toThrow(/above zero/);
   });
 });
 

@@ -155,9 +155,11 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonSchema {
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }],
-    tags: ['Accounts', 'Campaigns', 'Diagnostics', 'Reports', 'Insights', 'Events', 'Meta'].map((name) => ({
-      name,
-    })),
+    tags: ['Accounts', 'Campaigns', 'Diagnostics', 'Reports', 'Insights', 'Goals', 'Events', 'Meta'].map(
+      (name) => ({
+        name,
+      }),
+    ),
     paths,
     components: {
       schemas: componentSchemas(routes),

@@ -35,7 +35,7 @@ export type RouteResult =
   | { kind: 'taken' };
 
 export interface Route<QS extends z.ZodType = z.ZodType, BS extends z.ZodType = z.ZodType> {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   operationId: string;
   summary: string;

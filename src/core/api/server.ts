@@ -226,7 +226,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
       params[name] = parsed.data;
     }
     let body: unknown = undefined;
-    if (req.method === 'POST') body = await parseBody(route, req);
+    if (req.method !== 'GET') body = await parseBody(route, req);
     const result = await route.handle({
       app,
       ctx,

@@ -9,6 +9,7 @@ import type {
   LatestDiagnostic,
   RiskLevel,
 } from '../../shared/ipc/types';
+import { effectiveGoal, goalsOf } from '../goals/store';
 import { accountScope, stmt, type RequestContext, type VisibleAccount } from '../identity/access';
 import { campaignInsights, type CampaignInsights as StoreInsights } from '../insights';
 import { deriveMetrics } from '../insights/metrics';
@@ -378,8 +379,11 @@ export function firstInsightDate(db: Db, campaignId: string): string | undefined
   return row?.d ?? undefined;
 }
 
+/** The campaign's target CPA in micros: its CPA goal (its own, else the account's), else none. */
 export function targetCpaMicros(db: Db, campaignId: string): number | null {
-  const row = db.prepare(`SELECT target_cpa_micros AS t FROM campaigns WHERE id = ?`).get(campaignId) as
-    { t: number | null } | undefined;
-  return row?.t ?? null;
+  const row = stmt(db, `SELECT account_id FROM campaigns WHERE id = ?`).get(campaignId) as
+    { account_id: string } | undefined;
+  if (!row) return null;
+  const goal = effectiveGoal(goalsOf(db, row.account_id), campaignId);
+  return goal?.kind === 'CPA' ? Math.round(goal.target * 1_000_000) : null;
 }

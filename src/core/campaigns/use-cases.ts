@@ -295,7 +295,7 @@ export function campaignUseCases(services: AppServices) {
       const { adSets, ads } = screenAdSetsAndAds(db, row, from, to);
       return {
         campaign,
-        targetCpa: money(row.target_cpa_micros),
+        targetCpa: money(targetCpaMicros(db, row.id)),
         dateRange: { from, to },
         comparison: compared,
         daily: campaignDaily(db, row.id, from, to).map((d) => ({

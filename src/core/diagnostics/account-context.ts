@@ -318,7 +318,8 @@ export function readAccountContext(
     findings,
     explains: (f) => {
       // Results lost to tracking are not a campaign's cost-per-result problem.
-      if (tracking?.affected.has(f.campaignId) && f.type === 'CPA_DEGRADATION') return true;
+      if (tracking?.affected.has(f.campaignId) && (f.type === 'CPA_DEGRADATION' || f.type === 'GOAL_MISSED'))
+        return true;
       const mv = market?.affected.get(f.campaignId);
       if (market && mv && f.type === 'AUCTION_OVERLAP') {
         // An overlap read from a CPM rise the whole market shows is the market's: only a rise beyond

@@ -19,6 +19,8 @@ export interface CampaignScope {
   windows: Windows;
   th: Thresholds;
   rangeSpend: number;
+  /** Never offered for scaling: below its goal or break-even, or not enough data to tell (goal-judgement.ts). */
+  holdScaling?: boolean;
 }
 
 export interface Candidate {

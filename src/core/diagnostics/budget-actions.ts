@@ -214,41 +214,59 @@ export function cpa(
     base,
   };
   const review = ` and review its last edits, tracking and landing page until the cost per result is back near ${money(num(f.facts.target), c)}.`;
+  out.push(...budgetCuts(data, campaign, cutCommon, review));
+  return out;
+}
+
+/** The campaign's Candidate fields other than its action and edits. */
+type CutCommon = Omit<Candidate, 'action' | 'changes'>;
+
+/**
+ * One budget step down (BUDGET_STEP) where the budget lives: the campaign's daily budget (CBO), else
+ * each active ad set's daily budget, and a campaign spending limit as the alternative that always fits.
+ * `tail` ends the action's sentence (" and review …" or "; re-run …").
+ */
+export function budgetCuts(
+  data: CampaignScope['data'],
+  campaign: ReturnType<Structure['campaigns']['get']>,
+  common: CutCommon,
+  tail: string,
+): Candidate[] {
+  const c = data.currency;
+  const out: Candidate[] = [];
   if (campaign?.campaignBudget && campaign.dailyBudget !== null) {
     const to = campaign.dailyBudget * (1 - BUDGET_STEP);
     out.push({
-      ...cutCommon,
-      action: `Lower the daily budget of campaign ${quote(data.name)} from ${money(campaign.dailyBudget, c)} to ${money(to, c)}${review}`,
+      ...common,
+      action: `Lower the daily budget of campaign ${quote(data.name)} from ${money(campaign.dailyBudget, c)} to ${money(to, c)}${tail}`,
       changes: [budgetChange('campaign', data.id, data.name, campaign.dailyBudget, to)],
     });
-  } else {
-    const budgeted = (campaign?.adSets ?? []).filter(
-      (s) => s.dailyBudget !== null && data.adSets.some((a) => a.id === s.id && a.status === 'ACTIVE'),
+    return out;
+  }
+  const budgeted = (campaign?.adSets ?? []).filter(
+    (s) => s.dailyBudget !== null && data.adSets.some((a) => a.id === s.id && a.status === 'ACTIVE'),
+  );
+  if (budgeted.length > 0) {
+    const changes = budgeted.map((s) =>
+      budgetChange('adSet', s.id, s.name, s.dailyBudget ?? 0, (s.dailyBudget ?? 0) * (1 - BUDGET_STEP)),
     );
-    if (budgeted.length > 0) {
-      const changes = budgeted.map((s) =>
-        budgetChange('adSet', s.id, s.name, s.dailyBudget ?? 0, (s.dailyBudget ?? 0) * (1 - BUDGET_STEP)),
+    const listed = budgeted
+      .slice(0, 3)
+      .map(
+        (s) =>
+          `${quote(s.name)} (${money(s.dailyBudget ?? 0, c)} → ${money((s.dailyBudget ?? 0) * (1 - BUDGET_STEP), c)})`,
       );
-      const listed = budgeted
-        .slice(0, 3)
-        .map(
-          (s) =>
-            `${quote(s.name)} (${money(s.dailyBudget ?? 0, c)} → ${money((s.dailyBudget ?? 0) * (1 - BUDGET_STEP), c)})`,
-        );
-      const more = budgeted.length > 3 ? ` and ${budgeted.length - 3} more` : '';
-      out.push({
-        ...cutCommon,
-        action: `Lower the daily budgets of the ad sets of campaign ${quote(data.name)} by ${BUDGET_STEP * 100}%: ${listed.join(', ')}${more},${review.replace(/^ and/, '')}`,
-        changes,
-      });
-    }
+    const more = budgeted.length > 3 ? ` and ${budgeted.length - 3} more` : '';
     out.push({
-      ...cutCommon,
-      action: `Set a campaign spending limit on campaign ${quote(data.name)} at about ${BUDGET_STEP * 100}% below its current weekly pace${review}`,
-      changes: [
-        { level: 'campaign', id: data.id, name: data.name, field: 'spend_cap', from: null, to: 'set' },
-      ],
+      ...common,
+      action: `Lower the daily budgets of the ad sets of campaign ${quote(data.name)} by ${BUDGET_STEP * 100}%: ${listed.join(', ')}${more},${tail.replace(/^ and/, '')}`,
+      changes,
     });
   }
+  out.push({
+    ...common,
+    action: `Set a campaign spending limit on campaign ${quote(data.name)} at about ${BUDGET_STEP * 100}% below its current weekly pace${tail}`,
+    changes: [{ level: 'campaign', id: data.id, name: data.name, field: 'spend_cap', from: null, to: 'set' }],
+  });
   return out;
 }

@@ -5,14 +5,10 @@ import type { Db } from '../store/open';
 import { learnedFor } from './andromeda';
 import { diagnose, loadFromDate, type DiagnosisContent } from './engine';
 import { effectiveGoal, goalsOf } from '../goals/store';
-import { campaignsWithDelivery, loadCampaigns, loadMetaRecommendations } from './load';
+import { DEFAULT_THRESHOLDS } from './thresholds';
+import { pooledWindow, type PeerTotals } from './goal-judgement';
+import { accountPeers, campaignsWithDelivery, loadCampaigns, loadMetaRecommendations } from './load';
 import type { CampaignData } from './types';
-
-/** Each campaign's goal (its own, else the account's), as plain data for the engine. */
-function withGoals(db: Db, accountId: string, campaigns: CampaignData[]): CampaignData[] {
-  const goals = goalsOf(db, accountId);
-  return campaigns.map((c) => ({ ...c, goal: effectiveGoal(goals, c.id) }));
-}
 
 export interface DiagnosisJob {
   dataDir: string;
@@ -36,6 +32,7 @@ export interface DiagnosisFault {
 export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
   const learned = learnedFor(db, job.userId);
   const loadFrom = loadFromDate(job.dateFrom, job.dateTo);
+  const peers = peersFor(db, job);
   if (job.campaignId) {
     const campaigns = withGoals(db, job.accountId, loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo));
     if (campaigns.length === 0)
@@ -45,7 +42,7 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
       (id) => id !== job.campaignId,
     );
     const siblings = loadCampaigns(db, others, loadFrom, job.dateTo, { adSetsOnly: true });
-    const content = diagnose({ campaigns, siblings, from: job.dateFrom, to: job.dateTo, learned });
+    const content = diagnose({ campaigns, siblings, from: job.dateFrom, to: job.dateTo, learned, peers });
     return { ...content, metaRecommendations: loadMetaRecommendations(db, job.accountId, job.campaignId) };
   }
   const account = db.prepare(`SELECT name, currency FROM ad_accounts WHERE id = ?`).get(job.accountId) as
@@ -55,8 +52,29 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
   const scope = job.campaignScope ? new Set(job.campaignScope) : null;
   const ids = scope ? delivering.filter((id) => scope.has(id)) : delivering;
   const campaigns = withGoals(db, job.accountId, loadCampaigns(db, ids, loadFrom, job.dateTo));
-  const content = diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account });
+  const content = diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account, peers });
   return { ...content, metaRecommendations: loadMetaRecommendations(db, job.accountId, null) };
+}
+
+/**
+ * Each campaign's goal (its own, else the account's) as plain data on its snapshot; a CPA goal is also
+ * the analyst's target the cost-per-result check reads (goals replaced the target CPA column).
+ */
+function withGoals(db: Db, accountId: string, campaigns: CampaignData[]): CampaignData[] {
+  const goals = goalsOf(db, accountId);
+  for (const c of campaigns) {
+    const goal = effectiveGoal(goals, c.id);
+    c.goal = goal;
+    c.targetCpa = goal?.kind === 'CPA' ? Math.round(goal.target * 1_000_000) : null;
+  }
+  return campaigns;
+}
+
+/** The account's campaigns over the pooled days, for the medians a campaign is shown beside. */
+function peersFor(db: Db, job: DiagnosisJob): PeerTotals[] {
+  const window = { from: job.dateFrom, to: job.dateTo, loadFrom: loadFromDate(job.dateFrom, job.dateTo) };
+  const pooled = pooledWindow(window, DEFAULT_THRESHOLDS);
+  return accountPeers(db, job.accountId, pooled.from, pooled.to);
 }
 
 export function toDiagnosisFault(error: unknown): DiagnosisFault {

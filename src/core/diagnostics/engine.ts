@@ -3,6 +3,7 @@
 import type {
   AndromedaContext,
   DiagnosticMetrics,
+  GoalCheck,
   Issue,
   MetaRecommendations,
   Recommendation,
@@ -16,13 +17,22 @@ import { detectCrossCampaignOverlap } from './detectors/auction-overlap';
 import { detectDeliveryBlocked } from './detectors/delivery-blocked';
 import { describeAdaptations } from './adaptations';
 import { buildRecommendations, type CampaignScope, type NumberedFinding } from './recommendations';
-import { adjustedSeverity, riskLevelOf, SEVERITY_RANK } from './severity';
+import {
+  adjustedSeverity,
+  goalAwareSeverity,
+  moneyAtRiskOf,
+  riskLevelOf,
+  SEVERITY_RANK,
+  type GoalStanding,
+} from './severity';
+import { detectGoalMissed } from './detectors/goal-missed';
+import { judgeGoal, pooledWindow, type PeerTotals } from './goal-judgement';
 import { addTotals, emptyTotals, loadFromFor, sumRange, windowsFor, type Totals } from './series';
 import { MICROS_PER_UNIT } from '../money';
 import { structureOf } from './structure';
 import { accountSummary, campaignSummary } from './summary';
 import { DEFAULT_THRESHOLDS, thresholdsFor, type Thresholds } from './thresholds';
-import type { CampaignData, Finding } from './types';
+import type { CampaignData, Finding, Window } from './types';
 
 export interface DiagnosisContent {
   riskLevel: RiskLevel;
@@ -38,6 +48,8 @@ export interface DiagnosisContent {
   actionKinds: Record<string, ActionKind>;
   /** Meta's own recommendations beside ours (added from the store by compute.ts; null: none offered). */
   metaRecommendations?: MetaRecommendations | null;
+  /** Each campaign against its goal, with its baseline, the account's median and "not enough data". */
+  goalChecks: GoalCheck[];
 }
 
 /** The first day the engine reads for a range (the reference window before it). */
@@ -51,6 +63,8 @@ interface Detection {
   thin: Set<string>;
   totals: Totals;
   rangeSpend: Map<string, number>;
+  goalChecks: GoalCheck[];
+  standings: Map<string, GoalStanding>;
 }
 
 function detect(
@@ -60,33 +74,58 @@ function detect(
   th: Thresholds,
   account?: AccountRef,
   siblings: readonly CampaignData[] = [],
+  peers?: readonly PeerTotals[],
 ): Detection {
   const scopes = new Map<string, CampaignScope>();
   const findings: Finding[] = [];
   const thin = new Set<string>();
   let totals = emptyTotals();
   const rangeSpend = new Map<string, number>();
+  const goalChecks: GoalCheck[] = [];
+  const standings = new Map<string, GoalStanding>();
   const window = { from, to, loadFrom: loadFromFor(from, to, th) };
+  const accountPeers = peers ?? peersOf(campaigns, window, th);
   for (const data of campaigns) {
     const ctx = detectorContext(data, window, th);
     const t = sumRange(data.daily, from, to);
     totals = addTotals(totals, t);
     rangeSpend.set(data.id, ctx.rangeSpend);
-    scopes.set(data.id, { data, windows: ctx.windows, th, rangeSpend: ctx.rangeSpend });
+    // Below its goal (or break-even), or too little data to tell: never offered for scaling.
+    const judgement = judgeGoal(data, window, th, accountPeers);
+    goalChecks.push(judgement.check);
+    const standing: GoalStanding = {
+      headroom: judgement.headroom,
+      moneyAtRisk: judgement.moneyAtRisk,
+      explicit: data.goal != null,
+    };
+    standings.set(data.id, standing);
+    const holdScaling =
+      judgement.check.status === 'MISSED' ||
+      judgement.check.status === 'NOT_ENOUGH_DATA' ||
+      (judgement.check.metric === 'ROAS' && (judgement.check.actual ?? 0) < 1);
+    scopes.set(data.id, { data, windows: ctx.windows, th, rangeSpend: ctx.rangeSpend, holdScaling });
     // A blocker (disapproved ad, disabled account, reached spend cap) of a campaign that does not
     // deliver is found even without data: no spend is the symptom. Its severity is not scaled by spend.
     const blocked = detectDeliveryBlocked(data, window);
     findings.push(...blocked);
+    // Below target is never healthy: judged on pooled days even when the range alone is thin.
+    const missed = detectGoalMissed(data, judgement);
+    for (const f of missed) findings.push({ ...f, severity: adjustedSeverity(f, ctx.rangeSpend) });
     // Thin data never produces a tuning issue.
     if (t.spend < ctx.minSpend || t.impressions < th.minImpressions) {
       thin.add(data.id);
       continue;
     }
-    for (const f of runDetectors(ctx)) findings.push({ ...f, severity: adjustedSeverity(f, ctx.rangeSpend) });
+    for (const f of runDetectors(ctx)) {
+      // The cost per result above the CPA goal is already the goal's finding: not said twice.
+      if (missed.length > 0 && f.type === 'CPA_DEGRADATION' && f.facts.source === 'analyst_target') continue;
+      const scaled = { ...f, severity: adjustedSeverity(f, ctx.rangeSpend) };
+      findings.push({ ...scaled, severity: goalAwareSeverity(scaled, standing) });
+    }
   }
   if (campaigns.length + siblings.length > 1)
     crossCampaignOverlap(campaigns, siblings, findings, thin, window, th, rangeSpend);
-  if (!account) return { scopes, findings, thin, totals, rangeSpend };
+  if (!account) return { scopes, findings, thin, totals, rangeSpend, goalChecks, standings };
   // Account context first: what the whole account shows is not blamed on each campaign.
   const context = readAccountContext(
     campaigns,
@@ -101,7 +140,15 @@ function detect(
       const note = context.noteFor(f);
       return note ? { ...f, description: f.description + note } : f;
     });
-  return { scopes, findings: [...context.findings, ...kept], thin, totals, rangeSpend };
+  return {
+    scopes,
+    findings: [...context.findings, ...kept],
+    thin,
+    totals,
+    rangeSpend,
+    goalChecks,
+    standings,
+  };
 }
 
 /**
@@ -186,8 +233,26 @@ function ownedBy(
   };
 }
 
-/** Most severe first, then the most spend at stake; ties broken by stable keys for determinism. */
-function order(findings: Finding[], share: (f: Finding) => number): Finding[] {
+/** Without the account's other campaigns loaded: the median is over the campaigns at hand. */
+function peersOf(campaigns: readonly CampaignData[], window: Window, th: Thresholds): PeerTotals[] {
+  const pooled = pooledWindow(window, th);
+  return campaigns.map((c) => {
+    const t = sumRange(c.daily, pooled.from, pooled.to);
+    return {
+      campaignId: c.id,
+      resultType: c.resultType ?? null,
+      spend: t.spend,
+      conversions: t.conversions,
+      revenue: t.revenue,
+    };
+  });
+}
+
+/**
+ * Most severe first, then the most money lost against the goal, then the most spend at stake; ties
+ * broken by stable keys for determinism.
+ */
+function order(findings: Finding[], share: (f: Finding) => number, money: (f: Finding) => number): Finding[] {
   // Blockers first, then the account context the campaign findings are read through.
   const blocked = (f: Finding) =>
     f.type === 'DELIVERY_BLOCKED' ? 2 : f.affectedEntity.type === 'account' ? 1 : 0;
@@ -195,6 +260,7 @@ function order(findings: Finding[], share: (f: Finding) => number): Finding[] {
     (a, b) =>
       blocked(b) - blocked(a) ||
       SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      money(b) - money(a) ||
       share(b) - share(a) ||
       b.magnitude - a.magnitude ||
       a.type.localeCompare(b.type) ||
@@ -249,6 +315,11 @@ export interface DiagnoseInput {
   learned: Learned;
   /** Present for an account-level diagnostic. */
   account?: { name: string; currency: string };
+  /**
+   * Every campaign of the account summed over the pooled days (plain data from the store), for the
+   * account's median cost per result and ROAS; absent: the campaigns at hand.
+   */
+  peers?: readonly PeerTotals[];
 }
 
 export function diagnose(input: DiagnoseInput): DiagnosisContent {
@@ -259,13 +330,14 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
     ? { id: input.campaigns[0]?.accountId ?? '', name: input.account.name }
     : undefined;
   const siblings = input.siblings ?? [];
-  const detection = detect(input.campaigns, from, to, th, accountRef, siblings);
+  const detection = detect(input.campaigns, from, to, th, accountRef, siblings, input.peers);
   const totalSpend = detection.totals.spend;
   const shareIn = (f: Finding): number =>
     accountLevel
       ? f.spendAtRisk / (totalSpend || 1)
       : f.spendAtRisk / (detection.rangeSpend.get(f.campaignId) || 1);
-  const numbered: NumberedFinding[] = order(detection.findings, shareIn).map((f, i) => ({
+  const moneyIn = (f: Finding): number => moneyAtRiskOf(f, detection.standings);
+  const numbered: NumberedFinding[] = order(detection.findings, shareIn, moneyIn).map((f, i) => ({
     ...f,
     issueId: `issue_${i + 1}`,
   }));
@@ -299,6 +371,7 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
       DEFAULT_THRESHOLDS,
       accountRef,
       siblings,
+      input.peers,
     ).findings.map(issueKey);
   }
   const adaptations = describeAdaptations({
@@ -321,6 +394,7 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
         findings: numbered,
         riskLevel,
         recommendations: ranked.recommendations,
+        goalChecks: detection.goalChecks,
       })
     : campaignSummary({
         name: input.campaigns[0]?.name ?? '',
@@ -333,6 +407,7 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
         findings: numbered,
         riskLevel,
         recommendations: ranked.recommendations,
+        goalCheck: detection.goalChecks[0],
       });
 
   return {
@@ -350,6 +425,7 @@ export function diagnose(input: DiagnoseInput): DiagnosisContent {
     recommendationCount: ranked.recommendations.length,
     ...(accountLevel ? { campaignsAnalyzed: input.campaigns.length } : {}),
     actionKinds: ranked.actionKinds,
+    goalChecks: detection.goalChecks,
   };
 }
 

@@ -4,7 +4,9 @@ import type { Statement } from 'better-sqlite3';
 import { parseIssues } from '../campaigns/blockers';
 import { addDays } from '../clock';
 import type { MetaRecommendations } from '../../shared/api/diagnostics';
+import { stmt } from '../identity/access';
 import type { Db } from '../store/open';
+import type { PeerTotals } from './goal-judgement';
 import { parseTargeting } from './targeting';
 import type { AdData, AdSetData, CampaignData, ChangeRecord, DayRow, LearningSnapshot } from './types';
 
@@ -368,4 +370,19 @@ export function loadMetaRecommendations(
       campaignName: r.campaign_name,
     })),
   };
+}
+
+/**
+ * Every campaign of the account summed over a window (micros), with its result type: the account's
+ * median cost per result and ROAS that a campaign is shown beside (goal-judgement.ts).
+ */
+export function accountPeers(db: Db, accountId: string, from: string, to: string): PeerTotals[] {
+  return stmt(
+    db,
+    `SELECT d.campaign_id AS campaignId, c.result_type AS resultType, sum(d.spend_micros) AS spend,
+       sum(d.conversions) AS conversions, sum(d.revenue_micros) AS revenue
+     FROM insights_campaign_daily d JOIN campaigns c ON c.id = d.campaign_id
+     WHERE d.account_id = ? AND d.date BETWEEN ? AND ?
+     GROUP BY d.campaign_id ORDER BY d.campaign_id`,
+  ).all(accountId, from, to) as PeerTotals[];
 }

@@ -31,6 +31,7 @@ import { goalEffect } from './goal-effect';
 import { day, money, percent, quote } from './format';
 import { SEVERITY_RANK, shareOf } from './severity';
 import { BUDGET_STEP, isPossible, type Change, type Structure } from './structure';
+import { goalMissedCandidates } from './detectors/goal-missed';
 
 export type { Candidate, CampaignScope, NumberedFinding } from './actions';
 
@@ -108,6 +109,8 @@ function alternativesFor(
       return [accountCandidate(f)];
     case 'DELIVERY_BLOCKED':
       return [deliveryBlocker(f, scope, base)];
+    case 'GOAL_MISSED':
+      return goalMissedCandidates(f, scope, base, structure);
     case 'CREATIVE_FATIGUE':
       return fatigue(f, scope, base);
     case 'LEARNING_PHASE_STALL':
@@ -190,6 +193,7 @@ function quietCandidates(
   const out: (Candidate & { scope?: CampaignScope })[] = [];
   if (!thin) {
     const best = scopes
+      .filter((s) => !s.holdScaling)
       .flatMap((s) => adSetsByCpr(s).map((r) => ({ ...r, scope: s })))
       .sort((x, y) => x.cpr - y.cpr || x.adSet.id.localeCompare(y.adSet.id))[0];
     // Scale the cheapest converter one step: its own budget, or its campaign's (campaign budget).

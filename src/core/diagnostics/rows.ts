@@ -75,6 +75,7 @@ export function toDetail(row: DiagnosticRow): DiagnosticDetail {
   };
   if (stored?.campaignsAnalyzed !== undefined) detail.campaignsAnalyzed = stored.campaignsAnalyzed;
   if (stored?.metaRecommendations !== undefined) detail.metaRecommendations = stored.metaRecommendations;
+  if (stored?.goalChecks !== undefined) detail.goalChecks = stored.goalChecks;
   if (row.status === 'failed' && row.error)
     detail.error = JSON.parse(row.error) as { type: string; message: string };
   return detail;

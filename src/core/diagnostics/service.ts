@@ -17,6 +17,7 @@ import { JobThread } from '../jobs/thread';
 import { recordFeedback, setProfile, getProfile, type ActionKind } from './andromeda';
 import { computeDiagnosis, fromDiagnosisFault, type DiagnosisFault, type DiagnosisJob } from './compute';
 import type { DiagnosisContent } from './engine';
+import { deleteGoal, saveGoal } from '../goals/store';
 import { SELECT, toDetail, toListItem, type DiagnosticRow, type StoredResult } from './rows';
 import type { Profile } from './types';
 
@@ -208,6 +209,7 @@ export class DiagnosticsService {
         metrics: content.metrics,
         andromedaContext: content.andromedaContext,
         actionKinds: content.actionKinds,
+        goalChecks: content.goalChecks,
         ...(content.campaignsAnalyzed === undefined ? {} : { campaignsAnalyzed: content.campaignsAnalyzed }),
         ...(content.metaRecommendations === undefined
           ? {}
@@ -387,15 +389,28 @@ export class DiagnosticsService {
     return setProfile(this.db, userId, change, this.now());
   }
 
-  /** The analyst's target cost per result for a campaign (used when it has no cost cap); null clears it. */
+  /**
+   * The analyst's target cost per result for a campaign: since goals, the campaign's own CPA goal
+   * (null clears it; the campaign follows the account's goal again).
+   */
   setTargetCpa(ctx: DiagnosticsContext, campaignId: string, amount: number | null): void {
-    const result = this.db
+    const row = this.db
       .prepare(
-        `UPDATE campaigns SET target_cpa_micros = ? WHERE id = ?
-           AND account_id IN (SELECT id FROM ad_accounts WHERE workspace_id = ?)`,
+        `SELECT c.account_id FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
+           WHERE c.id = ? AND a.workspace_id = ?`,
       )
-      .run(amount === null ? null : Math.round(amount * 1_000_000), campaignId, ctx.workspaceId);
-    if (result.changes === 0) throw new AppError('not_found', `Campaign ${campaignId} was not found.`);
+      .get(campaignId, ctx.workspaceId) as { account_id: string } | undefined;
+    if (!row) throw new AppError('not_found', `Campaign ${campaignId} was not found.`);
+    if (amount === null) deleteGoal(this.db, row.account_id, campaignId);
+    else
+      saveGoal(this.db, {
+        account_id: row.account_id,
+        campaign_id: campaignId,
+        kind: 'CPA',
+        target: amount,
+        updated_at: this.now(),
+        updated_by: ctx.userId ?? null,
+      });
   }
 
   feedback(

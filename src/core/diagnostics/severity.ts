@@ -46,3 +46,46 @@ export function riskLevelOf(findings: readonly Finding[], rangeSpend: number): R
 export function maxRisk(levels: readonly RiskLevel[]): RiskLevel {
   return BY_RANK[Math.max(0, ...levels.map((l) => SEVERITY_RANK[l]))] ?? 'LOW';
 }
+
+export const GOAL_RULES = {
+  /** A campaign beating its goal by this much (ROAS × 1.25, or CPA under target ÷ 1.25) is doing well. */
+  comfortableHeadroom: 1.25,
+  /** Without a goal: ROAS at least this (twice break-even) is doing well. */
+  comfortableRoasWithoutGoal: 2,
+} as const;
+
+/** How far a campaign beats its goal (null: it does not, or no goal can tell), as goal-judgement.ts reads it. */
+export interface GoalStanding {
+  headroom: number | null;
+  /** Spend of the range that did not earn the goal (micros). */
+  moneyAtRisk: number;
+  /** Whether the goal was set (false: break-even implied). */
+  explicit: boolean;
+}
+
+/**
+ * A finding on a campaign that comfortably beats its goal is tuning, not risk: at most MEDIUM, and
+ * overspending it (more results at a good price) LOW. So a ROAS 9 campaign running a little over
+ * budget never outranks one burning money below its target.
+ */
+export function goalAwareSeverity(finding: Finding, standing: GoalStanding | undefined): RiskLevel {
+  if (!standing || standing.headroom === null) return finding.severity;
+  if (finding.type === 'DELIVERY_BLOCKED' || finding.type === 'GOAL_MISSED') return finding.severity;
+  if (finding.affectedEntity.type === 'account') return finding.severity;
+  const comfortable = standing.explicit
+    ? standing.headroom >= GOAL_RULES.comfortableHeadroom
+    : standing.headroom >= GOAL_RULES.comfortableRoasWithoutGoal;
+  if (!comfortable) return finding.severity;
+  const over =
+    finding.type === 'PACING_ISSUE' &&
+    'direction' in finding.evidence &&
+    finding.evidence.direction === 'OVER';
+  const cap = over ? 0 : 1;
+  return BY_RANK[Math.min(SEVERITY_RANK[finding.severity], cap)] ?? 'LOW';
+}
+
+/** Money lost against the goal that a finding stands for (micros): the campaign's shortfall. */
+export function moneyAtRiskOf(finding: Finding, standings: ReadonlyMap<string, GoalStanding>): number {
+  if (finding.type === 'GOAL_MISSED') return Number(finding.facts.moneyAtRisk) || 0;
+  return standings.get(finding.campaignId)?.moneyAtRisk ?? 0;
+}

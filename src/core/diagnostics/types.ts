@@ -126,12 +126,12 @@ export interface CampaignData {
   adSets: AdSetData[];
   ads: AdData[];
   daily: Map<string, DayRow>;
-  /** The campaign's goal (its own, else the account's; goals core), when one is set. */
-  goal?: { kind: 'CPA' | 'ROAS'; target: number; source: 'campaign' | 'account' } | null;
   /** The account's state (delivery blockers); absent in snapshots built without it. */
   account?: AccountState;
   /** Synced edits from the loaded window's start to its end, oldest first (not judged yet). */
   changes?: ChangeRecord[];
+  /** The goal it is judged against: its own, else its account's (absent or null: none set). */
+  goal?: { kind: 'CPA' | 'ROAS'; target: number; source: 'campaign' | 'account' } | null;
 }
 
 /** The dates a diagnostic looks at. `loadFrom` is the start of the baseline window before the range. */

@@ -4,7 +4,9 @@ import {
   ClearGoalSchema,
   SetGoalSchema,
   type AccountGoals,
+  type CampaignGoal,
   type ClearGoal,
+  type Goal,
   type GoalView,
   type SetGoal,
 } from '../../shared/api/goals';
@@ -18,7 +20,7 @@ import {
   type VisibleAccount,
 } from '../identity/access';
 import type { Db } from '../store/open';
-import { deleteGoal, goalRows, saveGoal, type GoalRow } from './store';
+import { deleteGoal, effectiveGoal, goalRows, goalsOf, saveGoal, type GoalRow } from './store';
 
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input);
@@ -58,6 +60,17 @@ function campaignOf(db: Db, ctx: RequestContext, account: VisibleAccount, campai
 export function goalUseCases(services: AppServices) {
   const { db, clock } = services.core;
 
+  async function campaignGoal(ctx: RequestContext, campaignIdText: string): Promise<CampaignGoal> {
+    const campaign = resolveCampaign(db, ctx, campaignIdText);
+    const own = goalRows(db, campaign.accountId).find((g) => g.campaign_id === campaign.id);
+    return {
+      accountId: campaign.accountId,
+      campaignId: campaign.id,
+      own: own ? view(own) : null,
+      effective: effectiveGoal(goalsOf(db, campaign.accountId), campaign.id),
+    };
+  }
+
   return {
     /** The account's goal and its campaigns' own goals. */
     async list(ctx: RequestContext, accountIdText: string): Promise<AccountGoals> {
@@ -92,6 +105,22 @@ export function goalUseCases(services: AppServices) {
       const account = resolveAccount(db, ctx, data.accountId);
       const campaignId = data.campaignId ? campaignOf(db, ctx, account, data.campaignId) : null;
       deleteGoal(db, account.id, campaignId);
+    },
+
+    /** A campaign's own goal and the one it is judged against. */
+    campaign: campaignGoal,
+
+    /** Sets a campaign's own goal (the campaign names its account). */
+    async setForCampaign(ctx: RequestContext, campaignIdText: string, goal: Goal): Promise<GoalView> {
+      const campaign = resolveCampaign(db, ctx, campaignIdText);
+      return this.set(ctx, { accountId: campaign.accountId, campaignId: campaign.id, ...goal });
+    },
+
+    /** Clears a campaign's own goal; it follows the account's goal again. */
+    async clearForCampaign(ctx: RequestContext, campaignIdText: string): Promise<CampaignGoal> {
+      const campaign = resolveCampaign(db, ctx, campaignIdText);
+      await this.clear(ctx, { accountId: campaign.accountId, campaignId: campaign.id });
+      return campaignGoal(ctx, campaign.id);
     },
   };
 }

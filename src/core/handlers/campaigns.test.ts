@@ -28,12 +28,10 @@ describe('campaigns.setTargetCpa', () => {
       campaignId,
       targetCpa: 42.5,
     });
+    // Since goals, the target CPA is the campaign's own CPA goal.
     expect(
-      world.app.core.db
-        .prepare(`SELECT target_cpa_micros FROM campaigns WHERE id = ?`)
-        .pluck()
-        .get(campaignId),
-    ).toBe(42_500_000);
+      world.app.core.db.prepare(`SELECT kind, target FROM goals WHERE campaign_id = ?`).get(campaignId),
+    ).toEqual({ kind: 'CPA', target: 42.5 });
     expect((await ok<CampaignDetail>('campaigns.get', { campaignId })).targetCpa).toBe(42.5);
     // Only that campaign changed.
     const other = fixture.campaignIds[1] as string;

@@ -6,6 +6,7 @@ import { campaignHandlers } from './campaigns';
 import type { HandlerEnv } from './context';
 import { diagnosticHandlers } from './diagnostics';
 import { createDispatcher, type Dispatch, type HandlerImpls } from './dispatch';
+import { goalHandlers } from './goals';
 import { insightHandlers } from './insights';
 import { portfolioHandlers } from './portfolio';
 import { reportHandlers } from './reports';
@@ -31,6 +32,7 @@ export function createHandlers(env: HandlerEnv): HandlerImpls {
     ...userHandlers(env),
     ...watchHandlers(env),
     ...alertHandlers(env),
+    ...goalHandlers(env),
     ...savedViewHandlers(env),
     ...portfolioHandlers(env),
   };

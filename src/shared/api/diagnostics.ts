@@ -31,7 +31,18 @@ export const DETECTOR_ISSUE_TYPES = [
  * rate holding). Their affected entity is the account; they carry no campaignId.
  */
 export const ACCOUNT_ISSUE_TYPES = ['TRACKING_BREAK', 'MARKET_SHIFT'] as const;
-export const ISSUE_TYPES = [...DETECTOR_ISSUE_TYPES, 'DELIVERY_BLOCKED', ...ACCOUNT_ISSUE_TYPES] as const;
+/**
+ * GOAL_MISSED (addition to the spec): a campaign below its goal (target CPA or ROAS, its own or the
+ * account's; without one, a sales campaign clearly below break-even), judged on pooled days when the
+ * range alone has too few results.
+ */
+export const GOAL_ISSUE_TYPES = ['GOAL_MISSED'] as const;
+export const ISSUE_TYPES = [
+  ...DETECTOR_ISSUE_TYPES,
+  'DELIVERY_BLOCKED',
+  ...ACCOUNT_ISSUE_TYPES,
+  ...GOAL_ISSUE_TYPES,
+] as const;
 export const IssueTypeSchema = z.enum(ISSUE_TYPES);
 export type IssueType = z.infer<typeof IssueTypeSchema>;
 
@@ -166,6 +177,28 @@ export const MarketShiftEvidenceSchema = z.object({
   affectedSpendShare: z.number().min(0).max(1),
 });
 
+/** What a campaign is judged against: its own goal, the account's, or break-even when none is set. */
+export const JudgedGoalSchema = z.object({
+  kind: z.enum(['CPA', 'ROAS']),
+  target: z.number(),
+  source: z.enum(['campaign', 'account', 'break_even']),
+});
+export const GoalMissedEvidenceSchema = z.object({
+  goal: JudgedGoalSchema,
+  /** Cost per result (account currency) or ROAS over the judged days. */
+  actual: z.number().nullable(),
+  /** Share short of the goal (0.625: ROAS 0.75 against 2). */
+  gap: z.number(),
+  /** Spend that did not earn the goal: spend × shortfall (account currency). */
+  moneyAtRisk: z.number(),
+  /** The campaign's own value over the baseline days before the range, and the account's median. */
+  baseline: z.number().nullable(),
+  accountMedian: z.number().nullable(),
+  results: z.number().int(),
+  /** The days judged: the range, or more days pooled when the range alone had too few results. */
+  dateRange: z.object({ from: CalendarDateSchema, to: CalendarDateSchema }),
+});
+
 const issueBase = {
   id: z.string().regex(/^issue_\d+$/),
   severity: RiskLevelSchema,
@@ -194,6 +227,7 @@ export const IssueSchema = z.discriminatedUnion('type', [
   z.object({ ...issueBase, type: z.literal('DELIVERY_BLOCKED'), evidence: DeliveryBlockedEvidenceSchema }),
   z.object({ ...issueBase, type: z.literal('TRACKING_BREAK'), evidence: TrackingBreakEvidenceSchema }),
   z.object({ ...issueBase, type: z.literal('MARKET_SHIFT'), evidence: MarketShiftEvidenceSchema }),
+  z.object({ ...issueBase, type: z.literal('GOAL_MISSED'), evidence: GoalMissedEvidenceSchema }),
 ]);
 export type Issue = z.infer<typeof IssueSchema>;
 
@@ -241,6 +275,31 @@ export const AndromedaContextSchema = z.object({
   adaptations: z.string(),
 });
 export type AndromedaContext = z.infer<typeof AndromedaContextSchema>;
+
+/**
+ * Each judged campaign against its goal (addition to the spec): the goal next to the actual, the
+ * campaign's own baseline and the account's median, and "not enough data" with what is missing.
+ */
+export const GOAL_CHECK_STATUSES = ['MET', 'MISSED', 'NOT_ENOUGH_DATA', 'NO_GOAL'] as const;
+export const GoalCheckSchema = z.object({
+  campaignId: z.string(),
+  campaignName: z.string(),
+  /** What is judged: the goal's kind; without a goal, ROAS when the campaign tracks revenue, else CPA. */
+  metric: z.enum(['CPA', 'ROAS']),
+  goal: JudgedGoalSchema.nullable(),
+  status: z.enum(GOAL_CHECK_STATUSES),
+  actual: z.number().nullable(),
+  baseline: z.number().nullable(),
+  accountMedian: z.number().nullable(),
+  gap: z.number().nullable(),
+  moneyAtRisk: z.number(),
+  results: z.number().int(),
+  resultsNeeded: z.number().int(),
+  dateRange: z.object({ from: CalendarDateSchema, to: CalendarDateSchema }),
+  /** NOT_ENOUGH_DATA: what is missing, e.g. "7 of 10 results needed; about 9 more days at this rate". */
+  notEnoughData: z.string().nullable(),
+});
+export type GoalCheck = z.infer<typeof GoalCheckSchema>;
 
 export const DiagnosticListItemSchema = z.object({
   id: z.string(),
@@ -295,6 +354,8 @@ export const DiagnosticDetailSchema = DiagnosticListItemSchema.extend({
   campaignsAnalyzed: z.number().int().optional(),
   /** Addition: Meta's own recommendations for the account (campaign: the campaign's and account-wide ones). */
   metaRecommendations: MetaRecommendationsSchema.nullable().optional(),
+  /** Addition: each judged campaign against its goal (absent on diagnostics made before goals). */
+  goalChecks: z.array(GoalCheckSchema).optional(),
   error: DiagnosticErrorSchema.optional(),
 });
 export type DiagnosticDetail = z.infer<typeof DiagnosticDetailSchema>;

@@ -70,3 +70,41 @@ export const ClearGoalSchema = z
   })
   .strict();
 export type ClearGoal = z.input<typeof ClearGoalSchema>;
+
+/** A campaign's goal: its own (null: none) and the one it is judged against (its own, else the account's). */
+export interface CampaignGoal {
+  accountId: string;
+  campaignId: string;
+  own: GoalView | null;
+  effective: (Goal & { source: 'campaign' | 'account' }) | null;
+}
+
+/** The body of `PUT /v1/accounts/{id}/goals` and `PUT /v1/campaigns/{id}/goal`. */
+export const GoalBodySchema = z
+  .object({
+    kind: z.enum(GOAL_KINDS, { message: 'the goal kind is CPA or ROAS' }),
+    target: z.number({ message: 'the target is a number' }).positive('the target is above zero'),
+  })
+  .strict();
+
+const kindSchema = z.enum(GOAL_KINDS);
+export const GoalViewSchema = z.object({
+  accountId: z.string(),
+  campaignId: z.string().nullable(),
+  kind: kindSchema,
+  target: z.number(),
+  updatedAt: z.string(),
+});
+export const AccountGoalsSchema = z.object({
+  accountId: z.string(),
+  account: GoalViewSchema.nullable(),
+  campaigns: z.array(GoalViewSchema),
+});
+export const CampaignGoalSchema = z.object({
+  accountId: z.string(),
+  campaignId: z.string(),
+  own: GoalViewSchema.nullable(),
+  effective: z
+    .object({ kind: kindSchema, target: z.number(), source: z.enum(['campaign', 'account']) })
+    .nullable(),
+});

@@ -24,6 +24,13 @@ import {
 } from '../api/alerts';
 import type { AccountOverview, Portfolio } from '../api/portfolio';
 import type { DiagnosticChanges, DiagnosticHistory, EvidenceSeries } from '../api/diagnostic-history';
+import {
+  ClearGoalSchema,
+  SetGoalSchema,
+  type AccountGoals,
+  type CampaignGoal,
+  type GoalView,
+} from '../api/goals';
 import type { HandlerName } from './names';
 import type {
   AccountView,
@@ -263,6 +270,10 @@ export const argSchemas = {
   'alerts.add': AddAlertDestinationSchema,
   'alerts.remove': z.object({ id: id('dest') }).strict(),
   'alerts.test': z.object({ id: id('dest') }).strict(),
+  'goals.list': z.object({ accountId }).strict(),
+  'goals.campaign': z.object({ campaignId }).strict(),
+  'goals.set': SetGoalSchema,
+  'goals.clear': ClearGoalSchema,
   'views.list': z.object({ screen: z.enum(SAVED_VIEW_SCREENS) }).strict(),
   'views.save': SaveViewSchema,
   'views.remove': z.object({ id: id('view') }).strict(),
@@ -328,6 +339,10 @@ export interface HandlerResults {
   'alerts.add': AlertDestinationCreated;
   'alerts.remove': AlertDestinationView;
   'alerts.test': AlertTestResult;
+  'goals.list': AccountGoals;
+  'goals.campaign': CampaignGoal;
+  'goals.set': GoalView;
+  'goals.clear': AccountGoals;
   'views.list': SavedView[];
   'views.save': SavedView;
   'views.remove': { id: string };

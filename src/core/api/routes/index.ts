@@ -3,6 +3,7 @@ import { accountRoutes } from './accounts';
 import { campaignRoutes } from './campaigns';
 import { diagnosticRoutes } from './diagnostics';
 import { eventRoutes } from './events';
+import { goalRoutes } from './goals';
 import { insightsRoutes } from './insights';
 import { issueRoutes } from './issues';
 import { portfolioRoutes } from './portfolio';
@@ -18,6 +19,7 @@ export function apiRoutes(): Route[] {
     ...insightsRoutes,
     ...issueRoutes,
     ...portfolioRoutes,
+    ...goalRoutes,
     ...eventRoutes,
   ] as Route[];
 }

@@ -994,6 +994,8 @@ function toCampaignData(
     startTime: `${first}T00:00:00.000Z`,
     stopTime: null,
     targetCpa: goal?.kind === 'CPA' ? Math.round(goal.target * MICROS) : null,
+    // The analyst's goal as the app stores it (goals table), judged by goal-judgement.ts.
+    goal: goal ? { kind: goal.kind, target: goal.target, source: 'campaign' } : null,
     currency: market.currency,
     timezone: market.timezone,
     adSets,

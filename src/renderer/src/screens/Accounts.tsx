@@ -9,6 +9,7 @@ import { useCall, useCallMutation } from '../api/hooks';
 import { Empty, ErrorState, Loading, PageHeader, ProgressBar, StatusPill } from '../components/ui';
 import { date, money, relative, upcoming } from '../format';
 import { AvailablePicker } from './accounts/AvailablePicker';
+import { GoalForm } from './goals/GoalForm';
 import { DisconnectButton } from './accounts/DisconnectButton';
 
 function ConnectPanel(props: { onClose: () => void; reauth?: AccountView }): React.JSX.Element {
@@ -251,6 +252,7 @@ function AccountCard(props: { account: AccountView; onReauth: (a: AccountView) =
           </div>
         ) : null}
       </dl>
+      {account.connectionStatus !== 'disconnected' ? <AccountGoal account={account} /> : null}
       <div className="account-foot">
         {syncing ? (
           <div className="sync-progress">
@@ -296,6 +298,20 @@ function AccountCard(props: { account: AccountView; onReauth: (a: AccountView) =
         ) : null}
       </div>
     </article>
+  );
+}
+
+/** The account's goal beside its last 30 days' CPA and ROAS. */
+function AccountGoal(props: { account: AccountView }): React.JSX.Element {
+  const { account } = props;
+  const summary = useCall('insights.summary', { accountId: account.id, range: { days: 30 } });
+  return (
+    <GoalForm
+      accountId={account.id}
+      currency={account.currency}
+      actual={{ cpa: summary.data?.totals.cpa ?? null, roas: summary.data?.totals.roas ?? null }}
+      actualLabel="last 30 days"
+    />
   );
 }
 

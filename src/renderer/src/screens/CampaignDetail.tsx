@@ -9,8 +9,8 @@ import { compactMoney, date, integer, money, percent, ratio, titleCase } from '.
 import { href, navigate, useRoute } from '../router';
 import { AdIssues } from './campaign/AdIssues';
 import { ChangesList, MARKED_CHANGES } from './campaign/ChangesList';
-import { TargetCpaForm } from './campaign/TargetCpaForm';
 import { focusProps, useFocusRow } from './campaign/focus';
+import { GoalForm } from './goals/GoalForm';
 
 function targetingText(t: AdSetView['targeting']): string {
   const geo = t.geoLocations.length > 0 ? t.geoLocations.join(', ') : 'Any country';
@@ -49,6 +49,8 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
   const route = useRoute();
   const focus = route.query.get('focus');
   useFocusRow(focus, detail.isSuccess);
+  const goal = useCall('goals.campaign', { campaignId: props.campaignId });
+  const roasGoal = goal.data?.effective?.kind === 'ROAS' ? goal.data.effective.target : null;
 
   if (detail.isPending) return <Loading label="Loading campaign…" />;
   if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
@@ -170,12 +172,13 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
           </dd>
         </div>
       </dl>
-      <TargetCpaForm
+      <GoalForm
         key={campaign.id}
+        accountId={campaign.accountId}
         campaignId={campaign.id}
-        targetCpa={targetCpa}
         currency={currency}
-        hasCostCap={campaign.bidStrategy === 'COST_CAP'}
+        actual={{ cpa: campaign.cpa, roas: campaign.roas }}
+        actualLabel="in this range"
       />
       {daily.every((d) => d.spend === 0 && d.conversions === 0) ? (
         <Empty title="No delivery in this range.">Pick a longer range, or sync the account.</Empty>
@@ -221,6 +224,7 @@ export default function CampaignDetail(props: { campaignId: string }): React.JSX
             title="Return on ad spend"
             data={daily}
             series={[{ key: 'roas', label: 'ROAS', color: COLORS.secondary, format: (v) => ratio(v) }]}
+            reference={roasGoal !== null ? { value: roasGoal, label: 'ROAS goal' } : undefined}
           />
         </div>
       )}

@@ -7,6 +7,7 @@ import { date, dateTime, integer, money, percent, ratio, titleCase } from '../fo
 import { href } from '../router';
 import { Evidence } from './diagnostic/Evidence';
 import { HistoryList, SinceLast } from './diagnostic/History';
+import { GoalChecks } from './goals/GoalChecks';
 import { AdsManagerChanges, MetaRecommendationList } from './DiagnosticExtras';
 
 /** Where an issue's entity lives: the ad or ad set row of its campaign, the campaign, or the account. */
@@ -206,6 +207,7 @@ export default function DiagnosticDetail(props: { diagnosticId: string }): React
           </p>
         ) : null}
       </section>
+      {d.goalChecks ? <GoalChecks checks={d.goalChecks} currency={currency} /> : null}
       <section className="section" aria-labelledby="issues-title">
         <h2 id="issues-title">Issues ({d.issues.length})</h2>
         {d.issues.length === 0 ? (

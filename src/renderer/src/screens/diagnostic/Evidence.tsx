@@ -5,7 +5,8 @@ import type { DiagnosticIssue } from '../../../../shared/ipc';
 import type { EvidenceSeries } from '../../../../shared/api/diagnostic-history';
 import { COLORS, TimeChart, type Series } from '../../components/charts';
 import { ProgressBar } from '../../components/ui';
-import { integer, money, percent, titleCase } from '../../format';
+import { date, integer, money, percent, titleCase } from '../../format';
+import { goalLabel, metricValue } from '../goals/GoalChecks';
 
 type Entry = EvidenceSeries['issues'][string];
 
@@ -168,6 +169,28 @@ function Facts(props: { issue: DiagnosticIssue; currency: string }): React.JSX.E
           ))}
         </ul>
       );
+    case 'GOAL_MISSED': {
+      const e = issue.evidence;
+      const reached =
+        e.actual === null || e.actual <= 0
+          ? 0
+          : e.goal.kind === 'ROAS'
+            ? e.actual / e.goal.target
+            : e.goal.target / e.actual;
+      return (
+        <div className="learning-evidence">
+          <ProgressBar percent={Math.min(100, reached * 100)} label="Actual against the goal" />
+          <p className="evidence-line">
+            Goal {goalLabel(e.goal, currency)}, actual {e.goal.kind}{' '}
+            {metricValue(e.goal.kind, e.actual, currency)} on {integer(e.results)} results (
+            {date(e.dateRange.from)}–{date(e.dateRange.to)}): {percent(e.gap * 100, 0)} short,{' '}
+            {money(e.moneyAtRisk, currency)} of spend did not earn the goal. Own baseline{' '}
+            {metricValue(e.goal.kind, e.baseline, currency)}, account median{' '}
+            {metricValue(e.goal.kind, e.accountMedian, currency)}.
+          </p>
+        </div>
+      );
+    }
     default:
       return null;
   }
