@@ -82,6 +82,7 @@ describe('goals in the judgement', () => {
         createdAt: '2026-03-01T00:00:00.000Z',
         completedAt: '2026-03-01T00:00:01.000Z',
         accountId: data.accountId,
+        accountName: 'Acme US',
         platformCampaignId: data.platformCampaignId,
         dateRange: { from: FROM, to: TODAY },
         metrics: content.metrics,
