@@ -55,8 +55,10 @@ function MetricChange(props: {
 export function renderCell(column: CampaignColumn, row: CampaignRow, comparing: boolean): ReactNode {
   if (column.metric) {
     const current = rowValues(row, row.resultType);
-    const value = formatValue(column.kind, column.metric.of(current), row.currency);
-    return comparing ? (
+    const raw = column.metric.of(current);
+    const value = formatValue(column.kind, raw, row.currency);
+    // Nothing to compare when the campaign has no such figure (ROAS of a lead campaign).
+    return comparing && raw !== null ? (
       <span className="metric-cell">
         <span>{value}</span>
         <MetricChange
@@ -79,6 +81,18 @@ export function renderCell(column: CampaignColumn, row: CampaignRow, comparing: 
       );
     case 'status':
       return <StatusPill status={row.status} />;
+    // Text that may be long wraps to two lines, with the whole of it in the tooltip: never cut silently.
+    case 'account':
+    case 'resultType': {
+      const text = column.text?.(row) ?? null;
+      return text === null ? (
+        <span className="muted">–</span>
+      ) : (
+        <span className="wrap" title={String(text)}>
+          {String(text)}
+        </span>
+      );
+    }
     case 'budget':
       return row.dailyBudget === null ? (
         <span className="muted">{row.lifetimeBudget ? 'Lifetime' : 'Ad sets'}</span>
