@@ -138,12 +138,13 @@ export const THRESHOLD_TABLE = {
     source: 'Meta: an overlapping ad set "can’t spend its full budget" [5]',
   },
   pacingUnder: {
-    value: 0.4,
+    value: 0.25,
     unit: 'shortfall share',
     kind: 'shift',
-    meaning: 'Pacing UNDER: average daily spend at least this share below the daily budget (rate ≤ 0.6)',
+    meaning:
+      'Pacing UNDER: average daily spend over a complete week at least this share below the daily budget in force (rate ≤ 0.75)',
     source:
-      'under 0.5× budget over 7 days (open-source audit), <50% critical [91], 3P 50% rule (meta-marketing-api §6.5)',
+      'a week averages out day-to-day pacing, so a budget three-quarters spent for 7 days is under-delivery a media buyer acts on; <50% critical [91], 3P 50% rule (meta-marketing-api §6.5)',
   },
   pacingOver: {
     value: 0.2,

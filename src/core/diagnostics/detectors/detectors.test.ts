@@ -166,7 +166,7 @@ describe('AUCTION_OVERLAP (same event, ≥30% targeting overlap, CPM up 15%)', (
   });
 });
 
-describe('PACING_ISSUE (weekly average ≤ 60% or ≥ 120% of the daily budget)', () => {
+describe('PACING_ISSUE (weekly average ≤ 75% or ≥ 120% of the daily budget)', () => {
   // One ad of 10,000 impressions a day at CPM 10 spends 100 a day; the budget decides the rate.
   const pacing = (budget: number) =>
     campaign([{ name: 'Prospecting', dailyBudget: budget, ads: [{ name: 'A', impressions: () => 10_000 }] }]);
@@ -175,9 +175,9 @@ describe('PACING_ISSUE (weekly average ≤ 60% or ≥ 120% of the daily budget)'
     expect(found).toHaveLength(1);
     expect(found[0]?.evidence).toMatchObject({ direction: 'UNDER', avgDailySpend: 100, pacingRate: 0.6 });
   });
-  it('flags UNDER below 60% and not at 61%', () => {
-    expect(detectPacingIssue(ctxOf(pacing(100 / 0.59)))).toHaveLength(1);
-    expect(detectPacingIssue(ctxOf(pacing(100 / 0.61)))).toEqual([]);
+  it('flags UNDER at 75% and below, not at 76%', () => {
+    expect(detectPacingIssue(ctxOf(pacing(100 / 0.74)))).toHaveLength(1);
+    expect(detectPacingIssue(ctxOf(pacing(100 / 0.76)))).toEqual([]);
   });
   it('flags OVER at 120% and above, not at 119%', () => {
     const found = detectPacingIssue(ctxOf(pacing(100 / 1.2)));
