@@ -192,12 +192,13 @@ export const THRESHOLD_TABLE = {
     source: 'media-buying practice: an account-wide move has an account-wide cause (pixel, CAPI, auction)',
   },
   trackingResultDrop: {
-    value: 0.5,
+    value: 0.3,
     unit: 'share',
     kind: 'shift',
     meaning:
-      'Tracking break: results per link click at least this far below the days before, from one day on',
-    source: 'a broken pixel/CAPI event loses most results overnight; campaign decay is gradual [70][113]',
+      'Tracking break: results per link click (a rate relative to the clicks that still arrive) at least this far below the days before, from one day on, as a step on most campaigns at once',
+    source:
+      'a broken pixel/CAPI event (one of several, a browser or a domain) loses 30-100% of results overnight; the step, the clicks holding and the account-wide share tell it from campaign decay, which is gradual and one campaign at a time [70][113]',
   },
   trafficHold: {
     value: 0.2,
