@@ -69,9 +69,13 @@ describe('CREATIVE_FATIGUE (CTR drop 25% with frequency up 10%)', () => {
     expect(detectCreativeFatigue(ctxOf(withCtr(0.0148)))).toHaveLength(1));
   it('does not flag a drop just below it', () =>
     expect(detectCreativeFatigue(ctxOf(withCtr(0.0152)))).toEqual([]));
-  it('does not flag a CTR drop without rising frequency', () => {
+  it('does not flag a CTR drop of 40% without rising frequency', () => {
     const data = campaign([{ name: 'US', ads: [{ name: 'Static', ctr: step(0.02, 0.012, 7) }] }]);
     expect(detectCreativeFatigue(ctxOf(data))).toEqual([]);
+  });
+  it('flags a CTR halved whatever the frequency', () => {
+    const data = campaign([{ name: 'US', ads: [{ name: 'Static', ctr: step(0.02, 0.0098, 7) }] }]);
+    expect(detectCreativeFatigue(ctxOf(data))).toHaveLength(1);
   });
   it('ignores an ad with too few impressions', () => {
     const data = campaign([
