@@ -159,6 +159,39 @@ describe('AUCTION_OVERLAP (same event, ≥30% targeting overlap, CPM up 15%)', (
   it('does not flag ad sets in different countries', () => {
     expect(detectAuctionOverlap(ctxOf(overlapping(14, country('DE'))))).toEqual([]);
   });
+  it('reads a new ad set launched into a covered audience pair by pair, inside a chain of broad overlaps', () => {
+    // A broad ad set overlaps both age cells; merged, the chain's CPM barely moves. The young cell's own
+    // CPM rose 25% since an ad set copying its audience was launched 10 days ago: that pair collides.
+    const young = { geo_locations: { countries: ['US'] }, age_min: 18, age_max: 30 };
+    const old = { geo_locations: { countries: ['US'] }, age_min: 31, age_max: 65 };
+    const data = campaign([
+      {
+        name: 'Broad',
+        targeting: country('US'),
+        dailyBudget: null,
+        ads: [{ name: 'A', impressions: () => 40_000, cpm: () => 10 }],
+      },
+      { name: 'Young', targeting: young, dailyBudget: null, ads: [{ name: 'B', cpm: step(10, 12.5, 7) }] },
+      { name: 'Old', targeting: old, dailyBudget: null, ads: [{ name: 'C', cpm: () => 10 }] },
+      {
+        name: 'Young copy',
+        targeting: young,
+        dailyBudget: null,
+        createdDaysAgo: 10,
+        ads: [{ name: 'D', createdDaysAgo: 10, impressions: () => 2_000, cpm: () => 10 }],
+      },
+    ]);
+    const found = detectAuctionOverlap(ctxOf(data));
+    expect(found).toHaveLength(1);
+    const names = [
+      found[0]?.affectedEntity.name,
+      ...((found[0]?.evidence as { overlappingAdSets: { name: string }[] }).overlappingAdSets ?? []).map(
+        (s) => s.name,
+      ),
+    ].sort();
+    expect(names).toEqual(['Young', 'Young copy']);
+    expect(found[0]?.facts.cpmRise).toBeCloseTo(0.25, 2);
+  });
   it('measures partial overlap: disjoint age bands never meet', () => {
     const young = { geo_locations: { countries: ['US'] }, age_min: 18, age_max: 30 };
     const old = { geo_locations: { countries: ['US'] }, age_min: 31, age_max: 65 };
