@@ -58,7 +58,9 @@ function budgetSteps(action: string): number[] {
   if (!/budget/i.test(action)) return [];
   const steps: number[] = [];
   for (const m of action.matchAll(/budget[^.]*?\bby (\d+(?:\.\d+)?)%/gi)) steps.push(Number(m[1]) / 100);
-  for (const m of action.matchAll(/from (\S+?) to (\S+?)(?=[\s,.)]|$)/g)) {
+  // An amount ends at a space, a closing bracket or a final comma or full stop: "¥44,181" is one
+  // amount (a thousands separator is no end).
+  for (const m of action.matchAll(/from (\S+?) to (\S+?)(?=[\s)]|[,.](?:\s|$)|$)/g)) {
     const a = amount(m[1] ?? '');
     const b = amount(m[2] ?? '');
     if (a && b) steps.push(b / a - 1);
@@ -95,7 +97,9 @@ function namedAdSets(structure: CampaignStructure, action: string): CampaignStru
 function rulesBroken(action: string, kind: string, structure: CampaignStructure): Rule[] {
   const broken: Rule[] = [];
   const adSetBudget =
-    /(budget of ad set|budgets? of (the )?ad sets|move [^.]*budget[^.]*ad set|ad set[^.]*daily budget)/i.test(
+    // An ad set's own budget, not a campaign budget named later in the same sentence ("add creative
+    // to ad set X …, and lower the daily budget of campaign Y" edits the campaign's).
+    /(budget of ad set|budgets? of (the )?ad sets|move [^.]*budget[^.]*ad set|ad set “[^”]*”(?:'s)? daily budget)/i.test(
       action,
     );
   if (structure.budget === 'CBO' && adSetBudget) broken.push('CBO_AD_SET_BUDGET');

@@ -162,6 +162,37 @@ describe('account context before campaign blame', () => {
     expect(content.recommendations[0]?.action).toMatch(/Hold budgets and bids/);
   });
 
+  it('an outage losing 40% of results (clicks holding) is still one TRACKING_BREAK', () => {
+    // 40% of results stop being reported from 7 days before the end: the rate per click falls 40%.
+    const campaigns = buildAccount(20, (_i, ad) => ({
+      ...ad,
+      cvr: ((cvr: Shape) => (d: number) => (d < 7 ? cvr(d) * 0.6 : cvr(d)))(ad.cvr ?? flat(0.05)),
+    }));
+    const content = account(campaigns);
+    expect(countOf(content, 'TRACKING_BREAK')).toBe(1);
+    expect(countOf(content, 'CPA_DEGRADATION')).toBeLessThanOrEqual(2);
+  });
+
+  it('a market-wide CPM rise that began 4 days before the end is one MARKET_SHIFT', () => {
+    // Too few days to carry a week's average past the bar: read from the day CPM stepped.
+    const campaigns = buildAccount(20, (i, ad) => {
+      const rise = 1.26 + (i % 5) * 0.02;
+      const cpm = ad.cpm ?? flat(10);
+      const impressions = ad.impressions ?? flat(4000);
+      return {
+        ...ad,
+        cpm: (d) => (d < 4 ? cpm(d) * rise : cpm(d)),
+        impressions: (d) => (d < 4 ? impressions(d) / rise : impressions(d)),
+      };
+    });
+    const content = account(campaigns);
+    expect(countOf(content, 'MARKET_SHIFT')).toBe(1);
+    expect(content.issues.length).toBeLessThanOrEqual(3);
+    const issue = content.issues.find((i) => i.type === 'MARKET_SHIFT')!;
+    if (issue.type !== 'MARKET_SHIFT') throw new Error('unreachable');
+    expect(issue.evidence.cpmChange).toBeGreaterThan(0.25);
+  });
+
   it('a real cost-per-result problem on one campaign of 20 is still that campaign’s, with no account issue', () => {
     const campaigns = buildAccount(20, (i, ad) =>
       i === 7 ? { ...ad, cvr: step(ad.cvr?.(30) ?? 0.05, (ad.cvr?.(30) ?? 0.05) * 0.45, 10) } : ad,

@@ -198,17 +198,31 @@ interface CpmMove {
   recentSpend: number;
 }
 
-function moveOf(data: CampaignData, windows: Windows, th: Thresholds): CpmMove | null {
-  const recent = sumRange(data.daily, windows.recent.from, windows.recent.to);
-  const reference = sumRange(data.daily, windows.reference.from, windows.reference.to);
-  if (recent.impressions < th.minImpressions || reference.impressions < th.minImpressions) return null;
+/** The days a CPM move is read over: since its start, against the days before it. */
+interface MoveWindows {
+  recent: { from: string; to: string };
+  reference: { from: string; to: string };
+  recentCpr: { from: string; to: string };
+  referenceCpr: { from: string; to: string };
+}
+
+function moveOf(data: CampaignData, w: MoveWindows, th: Thresholds): CpmMove | null {
+  const recent = sumRange(data.daily, w.recent.from, w.recent.to);
+  const reference = sumRange(data.daily, w.reference.from, w.reference.to);
+  // Impressions per day: a move read over a few days needs a proportionate share of the bar.
+  const days = Math.max(1, recent.days);
+  if (recent.impressions < (th.minImpressions * days) / 7 || reference.impressions < th.minImpressions)
+    return null;
   const now = cpmOf(recent);
   const before = cpmOf(reference);
   if (now === null || before === null || before === 0) return null;
   const ctrNow = linkCtrOf(recent);
   const ctrBefore = linkCtrOf(reference);
-  const rNow = perClick(sumRange(data.daily, windows.recentCpr.from, windows.recentCpr.to));
-  const rBefore = perClick(sumRange(data.daily, windows.referenceCpr.from, windows.referenceCpr.to));
+  const rNow =
+    w.recentCpr.to >= w.recentCpr.from
+      ? perClick(sumRange(data.daily, w.recentCpr.from, w.recentCpr.to))
+      : null;
+  const rBefore = perClick(sumRange(data.daily, w.referenceCpr.from, w.referenceCpr.to));
   return {
     id: data.id,
     change: now / before - 1,
@@ -216,6 +230,54 @@ function moveOf(data: CampaignData, windows: Windows, th: Thresholds): CpmMove |
     rateChange: rNow !== null && rBefore ? rNow / rBefore - 1 : null,
     recentSpend: recent.spend,
   };
+}
+
+/**
+ * When the account's CPM moved: the last week against the baseline, or, for a move that began only
+ * days before the end (too few days to carry a week's average past the bar), the days since the day
+ * it stepped against the two weeks before it. A step: nearly every day since sits past the midpoint.
+ */
+function moveWindows(daily: Map<string, DayRow>, windows: Windows, th: Thresholds): MoveWindows {
+  const week: MoveWindows = {
+    recent: windows.recent,
+    reference: windows.reference,
+    recentCpr: windows.recentCpr,
+    referenceCpr: windows.referenceCpr,
+  };
+  const weekMove = (() => {
+    const now = cpmOf(sumRange(daily, week.recent.from, week.recent.to));
+    const before = cpmOf(sumRange(daily, week.reference.from, week.reference.to));
+    return now !== null && before ? Math.abs(now / before - 1) : 0;
+  })();
+  let best: { w: MoveWindows; move: number } | null = null;
+  const last = windows.range.to;
+  for (const start of dateRange(windows.recent.from, addDays(last, -2))) {
+    const reference = { from: addDays(start, -14), to: addDays(start, -1) };
+    const before = cpmOf(sumRange(daily, reference.from, reference.to));
+    const now = cpmOf(sumRange(daily, start, last));
+    if (now === null || !before) continue;
+    const move = now / before - 1;
+    if (!atLeast(Math.abs(move), th.marketCpmShift) || Math.abs(move) <= weekMove) continue;
+    const midpoint = before * (1 + move / 2);
+    const days = dateRange(start, last);
+    const past = days.filter((d) => {
+      const row = daily.get(d);
+      const cpm = row && row.impressions > 0 ? (row.spend / row.impressions) * 1000 : null;
+      return cpm !== null && (move > 0 ? cpm >= midpoint : cpm <= midpoint);
+    }).length;
+    if (past < 0.8 * days.length) continue;
+    if (!best || Math.abs(move) > best.move)
+      best = {
+        move: Math.abs(move),
+        w: {
+          recent: { from: start, to: last },
+          reference,
+          recentCpr: { from: start, to: windows.recentCpr.to },
+          referenceCpr: reference,
+        },
+      };
+  }
+  return best?.w ?? week;
 }
 
 /** CTR and results per click within the hold band: the audience responds as before. */
@@ -230,10 +292,11 @@ function marketShift(
   th: Thresholds,
   account: AccountRef,
 ): { finding: Finding; affected: Map<string, CpmMove>; change: number } | null {
-  const moves = pool.map((j) => moveOf(j.data, windows, th)).filter((m): m is CpmMove => m !== null);
-  if (moves.length < 3) return null;
   const daily = mergeDaily(pool.map((j) => j.data.daily));
-  const account_ = moveOf({ ...(pool[0] as Judged).data, daily }, windows, th);
+  const w = moveWindows(daily, windows, th);
+  const moves = pool.map((j) => moveOf(j.data, w, th)).filter((m): m is CpmMove => m !== null);
+  if (moves.length < 3) return null;
+  const account_ = moveOf({ ...(pool[0] as Judged).data, daily }, w, th);
   if (!account_ || !atLeast(Math.abs(account_.change), th.marketCpmShift)) return null;
   // The audience still responds: account CTR and conversion rate hold. Otherwise the CPM move comes
   // with a change in the ads or the offer, which is the campaigns' to explain.
@@ -253,8 +316,8 @@ function marketShift(
   const share = affectedSpend / (total || 1);
   if (affected.size < 3 || !atLeast(share, th.accountShare)) return null;
   const currency = pool[0]?.data.currency ?? 'USD';
-  const reference = sumRange(daily, windows.reference.from, windows.reference.to);
-  const recent = sumRange(daily, windows.recent.from, windows.recent.to);
+  const reference = sumRange(daily, w.reference.from, w.reference.to);
+  const recent = sumRange(daily, w.recent.from, w.recent.to);
   const before = cpmOf(reference) ?? 0;
   const now = cpmOf(recent) ?? 0;
   const up = m > 0;
@@ -263,7 +326,7 @@ function marketShift(
     severity: up ? (m >= 2 * th.marketCpmShift ? 'HIGH' : 'MEDIUM') : 'LOW',
     title: `CPM ${up ? 'up' : 'down'} ${percent(Math.abs(m))} across the account`,
     description:
-      `CPM went from ${money(before, currency)} to ${money(now, currency)} (${up ? '+' : '−'}${percent(Math.abs(m))}) in ${day(windows.recent.from)}–${day(windows.recent.to)} ` +
+      `CPM went from ${money(before, currency)} to ${money(now, currency)} (${up ? '+' : '−'}${percent(Math.abs(m))}) in ${day(w.recent.from)}–${day(w.recent.to)} ` +
       `on ${affected.size} of ${moves.length} campaigns (${percent(share)} of their spend) by a similar share, ` +
       `while CTR (${signed(account_.ctrChange)}) and results per click (${signed(account_.rateChange)}) held: ` +
       `the auction got ${up ? 'dearer' : 'cheaper'} for everyone (season, competition), not these campaigns worse. ` +

@@ -119,6 +119,15 @@ function detect(
     for (const f of runDetectors(ctx)) {
       // The cost per result above the CPA goal is already the goal's finding: not said twice.
       if (missed.length > 0 && f.type === 'CPA_DEGRADATION' && f.facts.source === 'analyst_target') continue;
+      // A campaign its blocker stops (disapproved ad, spend cap) under-spends because of it: the
+      // blocker is the finding, a pacing issue beside it would send the analyst to the budget.
+      if (
+        blocked.length > 0 &&
+        f.type === 'PACING_ISSUE' &&
+        'direction' in f.evidence &&
+        f.evidence.direction === 'UNDER'
+      )
+        continue;
       const scaled = { ...f, severity: adjustedSeverity(f, ctx.rangeSpend) };
       findings.push({ ...scaled, severity: goalAwareSeverity(scaled, standing) });
     }

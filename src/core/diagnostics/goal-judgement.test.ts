@@ -13,7 +13,7 @@ const TODAY = '2026-03-01';
 const FROM = addDays(TODAY, -6);
 const none: Learned = { profile: DEFAULT_PROFILE, customized: false, feedback: new Map() };
 
-/** One ad set, one ad: 4,000 impressions, 60 clicks, 3 purchases and $40 a day by default. */
+/** One ad set, one ad: 4,000 impressions, 60 clicks, 3 purchases and $40 a day (of a $45 budget) by default. */
 function campaign(
   name: string,
   ad: Partial<AdSpec> = {},
@@ -24,7 +24,7 @@ function campaign(
     today: TODAY,
     days: 40,
     adSets: [
-      { name: `${name} ad set`, dailyBudget: opts.dailyBudget ?? 60, ads: [{ name: `${name} ad`, ...ad }] },
+      { name: `${name} ad set`, dailyBudget: opts.dailyBudget ?? 45, ads: [{ name: `${name} ad`, ...ad }] },
     ],
   });
   data.resultType = 'PURCHASE';

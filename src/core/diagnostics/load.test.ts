@@ -31,6 +31,8 @@ beforeAll(() => {
       {
         name: 'US broad',
         targeting: { geo_locations: { countries: ['US'] }, age_min: 18, age_max: 65 },
+        // Two ads at $40 a day: a budget it delivers (no pacing finding beside the two under test).
+        dailyBudget: 90,
         learning: { status: 'FAIL', conversions: 12, editDaysAgo: 9 },
         ads: [
           { name: 'Video hook', ctr: step(0.02, 0.012, 7), frequency: step(1.25, 1.6, 7) },

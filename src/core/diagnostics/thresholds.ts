@@ -138,12 +138,13 @@ export const THRESHOLD_TABLE = {
     source: 'Meta: an overlapping ad set "can’t spend its full budget" [5]',
   },
   pacingUnder: {
-    value: 0.4,
+    value: 0.25,
     unit: 'shortfall share',
     kind: 'shift',
-    meaning: 'Pacing UNDER: average daily spend at least this share below the daily budget (rate ≤ 0.6)',
+    meaning:
+      'Pacing UNDER: average daily spend over a complete week at least this share below the daily budget in force (rate ≤ 0.75)',
     source:
-      'under 0.5× budget over 7 days (open-source audit), <50% critical [91], 3P 50% rule (meta-marketing-api §6.5)',
+      'a week averages out day-to-day pacing, so a budget three-quarters spent for 7 days is under-delivery a media buyer acts on; <50% critical [91], 3P 50% rule (meta-marketing-api §6.5)',
   },
   pacingOver: {
     value: 0.2,
@@ -191,12 +192,13 @@ export const THRESHOLD_TABLE = {
     source: 'media-buying practice: an account-wide move has an account-wide cause (pixel, CAPI, auction)',
   },
   trackingResultDrop: {
-    value: 0.5,
+    value: 0.3,
     unit: 'share',
     kind: 'shift',
     meaning:
-      'Tracking break: results per link click at least this far below the days before, from one day on',
-    source: 'a broken pixel/CAPI event loses most results overnight; campaign decay is gradual [70][113]',
+      'Tracking break: results per link click (a rate relative to the clicks that still arrive) at least this far below the days before, from one day on, as a step on most campaigns at once',
+    source:
+      'a broken pixel/CAPI event (one of several, a browser or a domain) loses 30-100% of results overnight; the step, the clicks holding and the account-wide share tell it from campaign decay, which is gradual and one campaign at a time [70][113]',
   },
   trafficHold: {
     value: 0.2,

@@ -933,7 +933,8 @@ function toCampaignData(
     optimizationGoal: RESULT_GOAL.get(c.resultType) ?? 'OFFSITE_CONVERSIONS',
     promotedEvent: c.resultType === 'PURCHASE' ? 'PURCHASE' : c.resultType === 'LEAD' ? 'LEAD' : null,
     resultType: c.resultType,
-    targeting: s.targeting,
+    // As the Graph API gives it (targeting_automation.advantage_audience), so the engine sees it.
+    targeting: { ...s.targeting, advantageAudience: s.truth.advantageAudience },
     learningStatus: s.learning?.status ?? 'SUCCESS',
     learningConversions: s.learning?.conversions ?? 0,
     lastSignificantEditAt: `${s.lastEdit}T10:00:00.000Z`,
@@ -988,6 +989,8 @@ function toCampaignData(
     status: 'ACTIVE',
     effectiveStatus: 'ACTIVE',
     objective: c.objective,
+    // Advantage+ shopping campaigns are told apart by smart_promotion_type, as on the Graph API.
+    smartPromotionType: c.structure.advantageShopping ? 'AUTOMATED_SHOPPING_ADS' : null,
     bidStrategy: c.structure.budget === 'CBO' ? (c.adSets[0]?.truth.bidStrategy ?? null) : null,
     dailyBudget: c.structure.dailyBudget,
     lifetimeBudget: null,

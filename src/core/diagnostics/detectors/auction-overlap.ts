@@ -6,7 +6,7 @@ import { targetingOverlap } from '../targeting';
 import type { Thresholds } from '../thresholds';
 import type { Windows } from '../series';
 import type { AdSetData, CampaignData, Finding } from '../types';
-import { isActive, type DetectorContext } from './context';
+import { dayOf, isActive, type DetectorContext } from './context';
 
 const eventOf = (s: AdSetData): string => `${s.optimizationGoal ?? ''}/${s.promotedEvent ?? ''}`;
 
@@ -55,11 +55,33 @@ export function detectCrossCampaignOverlap(
   );
 }
 
+/**
+ * Two readings: first the pairs where an ad set was launched into an audience an established one
+ * covers and its CPM rose since (each pair judged on its own); then, among the ad sets left, connected
+ * groups of overlapping ad sets whose merged CPM rose or whose ad-set budgets went unspent.
+ */
 function findOverlaps(
   members: readonly OverlapMember[],
   scope: OverlapScope,
   saturated: ReadonlySet<string>,
   acrossCampaigns = false,
+): Finding[] {
+  const launched = findGroups(members, scope, saturated, acrossCampaigns, 'launch');
+  const taken = new Set<string>();
+  for (const f of launched) {
+    taken.add(f.affectedEntity.id);
+    if ('overlappingAdSets' in f.evidence) for (const s of f.evidence.overlappingAdSets) taken.add(s.id);
+  }
+  const rest = members.filter((m) => !taken.has(m.adSet.id));
+  return [...launched, ...findGroups(rest, scope, saturated, acrossCampaigns, 'group')];
+}
+
+function findGroups(
+  members: readonly OverlapMember[],
+  scope: OverlapScope,
+  saturated: ReadonlySet<string>,
+  acrossCampaigns: boolean,
+  mode: 'launch' | 'group',
 ): Finding[] {
   const { windows, th } = scope;
   const candidates = members.filter(({ campaign, adSet: s }) => {
@@ -77,6 +99,10 @@ function findOverlaps(
   };
   const pairOverlap = new Map<string, number>();
   const paired = new Set<string>();
+  // What a media buyer checks per pair, not per chain of pairs: a broad ad set (Advantage+ audience)
+  // overlaps every cell of its country, and judging the whole chain at once dilutes the one pair that
+  // actually collides. A pair counts when its own auctions show it (symptom below).
+  const symptoms = new Map<string, Symptom>();
   for (let i = 0; i < candidates.length; i++) {
     for (let j = i + 1; j < candidates.length; j++) {
       const a = candidates[i]?.adSet;
@@ -85,7 +111,10 @@ function findOverlaps(
       if (acrossCampaigns && candidates[i]?.campaign.id === candidates[j]?.campaign.id) continue;
       const overlap = targetingOverlap(a.targeting, b.targeting);
       if (!atLeast(overlap, th.overlapTargeting)) continue;
+      const symptom = mode === 'launch' ? pairSymptom(a, b, scope) : null;
+      if (mode === 'launch' && !symptom) continue;
       pairOverlap.set(`${a.id}|${b.id}`, overlap);
+      if (symptom) symptoms.set(`${a.id}|${b.id}`, symptom);
       paired.add(a.id);
       paired.add(b.id);
       parent.set(find(a.id), find(b.id));
@@ -102,13 +131,24 @@ function findOverlaps(
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const daily = mergeDaily(group.map((s) => s.daily));
-    const recent = sumRange(daily, windows.recent.from, windows.recent.to);
-    const reference = sumRange(daily, windows.reference.from, windows.reference.to);
-    if (reference.impressions < th.minImpressions) continue;
-    const cpmNow = cpmOf(recent);
-    const cpmBefore = cpmOf(reference);
-    if (cpmNow === null || !cpmBefore) continue;
-    const cpmRise = cpmNow / cpmBefore - 1;
+    // Launches: the strongest pair's symptom is the group's evidence. Groups: their merged CPM.
+    let strongest: Symptom | null = null;
+    for (const [key, symptom] of symptoms) {
+      const [a, b] = key.split('|');
+      if (!group.some((s) => s.id === a) || !group.some((s) => s.id === b)) continue;
+      if (!strongest || strongest.cpmRise < symptom.cpmRise) strongest = symptom;
+    }
+    if (mode === 'group') {
+      const recent = sumRange(daily, windows.recent.from, windows.recent.to);
+      const reference = sumRange(daily, windows.reference.from, windows.reference.to);
+      if (reference.impressions < th.minImpressions) continue;
+      const now = cpmOf(recent);
+      const before = cpmOf(reference);
+      if (now === null || !before) continue;
+      strongest = { cpmRise: now / before - 1, cpmBefore: before, cpmNow: now };
+    }
+    if (!strongest) continue;
+    const { cpmRise, cpmBefore, cpmNow } = strongest;
     // Under-spend of the group against its budgets (ad-set budgets only; CBO campaigns pool them).
     let budget = 0;
     let spend = 0;
@@ -119,8 +159,10 @@ function findOverlaps(
       spend += sumRange(s.daily, windows.complete.from, windows.complete.to).spend;
     }
     const underspend = budget > 0 ? 1 - spend / budget : 0;
-    if (!atLeast(cpmRise, th.overlapCpmRise) && !atLeast(underspend, th.overlapUnderspend)) continue;
-    if (cpmRise < th.overlapCpmRise / 2) continue;
+    if (mode === 'group') {
+      if (!atLeast(cpmRise, th.overlapCpmRise) && !atLeast(underspend, th.overlapUnderspend)) continue;
+      if (cpmRise < th.overlapCpmRise / 2) continue;
+    }
 
     let overlap = 0;
     for (const [key, value] of pairOverlap) {
@@ -204,4 +246,44 @@ function findOverlaps(
     });
   }
   return findings;
+}
+
+interface Symptom {
+  cpmRise: number;
+  cpmBefore: number;
+  cpmNow: number;
+}
+
+/** CPM of one ad set, or of a pair merged, in a window (null without impressions). */
+function cpmIn(rows: Map<string, import('../types').DayRow>, w: { from: string; to: string }): number | null {
+  return cpmOf(sumRange(rows, w.from, w.to));
+}
+
+/**
+ * Whether two overlapping ad sets show it in their auctions, as a media buyer reads it: one of them
+ * was launched since the reference period, and the established one's own CPM rose past the bar since
+ * (a new ad set bidding into an audience already covered). Two ad sets that have overlapped all along
+ * show no change to date the overlap by: a chain of broad ad sets (Advantage+ audience overlaps every
+ * cell of its country) judged as one merged group mostly measured noise. Unspent budget alone is no
+ * sign of overlap (a blocker or a cap does the same); it is reported beside the CPM. Null: no symptom.
+ */
+function pairSymptom(a: AdSetData, b: AdSetData, scope: OverlapScope): Symptom | null {
+  const { windows, th } = scope;
+  let best: Symptom | null = null;
+  const since = (s: AdSetData): string => dayOf(s.createdTime) ?? '';
+  for (const [established, newer] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    if (since(newer) <= windows.reference.from || since(established) > windows.reference.from) continue;
+    const own = sumRange(established.daily, windows.reference.from, windows.reference.to);
+    if (own.impressions < th.minImpressions) continue;
+    const ownBefore = cpmOf(own);
+    const ownNow = cpmIn(established.daily, windows.recent);
+    if (!ownBefore || ownNow === null) continue;
+    const rise = ownNow / ownBefore - 1;
+    if (atLeast(rise, th.overlapCpmRise) && (!best || rise > best.cpmRise))
+      best = { cpmRise: rise, cpmBefore: ownBefore, cpmNow: ownNow };
+  }
+  return best;
 }

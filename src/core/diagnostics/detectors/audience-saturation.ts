@@ -38,12 +38,12 @@ export function detectAudienceSaturation(ctx: DetectorContext): Finding[] {
     const cpmRise = cpmBefore ? cpmNow / cpmBefore - 1 : 0;
     // CPM rising is supporting evidence, not a requirement: the reach and frequency dynamics are the
     // signal. With CPM flat, what tells a running-dry audience from worn-out creative is CTR: people
-    // reached again still click at their rate; a CTR falling as much as fatigue's bar is the creative.
+    // reached again still click at their rate; a CTR already half-way to fatigue's bar is the creative.
     const cpmUp = atLeast(cpmRise, th.saturationCpmRise);
     const ctrNow = ctrOf(recent);
     const ctrBefore = ctrOf(reference);
     const ctrDrop = ctrNow !== null && ctrBefore ? 1 - ctrNow / ctrBefore : 0;
-    if (!cpmUp && atLeast(ctrDrop, th.fatigueCtrDrop)) continue;
+    if (!cpmUp && atLeast(ctrDrop, th.fatigueCtrDrop / 2)) continue;
     const newReachShare = Math.max(0, Math.min(1, reachPerDayNow / reachPerDayBefore));
     const severity =
       cpmUp && frequencyRise >= 2.5 * th.saturationFrequencyRise && reachDrop >= 2 * th.saturationReachDrop

@@ -81,7 +81,11 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   const judged = isJudgeable(ctx.data.resultType);
   const cprMultiple = judged && cprNow !== null && cprBefore ? cprNow / cprBefore : null;
 
-  const byCtr = atLeast(ctrDrop, th.fatigueCtrDrop) && atLeast(frequencyRise, th.fatigueFrequencyRise);
+  // CTR down with exposure growing; or CTR halved, whatever the frequency: a creative that lost half
+  // its clicks has worn out for the people it still reaches.
+  const byCtr =
+    atLeast(ctrDrop, th.fatigueCtrDrop) &&
+    (atLeast(frequencyRise, th.fatigueFrequencyRise) || atLeast(ctrDrop, 2 * th.fatigueCtrDrop));
   // A cost rise that higher auction prices explain is the audience's problem, not the creative's.
   const cpmRise = (cpmOf(recent) ?? 0) / (cpmOf(reference) || 1) - 1;
   const byCost =
