@@ -127,9 +127,17 @@ export function scoreAccount(
     const id = (issue as { campaignId?: string }).campaignId;
     if (id && issue.type === 'GOAL_MISSED') goalMissed.add(id);
     if (!id || !isDetector(issue.type)) continue;
-    const set = byCampaign.get(id) ?? new Set<IssueType>();
-    set.add(issue.type);
-    byCampaign.set(id, set);
+    // An overlap is a pair: one issue, told from one campaign, names the other campaigns in it. Each
+    // named campaign counts as flagged with it, for recall and for false alarms alike.
+    const named =
+      issue.type === 'AUCTION_OVERLAP' && 'overlappingCampaigns' in issue.evidence
+        ? (issue.evidence.overlappingCampaigns ?? []).map((c) => c.id)
+        : [];
+    for (const campaignId of [id, ...named]) {
+      const set = byCampaign.get(campaignId) ?? new Set<IssueType>();
+      set.add(issue.type);
+      byCampaign.set(campaignId, set);
+    }
   }
   const truth = account.truth;
   report.accounts += 1;
