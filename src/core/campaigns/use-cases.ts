@@ -15,13 +15,7 @@ import {
   type RequestContext,
   type VisibleAccount,
 } from '../identity/access';
-import {
-  campaignDaily,
-  campaignInsights,
-  campaignInsightsInComparedWindows,
-  campaignInsightsInWindows,
-  firstInsightDates,
-} from '../insights';
+import { campaignDaily, campaignInsights, campaignInsightsInWindows, firstInsightDates } from '../insights';
 import { microsToAmount } from '../money';
 import { accountDateRange, resolveRange, windowOf, type RangeInput } from '../windows';
 import {
@@ -258,16 +252,17 @@ export function campaignUseCases(services: AppServices) {
       const ranges = accountRanges(accounts, input.dateRange, legacy);
       const only = input.accountId ? accounts[0]?.id : undefined;
       const rows = campaignRows(db, ctx, only ? 'AND c.account_id = ?' : '', only ? [only] : []);
-      // Every account over its own window; with a comparison, both ranges in one pass when adjacent.
-      const windows = ranges.perAccount.map((r) => ({ accountId: r.accountId, ...r.window }));
-      const compared = ranges.reference.comparison
-        ? campaignInsightsInComparedWindows(
+      // One query per range, every account over its own window.
+      const metrics = campaignInsightsInWindows(
+        db,
+        ranges.perAccount.map((r) => ({ accountId: r.accountId, ...r.window })),
+      );
+      const previous = ranges.reference.comparison
+        ? campaignInsightsInWindows(
             db,
-            ranges.perAccount.map((r, i) => ({ ...windows[i]!, comparison: r.comparison as DateWindow })),
+            ranges.perAccount.map((r) => ({ accountId: r.accountId, ...(r.comparison as DateWindow) })),
           )
         : null;
-      const metrics = compared ? compared.current : campaignInsightsInWindows(db, windows);
-      const previous = compared ? compared.previous : null;
       return {
         dateRange: ranges.reference.window,
         comparison: ranges.reference.comparison,

@@ -17,15 +17,13 @@ import {
   campaignLabels,
   sumDaily,
   sumPerCampaign,
-  sumPerCampaignInComparedWindows,
   sumPerCampaignInWindows,
-  type ComparedWindow,
   sumTotals,
   type AccountWindow,
   type Scope,
 } from './queries';
 
-export { firstInsightDates, type AccountWindow, type ComparedWindow } from './queries';
+export { firstInsightDates, type AccountWindow } from './queries';
 
 export { deriveMetrics, percentChange, type DerivedMetrics, type RawTotals } from './metrics';
 
@@ -211,21 +209,6 @@ export function campaignInsightsInWindows(
   windows: readonly AccountWindow[],
 ): Map<string, CampaignInsights> {
   return new Map(sumPerCampaignInWindows(db, windows).map((row) => [row.campaignId, withReach(row)]));
-}
-
-/**
- * The same over each account's range and its comparison period, in one pass when they are adjacent
- * (the campaigns table compared with the previous period).
- */
-export function campaignInsightsInComparedWindows(
-  db: Db,
-  windows: readonly ComparedWindow[],
-): { current: Map<string, CampaignInsights>; previous: Map<string, CampaignInsights> } {
-  const { current, previous } = sumPerCampaignInComparedWindows(db, windows);
-  return {
-    current: new Map(current.map((row) => [row.campaignId, withReach(row)])),
-    previous: new Map(previous.map((row) => [row.campaignId, withReach(row)])),
-  };
 }
 
 /** Per-campaign totals over a window; campaigns without rows get zeros (and null ratios). */

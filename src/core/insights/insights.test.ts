@@ -3,16 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open';
-import {
-  campaignDaily,
-  campaignInsights,
-  campaignInsightsInComparedWindows,
-  campaignInsightsInWindows,
-  deriveMetrics,
-  insightsSummary,
-  previousPeriod,
-} from './index';
-import { statements } from './queries';
+import { campaignDaily, campaignInsights, deriveMetrics, insightsSummary, previousPeriod } from './index';
 
 let store: Store;
 
@@ -248,42 +239,5 @@ describe('rounding', () => {
         linkClicks: 0,
       }).cpa,
     ).toBe(10);
-  });
-});
-
-describe('campaignInsightsInComparedWindows', () => {
-  const range = { accountId: 'act_A', from: '2026-03-08', to: '2026-03-14' };
-  const separately = (comparison: { from: string; to: string }) => ({
-    current: campaignInsightsInWindows(store.db, [range]),
-    previous: campaignInsightsInWindows(store.db, [{ accountId: 'act_A', ...comparison }]),
-  });
-
-  it.each([
-    ['the previous period (one pass over both)', { from: '2026-03-01', to: '2026-03-07' }],
-    ['an overlapping period', { from: '2026-03-03', to: '2026-03-10' }],
-    ['the same period a year earlier (read apart)', { from: '2025-03-08', to: '2025-03-14' }],
-  ])('gives exactly the figures of two separate reads: %s', (_name, comparison) => {
-    const both = campaignInsightsInComparedWindows(store.db, [{ ...range, comparison }]);
-    expect(both).toEqual(separately(comparison));
-  });
-
-  it('lists a campaign only for the windows it has rows in', () => {
-    const both = campaignInsightsInComparedWindows(store.db, [
-      { ...range, comparison: { from: '2026-03-01', to: '2026-03-07' } },
-    ]);
-    expect([...both.current.keys()].sort()).toEqual(['camp_1', 'camp_2']);
-    expect([...both.previous.keys()]).toEqual(['camp_1']);
-    expect(both.previous.get('camp_1')?.spend).toBe(75);
-  });
-
-  it('reads the union window with one keyed search of the covering index', () => {
-    const plan = store.db
-      .prepare(`EXPLAIN QUERY PLAN ${statements(store.db).perCampaignInTwoWindows.source}`)
-      .all({ windows: '[]' }) as Array<{ detail: string }>;
-    expect(
-      plan.some((row) =>
-        /SEARCH i USING COVERING INDEX insights_campaign_daily_account_date/.test(row.detail),
-      ),
-    ).toBe(true);
   });
 });

@@ -1,5 +1,4 @@
 import type { Db } from '../store/open';
-import { addDays } from '../clock';
 import type { RawTotals } from './metrics';
 
 // Prepared once per database. ID lists travel as one JSON parameter (json_each), so each statement
@@ -15,23 +14,6 @@ const SUMS = `coalesce(sum(spend_micros), 0) AS spendMicros, coalesce(sum(impres
 const ACCOUNTS = `account_id IN (SELECT value FROM json_each(@accounts)) AND date BETWEEN @from AND @to`;
 const CAMPAIGNS = `campaign_id IN (SELECT value FROM json_each(@campaigns)) AND date BETWEEN @from AND @to
   AND account_id IN (SELECT value FROM json_each(@accounts))`;
-
-const COLUMNS = [
-  ['spend_micros', 'spendMicros'],
-  ['impressions', 'impressions'],
-  ['clicks', 'clicks'],
-  ['conversions', 'conversions'],
-  ['revenue_micros', 'revenueMicros'],
-  ['reach', 'reach'],
-  ['link_clicks', 'linkClicks'],
-] as const;
-
-/** The SUMS columns restricted to the rows matching `when`, aliased with `prefix`. */
-function twoSums(when: string, prefix: string): string {
-  return COLUMNS.map(
-    ([column, alias]) => `coalesce(sum(CASE WHEN ${when} THEN i.${column} END), 0) AS ${prefix}${alias}`,
-  ).join(', ');
-}
 
 function build(db: Db) {
   return {
@@ -65,21 +47,6 @@ function build(db: Db) {
        SELECT i.campaign_id AS campaignId, ${SUMS}
        FROM w JOIN insights_campaign_daily i
          ON i.account_id = w.account_id AND i.date BETWEEN w.win_from AND w.win_to
-       GROUP BY i.campaign_id`,
-    ),
-    // The same with a comparison window adjacent to (or overlapping) the range: one keyed search over
-    // the union of both windows, each summed by CASE (one pass and one GROUP BY instead of two).
-    perCampaignInTwoWindows: db.prepare(
-      `WITH w(account_id, win_from, win_to, cmp_from, cmp_to) AS (
-         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
-           json_extract(value, '$[3]'), json_extract(value, '$[4]')
-         FROM json_each(@windows))
-       SELECT i.campaign_id AS campaignId, ${twoSums('i.date BETWEEN w.win_from AND w.win_to', '')},
-         ${twoSums('i.date BETWEEN w.cmp_from AND w.cmp_to', 'cmp_')},
-         max(i.date BETWEEN w.win_from AND w.win_to) AS inRange,
-         max(i.date BETWEEN w.cmp_from AND w.cmp_to) AS inComparison
-       FROM w JOIN insights_campaign_daily i
-         ON i.account_id = w.account_id AND i.date BETWEEN min(w.win_from, w.cmp_from) AND max(w.win_to, w.cmp_to)
        GROUP BY i.campaign_id`,
     ),
     firstDates: db.prepare(
@@ -172,74 +139,6 @@ export function sumPerCampaignInWindows(
   return statements(db).perCampaignInWindows.all({ windows: param }) as Array<
     RawTotals & { campaignId: string }
   >;
-}
-
-/** An account's range and the period it is compared with. */
-export interface ComparedWindow extends AccountWindow {
-  comparison: { from: string; to: string };
-}
-
-type TwoRow = RawTotals & { campaignId: string; inRange: number; inComparison: number } & Record<
-    `cmp_${keyof RawTotals}`,
-    number
-  >;
-
-/**
- * Per-campaign sums over each account's range and its comparison period. When every comparison
- * touches or overlaps its range (the previous period), one pass over the union window; otherwise
- * (a year apart) the two windows are read separately, as a union would read the whole year.
- */
-export function sumPerCampaignInComparedWindows(
-  db: Db,
-  windows: readonly ComparedWindow[],
-): {
-  current: Array<RawTotals & { campaignId: string }>;
-  previous: Array<RawTotals & { campaignId: string }>;
-} {
-  const adjacent = windows.every(
-    (w) => w.comparison.to >= addDays(w.from, -1) && w.comparison.from <= addDays(w.to, 1),
-  );
-  if (!adjacent)
-    return {
-      current: sumPerCampaignInWindows(db, windows),
-      previous: sumPerCampaignInWindows(
-        db,
-        windows.map((w) => ({ accountId: w.accountId, ...w.comparison })),
-      ),
-    };
-  if (windows.length === 0) return { current: [], previous: [] };
-  const param = JSON.stringify(
-    windows.map((w) => [w.accountId, w.from, w.to, w.comparison.from, w.comparison.to]),
-  );
-  const rows = statements(db).perCampaignInTwoWindows.all({ windows: param }) as TwoRow[];
-  const current: Array<RawTotals & { campaignId: string }> = [];
-  const previous: Array<RawTotals & { campaignId: string }> = [];
-  for (const r of rows) {
-    // Only campaigns with rows in a window are listed for it (as the one-window query does).
-    if (r.inRange)
-      current.push({
-        campaignId: r.campaignId,
-        spendMicros: r.spendMicros,
-        impressions: r.impressions,
-        clicks: r.clicks,
-        conversions: r.conversions,
-        revenueMicros: r.revenueMicros,
-        reach: r.reach,
-        linkClicks: r.linkClicks,
-      });
-    if (r.inComparison)
-      previous.push({
-        campaignId: r.campaignId,
-        spendMicros: r.cmp_spendMicros,
-        impressions: r.cmp_impressions,
-        clicks: r.cmp_clicks,
-        conversions: r.cmp_conversions,
-        revenueMicros: r.cmp_revenueMicros,
-        reach: r.cmp_reach,
-        linkClicks: r.cmp_linkClicks,
-      });
-  }
-  return { current, previous };
 }
 
 /** Each account's first day with insights (undefined before its first sync). */
