@@ -198,7 +198,9 @@ export async function portfolioFigures(
     await page.getByLabel('Password', { exact: true }).fill('bench password 123');
     await page.getByLabel('Confirm password').fill('bench password 123');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.getByRole('heading', { name: 'Accounts', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Portfolio', level: 1 }).waitFor();
+    // Signed in on the first screen: let it settle (leaving mid-sign-in can lose the new session).
+    await page.locator('table[aria-label="Portfolio"] tbody tr').first().waitFor();
     return [...(await portfolioScreenFigures(page, server.url)), ...readModel];
   } finally {
     await context.close();

@@ -4,6 +4,7 @@ test.describe('a workspace with nothing connected', () => {
   test.use({ serverOptions: { bare: true, invite: 'analyst@agency.test' } });
 
   test('connects a demo account and follows its first sync to the end', async ({ signedIn: page }) => {
+    await page.getByRole('link', { name: 'Accounts', exact: true }).click();
     await expect(page.getByText('No ad accounts yet.')).toBeVisible();
     await page.getByRole('button', { name: 'Connect account' }).click();
     const connect = page
@@ -29,6 +30,7 @@ test('a token_expired account shows a banner and re-authenticates; disconnect as
 }) => {
   test.setTimeout(120_000); // several platform round trips, each allowed to wait behind start-up syncs
   await server.control('expire-token');
+  await page.getByRole('link', { name: 'Accounts', exact: true }).click();
   // Pinned by name: broken accounts sort first, so positions change as states do.
   const name = (await page.getByRole('article').first().getAttribute('aria-label')) ?? '';
   const card = page.getByRole('article', { name, exact: true });

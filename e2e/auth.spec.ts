@@ -16,7 +16,8 @@ test('an invited analyst accepts the link, sets a password, signs out and signs 
 
   await page.getByLabel('Password').fill(USER.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Accounts', level: 1 })).toBeVisible();
+  // Signing in lands on the first screen, the portfolio.
+  await expect(page.getByRole('heading', { name: 'Portfolio', level: 1 })).toBeVisible();
 
   // The link is one-time: opening it again explains, and creates nobody.
   await page.goto(server.inviteUrl as string);

@@ -58,6 +58,8 @@ test('browses, sorts and filters campaigns, then reads one campaign’s charts',
   const campaignUrl = page.url();
   const subtitle = (await page.locator('.page-header .subtitle').textContent()) ?? '';
   await page.getByRole('link', { name: 'Accounts' }).click();
+  // The Accounts screen loads on demand (sign-in lands on the portfolio): wait for its cards.
+  await expect(page.locator('article h2').first()).toBeVisible();
   const names = await page.locator('article h2').allTextContents();
   const accountName = names.find((n) => subtitle.includes(n)) ?? '';
   expect(accountName).not.toBe('');

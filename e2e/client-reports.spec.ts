@@ -4,11 +4,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { test as base } from '@playwright/test';
 import { acceptInvitation, expect, screenshot, startServer, USER, SCREENS_DIR } from './fixtures';
 import { pngLogo } from '../src/test-support/reports-harness';
+import { smtpReceiver } from './smtp-receiver';
 
 const test = base;
 
@@ -31,28 +30,6 @@ async function pdfPages(pdf: Uint8Array): Promise<{ text: string; png: (page: nu
         .loadPage(page - 1)
         .toPixmap(mupdf.Matrix.scale(60 / 72, 60 / 72), mupdf.ColorSpace.DeviceRGB, false)
         .asPNG(),
-  };
-}
-
-async function smtpReceiver() {
-  const mails: Array<{ to: string[]; data: string }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (c: Buffer) => (data += c.toString('utf8')));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    mails,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 

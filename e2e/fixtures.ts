@@ -85,7 +85,7 @@ export async function startServer(
 
 export const USER = { email: 'analyst@agency.test', password: 'correct horse battery', name: 'Ana Lyst' };
 
-/** Accepts the invitation in the UI and lands signed in on Accounts. */
+/** Accepts the invitation in the UI and lands signed in on the Portfolio home (the first screen). */
 export async function acceptInvitation(page: Page, inviteUrl: string): Promise<void> {
   await page.goto(inviteUrl);
   await expect(page.getByRole('heading', { name: /Join/ })).toBeVisible();
@@ -93,7 +93,7 @@ export async function acceptInvitation(page: Page, inviteUrl: string): Promise<v
   await page.getByLabel('Password', { exact: true }).fill(USER.password);
   await page.getByLabel('Confirm password').fill(USER.password);
   await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Accounts', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Portfolio', level: 1 })).toBeVisible();
 }
 
 /** Keeps a screenshot of the screen and checks it with axe: no serious or critical violation. */

@@ -1,6 +1,6 @@
 // The e2e server: the headless core with the dashboard mounted, on an ephemeral port, for one test's
 // fresh data directory. Prints `READY <url>` once it accepts requests (the readiness signal), then
-// `INVITE <url>` for --invite. Reads test controls on stdin ("expire-token" → "OK expire-token",
+// `INVITE <url>` for --invite. Reads test controls on stdin ("expire-token" → "OK expire-token", "make-admin",
 // "restore-token" → "OK restore-token").
 //   node --import tsx e2e/serve-dashboard.ts --data-dir DIR [--bare] [--invite EMAIL] [--campaigns N]
 //     [--plan agency] [--smtp-port N]
@@ -82,6 +82,10 @@ async function main(): Promise<void> {
       core.db.prepare(`UPDATE reports SET due_at = ? WHERE status = 'pending'`).run(now);
       host.app.reports.runDue();
       console.log('OK due-reports');
+    } else if (command === 'make-admin' && values.invite) {
+      // The invited analyst (a member) becomes an admin: workspace settings such as SMTP are admins'.
+      core.db.prepare(`UPDATE users SET role = 'admin' WHERE lower(email) = lower(?)`).run(values.invite);
+      console.log('OK make-admin');
     } else if (command === 'stop') void stop();
   });
   process.on('SIGTERM', () => void stop());

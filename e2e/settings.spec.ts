@@ -36,10 +36,13 @@ test('creates an API key shown once, uses it against /v1, and revokes it', async
 
 test('insights show totals with trend arrows, a time series and a breakdown', async ({ signedIn: page }) => {
   await page.getByRole('link', { name: 'Insights' }).click();
-  await expect(
-    page.getByRole('figure', { name: 'Spend and conversions per day' }).getByRole('application'),
-  ).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Spend per day' }).getByRole('application')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'By campaign' })).toBeVisible();
+  // Unlike results are never one figure: one row (and cost per result) per result type.
+  const types = page.getByRole('table', { name: 'Results by result type' });
+  await expect(types.getByRole('row').nth(1)).toBeVisible();
+  await expect(page.locator('.kpis')).not.toContainText('Conversions');
+  await expect(page.locator('.kpis dt', { hasText: /^Cost per / }).first()).toBeVisible();
   await expect(page.locator('.kpis .trend').first()).toBeVisible();
   await screenshot(page, '13-insights');
 });

@@ -7,6 +7,7 @@ import {
   AlertPreferencesSchema,
   DigestSettingsSchema,
   SmtpSettingsSchema,
+  SmtpTestSchema,
   type AddAlertDestination,
   type AlertDestinationCreated,
   type AlertDestinationView,
@@ -14,8 +15,12 @@ import {
   type AlertTestResult,
   type AlertType,
   type DigestSettings,
+  type DigestView,
   type SmtpSettings,
+  type SmtpTestResult,
+  type SmtpView,
 } from '../../shared/api/alerts';
+import { sendWorkspaceMail } from '../mail/smtp';
 import type { z } from 'zod';
 import type { AppServices } from '../app-services';
 import { AppError } from '../errors';
@@ -125,27 +130,69 @@ export function alertUseCases(services: AppServices) {
       return alerts.test(own(ctx, id));
     },
 
-    /** The workspace's SMTP server (the password is sealed; never shown again). */
-    async setSmtp(ctx: RequestContext, input: SmtpSettings) {
+    /**
+     * The workspace's SMTP server (the password is sealed; never shown again). Without a password the
+     * one already sealed is kept for the same user (a form cannot show it back to resend it).
+     */
+    async setSmtp(ctx: RequestContext, input: SmtpSettings): Promise<SmtpView | null> {
       requireAdmin(ctx);
       const data = parse(SmtpSettingsSchema, input);
+      const previous = readSetting(db, smtpKey(ctx.workspaceId));
+      const current = previous ? (JSON.parse(previous) as StoredSmtp) : null;
+      const user = data.user ?? null;
       const stored: StoredSmtp = {
         host: data.host,
         port: data.port,
         security: data.security,
-        user: data.user ?? null,
-        password: data.password ? tokenCipher.encrypt(data.password).toString('base64') : null,
+        user,
+        password: data.password
+          ? tokenCipher.encrypt(data.password).toString('base64')
+          : user !== null && current?.user === user
+            ? current.password
+            : null,
         from: data.from,
       };
       writeSetting(db, smtpKey(ctx.workspaceId), JSON.stringify(stored));
       return this.smtp(ctx);
     },
 
-    async smtp(ctx: RequestContext) {
+    async smtp(ctx: RequestContext): Promise<SmtpView | null> {
       const stored = readSetting(db, smtpKey(ctx.workspaceId));
       if (!stored) return null;
       const { password, ...rest } = JSON.parse(stored) as StoredSmtp;
       return { ...rest, passwordSet: password !== null };
+    },
+
+    /** Sends a test e-mail through the workspace's SMTP server now and reports the server's answer. */
+    async testSmtp(ctx: RequestContext, input: { to?: string | undefined }): Promise<SmtpTestResult> {
+      requireAdmin(ctx);
+      const data = parse(SmtpTestSchema, input);
+      const to = data.to ?? (ctx.userId ? getUser(db, ctx.userId)?.email : undefined);
+      if (!to) throw new AppError('invalid_request', 'say which address the test e-mail goes to.');
+      if (!readSetting(db, smtpKey(ctx.workspaceId)))
+        throw new AppError('invalid_request', 'set the SMTP server first.');
+      try {
+        await sendWorkspaceMail(core, ctx.workspaceId, {
+          to,
+          subject: 'AdLens test e-mail',
+          text: 'This is a test from AdLens: alerts, digests and reports will be sent through this server.',
+        });
+        return { delivered: true, to, error: null };
+      } catch (error) {
+        return { delivered: false, to, error: error instanceof Error ? error.message : String(error) };
+      }
+    },
+
+    /** The signed-in user's own morning digest (hour null: none). */
+    async digest(ctx: RequestContext): Promise<DigestView> {
+      if (!ctx.userId) throw new AppError('invalid_request', 'the digest belongs to a signed-in user.');
+      const row = digestOf(db, ctx.userId);
+      return {
+        userId: ctx.userId,
+        hour: row?.hour ?? null,
+        timezone: row?.timezone ?? 'UTC',
+        lastSentAt: row?.last_sent_at ?? null,
+      };
     },
 
     async preferences(ctx: RequestContext) {

@@ -5,7 +5,7 @@ import { createUser } from '../identity/users';
 import { fixedClock } from '../clock';
 import type { HandlerResult } from '../../shared/ipc';
 import { seededHandlerWorld } from '../../test-support/handler-world';
-import { validSignature, webhookReceiver } from '../../test-support/alert-receivers';
+import { smtpReceiver, validSignature, webhookReceiver } from '../../test-support/alert-receivers';
 
 const world = seededHandlerWorld('adlens-alert-handlers-', {
   campaigns: 1,
@@ -55,5 +55,70 @@ describe('alerts handlers', () => {
 
     await world.ok('alerts.remove', { id: created.id });
     expect(await world.ok('alerts.list', {})).toEqual([]);
+  });
+
+  it('sets the SMTP server (password sealed, never shown back, kept when not resent), sends a test e-mail, and sets quiet hours and one’s own digest', async () => {
+    const smtp = await smtpReceiver(cleanups);
+    expect(await world.ok('alerts.smtp', {})).toBeNull();
+    expect(await world.call('alerts.testSmtp', {})).toMatchObject({
+      ok: false,
+      error: { type: 'invalid_request' },
+    });
+    const settings = {
+      host: '127.0.0.1',
+      port: smtp.port,
+      security: 'none',
+      user: 'agency',
+      from: 'reports@agency.test',
+    };
+    const set = await world.ok<HandlerResult<'alerts.setSmtp'>>('alerts.setSmtp', {
+      ...settings,
+      password: 'hunter22',
+    });
+    expect(set).toEqual({ ...settings, passwordSet: true });
+    expect(JSON.stringify(set)).not.toContain('hunter22');
+    // The form resends everything but the password: the sealed one stays.
+    expect(await world.ok('alerts.setSmtp', { ...settings, from: 'alerts@agency.test' })).toMatchObject({
+      from: 'alerts@agency.test',
+      passwordSet: true,
+    });
+    const { user: _user, ...anonymous } = settings;
+    expect(await world.ok('alerts.setSmtp', anonymous)).toMatchObject({ user: null, passwordSet: false });
+
+    const tested = await world.ok<HandlerResult<'alerts.testSmtp'>>('alerts.testSmtp', {
+      to: 'ana@agency.test',
+    });
+    expect(tested).toEqual({ delivered: true, to: 'ana@agency.test', error: null });
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]?.to).toEqual(['ana@agency.test']);
+    expect(smtp.mails[0]?.data).toContain('AdLens test e-mail');
+
+    // The same rules as the CLI: both ends of quiet hours, or neither.
+    expect(await world.call('alerts.setPreferences', { quietFrom: 22 })).toMatchObject({
+      ok: false,
+      error: { type: 'invalid_request' },
+    });
+    expect(
+      await world.ok('alerts.setPreferences', { quietFrom: 22, quietTo: 7, timezone: 'Asia/Tokyo' }),
+    ).toMatchObject({ quietFrom: 22, quietTo: 7, timezone: 'Asia/Tokyo' });
+    expect(await world.ok('alerts.preferences', {})).toMatchObject({ quietFrom: 22, quietTo: 7 });
+
+    expect(await world.ok('alerts.digest', {})).toMatchObject({ hour: null });
+    expect(await world.ok('alerts.setDigest', { hour: 8, timezone: 'Europe/Berlin' })).toMatchObject({
+      hour: 8,
+      timezone: 'Europe/Berlin',
+    });
+    expect(await world.ok('alerts.digest', {})).toMatchObject({ hour: 8, timezone: 'Europe/Berlin' });
+
+    const member = createUser(world.app.core.db, {
+      workspaceId: world.ctx.workspaceId,
+      email: 'member2@agency.test',
+      role: 'member',
+    });
+    const memberCtx = world.app.use.identity.contextForUser(member.id);
+    expect(await world.dispatch(memberCtx, 'alerts.setSmtp', settings)).toMatchObject({
+      ok: false,
+      error: { type: 'permission_error' },
+    });
   });
 });

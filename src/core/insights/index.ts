@@ -10,9 +10,11 @@ import {
   type DerivedMetrics,
   type RawTotals,
 } from './metrics';
+import { groupByResultType, toResultGroups } from './result-groups';
+import type { ResultGroup } from '../../shared/api/portfolio';
 import {
   accountsOf,
-  campaignNames,
+  campaignLabels,
   sumDaily,
   sumPerCampaign,
   sumPerCampaignInWindows,
@@ -74,7 +76,18 @@ export interface InsightsSummary {
     roas: number | null;
     /** The same over the comparison period (addition); null without one. */
     previous: { spend: number; conversions: number; cpa: number | null; roas: number | null } | null;
+    /** Addition: what the campaign's `conversions` count (never added across types) and its purchase value. */
+    resultType: string | null;
+    resultName: string | null;
+    revenue: number;
   }>;
+  /**
+   * Addition: results and cost per result per result type (the largest spend first), ROAS only where
+   * there is purchase value, each with the same over the comparison period (null without one).
+   */
+  resultsByType: Array<
+    ResultGroup & { previous: { results: number; costPerResult: number | null; roas: number | null } | null }
+  >;
 }
 
 /** The previous period of equal length that ends the day before `from`. */
@@ -104,19 +117,33 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
   });
 
   const perCampaign = sumPerCampaign(db, scope, q);
-  const earlier = compared
-    ? new Map(sumPerCampaign(db, scope, compared).map((row) => [row.campaignId, deriveMetrics(row)]))
+  const earlierRows = compared ? sumPerCampaign(db, scope, compared) : null;
+  const earlier = earlierRows
+    ? new Map(earlierRows.map((row) => [row.campaignId, deriveMetrics(row)]))
     : null;
-  const names = campaignNames(
-    db,
-    perCampaign.map((row) => row.campaignId),
-  );
+  const labels = campaignLabels(db, [
+    ...new Set([...perCampaign, ...(earlierRows ?? [])].map((row) => row.campaignId)),
+  ]);
+  const typeKey = (g: ResultGroup) => `${g.resultType ?? ''}\u0000${g.resultName ?? ''}`;
+  const typesBefore = earlierRows
+    ? new Map(toResultGroups(groupByResultType(earlierRows, labels)).map((g) => [typeKey(g), g]))
+    : null;
+  const resultsByType = toResultGroups(groupByResultType(perCampaign, labels)).map((g) => {
+    const p = typesBefore?.get(typeKey(g));
+    return {
+      ...g,
+      previous: typesBefore
+        ? { results: p?.results ?? 0, costPerResult: p?.costPerResult ?? null, roas: p?.roas ?? null }
+        : null,
+    };
+  });
   const breakdown = perCampaign
     .sort((a, b) => b.spendMicros - a.spendMicros || a.campaignId.localeCompare(b.campaignId))
     .map((row) => {
       const m = deriveMetrics(row);
+      const label = labels.get(row.campaignId);
       return {
-        entity: { type: 'campaign' as const, id: row.campaignId, name: names.get(row.campaignId) ?? '' },
+        entity: { type: 'campaign' as const, id: row.campaignId, name: label?.name ?? '' },
         spend: m.spend,
         conversions: m.conversions,
         cpa: m.cpa,
@@ -126,6 +153,9 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
               earlier.get(row.campaignId) ?? deriveMetrics(ZERO_TOTALS),
             )
           : null,
+        resultType: label?.resultType ?? null,
+        resultName: label?.resultName ?? null,
+        revenue: m.revenue,
       };
     });
 
@@ -153,6 +183,7 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
     },
     timeSeries,
     breakdown,
+    resultsByType,
   };
 }
 

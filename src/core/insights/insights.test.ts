@@ -132,6 +132,45 @@ describe('insightsSummary', () => {
         WHERE campaign_id IN (SELECT value FROM json_each(?)) AND date BETWEEN ? AND ?`),
     ).toMatch(/USING PRIMARY KEY \(campaign_id=\? AND date>\? AND date<\?\)/);
   });
+
+  it('gives results per result type, never adding a lead to a purchase, ROAS only with purchase value', () => {
+    store.db
+      .exec(`UPDATE campaigns SET result_type = 'PURCHASE', result_name = 'Purchases' WHERE id = 'camp_1';
+      UPDATE campaigns SET result_type = 'LEAD_FORM', result_name = 'Leads (form)' WHERE id = 'camp_2';
+      UPDATE insights_campaign_daily SET conversions = 2 WHERE campaign_id = 'camp_2'`);
+    const s = insightsSummary(store.db, query);
+    expect(s.resultsByType).toEqual([
+      {
+        resultType: 'PURCHASE',
+        resultName: 'Purchases',
+        campaigns: 1,
+        results: 4,
+        spend: 150.5,
+        costPerResult: 37.63, // 150.5 / 4
+        revenue: 400,
+        roas: 2.6578,
+        previous: { results: 5, costPerResult: 15, roas: 2 },
+      },
+      {
+        resultType: 'LEAD_FORM',
+        resultName: 'Leads (form)',
+        campaigns: 1,
+        results: 2,
+        spend: 10,
+        costPerResult: 5,
+        revenue: 0,
+        roas: null,
+        previous: { results: 0, costPerResult: null, roas: null },
+      },
+    ]);
+    // The spec's fields stay as they are (the contract).
+    expect(s.totals.conversions).toBe(6);
+    expect(s.breakdown.map((b) => [b.entity.id, b.resultName, b.revenue])).toEqual([
+      ['camp_1', 'Purchases', 400],
+      ['camp_2', 'Leads (form)', 0],
+    ]);
+    expect(insightsSummary(store.db, { ...query, comparison: null }).resultsByType[1]?.previous).toBeNull();
+  });
 });
 
 describe('campaignInsights and campaignDaily', () => {

@@ -34,7 +34,10 @@ function build(db: Db) {
     accountsOf: db
       .prepare(`SELECT DISTINCT account_id FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`)
       .pluck(),
-    names: db.prepare(`SELECT id, name FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`),
+    names: db.prepare(
+      `SELECT id, name, result_type AS resultType, result_name AS resultName FROM campaigns
+       WHERE id IN (SELECT value FROM json_each(?))`,
+    ),
     // Every campaign of several accounts, each account over its own window (its own "today"): one
     // statement per range, a keyed search of the covering (account_id, date, …) index per account.
     perCampaignInWindows: db.prepare(
@@ -108,9 +111,16 @@ export function accountsOf(db: Db, campaignIds: readonly string[]): string[] {
   return statements(db).accountsOf.all(JSON.stringify(campaignIds)) as string[];
 }
 
-export function campaignNames(db: Db, campaignIds: readonly string[]): Map<string, string> {
-  const rows = statements(db).names.all(JSON.stringify(campaignIds)) as Array<{ id: string; name: string }>;
-  return new Map(rows.map((row) => [row.id, row.name]));
+export interface CampaignLabel {
+  name: string;
+  resultType: string | null;
+  resultName: string | null;
+}
+
+/** Campaigns' names and result types (what their `conversions` count). */
+export function campaignLabels(db: Db, campaignIds: readonly string[]): Map<string, CampaignLabel> {
+  const rows = statements(db).names.all(JSON.stringify(campaignIds)) as Array<CampaignLabel & { id: string }>;
+  return new Map(rows.map(({ id, ...label }) => [id, label]));
 }
 
 /** An account's window: campaigns of `accountId` are summed from `from` to `to`. */

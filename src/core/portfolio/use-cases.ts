@@ -30,9 +30,11 @@ import {
   resultsByType,
   seriousIssueScopes,
   windowFingerprint,
-  type ResultTypeRow,
 } from './store';
 import { accountGoalStatus } from './goals';
+import { toResultGroups } from '../insights/result-groups';
+
+export { toResultGroups };
 
 /** Money at risk looks at the last 7 days of spend (what a problem costs per week). */
 const RISK_DAYS = 7;
@@ -43,23 +45,6 @@ const RECENT_CHANGES = 10;
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 /** Memoized result groups kept per App (50 accounts × a few windows in practice). */
 const RESULTS_MEMO_SIZE = 1000;
-
-/** Result groups: never added across types; MIXED/UNKNOWN get no cost per result. */
-export function toResultGroups(rows: readonly ResultTypeRow[]): ResultGroup[] {
-  return rows.map((r) => ({
-    resultType: r.result_type,
-    resultName: r.result_name,
-    campaigns: r.campaigns,
-    results: r.results,
-    spend: microsToAmount(r.spend_micros),
-    costPerResult:
-      r.result_type === 'MIXED' || r.result_type === 'UNKNOWN' || r.results === 0
-        ? null
-        : round2(r.spend_micros / 1_000_000 / r.results),
-    revenue: microsToAmount(r.revenue_micros),
-    roas: r.revenue_micros > 0 ? ratio(r.revenue_micros, r.spend_micros) : null,
-  }));
-}
 
 function blockedReason(a: AccountView, capReached: boolean): string | null {
   if (a.connectionStatus === 'token_expired') return 'token expired: reconnect';

@@ -186,7 +186,8 @@ function WebApp(): React.JSX.Element {
   const signedIn = (info: SessionInfo): void => {
     setCsrfToken(info.csrfToken);
     client.setQueryData(['auth.session'], info);
-    navigate('/accounts');
+    // The portfolio is the first screen: which client needs the analyst today.
+    navigate('/portfolio');
   };
 
   if (route.segments[0] === 'invite' && route.segments[1]) {

@@ -117,3 +117,32 @@ export const DigestSettingsSchema = z
   })
   .strict();
 export type DigestSettings = z.input<typeof DigestSettingsSchema>;
+
+/** The workspace's SMTP server as shown back: never the password, only whether one is set. */
+export interface SmtpView {
+  host: string;
+  port: number;
+  security: 'tls' | 'starttls' | 'none';
+  user: string | null;
+  from: string;
+  passwordSet: boolean;
+}
+
+/** A test e-mail through the workspace's SMTP server (to the signed-in user unless told otherwise). */
+export const SmtpTestSchema = z.object({ to: z.email().optional() }).strict();
+export interface SmtpTestResult {
+  delivered: boolean;
+  to: string;
+  error: string | null;
+}
+
+/** The signed-in user's own morning digest (Settings). */
+export const OwnDigestSchema = z
+  .object({ hour: hour.nullable(), timezone: timezone.default('UTC') })
+  .strict();
+export interface DigestView {
+  userId: string;
+  hour: number | null;
+  timezone: string;
+  lastSentAt: string | null;
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AccountIdParam, dataEnvelope, DateParam, DateRange } from './common';
+import { ResultGroupSchema } from './portfolio';
 
 const nullableRatio = z.number().nullable();
 
@@ -50,8 +51,25 @@ export const InsightsSummary = z.object({
         .object({ spend: z.number(), conversions: z.number().int(), cpa: nullableRatio, roas: nullableRatio })
         .nullable()
         .optional(),
+      /** Addition: what `conversions` counts (see docs/api.md, result type) and the purchase value. */
+      resultType: z.string().nullable().optional(),
+      resultName: z.string().nullable().optional(),
+      revenue: z.number().optional(),
     }),
   ),
+  /**
+   * Addition to the spec: results and cost per result per result type (never added across types),
+   * ROAS only where there is purchase value; `previous` over the comparison period (null for none).
+   */
+  resultsByType: z
+    .array(
+      ResultGroupSchema.extend({
+        previous: z
+          .object({ results: z.number().int(), costPerResult: nullableRatio, roas: nullableRatio })
+          .nullable(),
+      }),
+    )
+    .optional(),
 });
 export type InsightsSummary = z.infer<typeof InsightsSummary>;
 

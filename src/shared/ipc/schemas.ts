@@ -18,9 +18,16 @@ import { SetSyncIntervalSchema, type SyncSchedule } from '../api/watch';
 import type { AvailableAccounts, ConnectManyResult } from '../api/available-accounts';
 import {
   AddAlertDestinationSchema,
+  AlertPreferencesSchema,
+  OwnDigestSchema,
+  SmtpSettingsSchema,
+  SmtpTestSchema,
   type AlertDestinationCreated,
   type AlertDestinationView,
   type AlertTestResult,
+  type DigestView,
+  type SmtpTestResult,
+  type SmtpView,
 } from '../api/alerts';
 import type { AccountOverview, Portfolio } from '../api/portfolio';
 import type { DiagnosticChanges, DiagnosticHistory, EvidenceSeries } from '../api/diagnostic-history';
@@ -60,6 +67,14 @@ const date = z.iso.date();
 const platformAccountId = z.string().regex(/^act_\d{1,20}$/, 'expected act_<digits>');
 const riskLevel = z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']);
 const empty = z.object({}).strict();
+/** Quiet hours (in a time zone), muted accounts and the pacing threshold, as stored. */
+type AlertPrefsView = {
+  quietFrom: number | null;
+  quietTo: number | null;
+  timezone: string;
+  mutedAccountIds: string[];
+  pacingShare: number;
+};
 const token = z.string().trim().min(8, 'paste the whole access token').max(4096);
 const page = z.number().int().min(1).default(1);
 const pageSize = z.number().int().min(1).max(100).default(25);
@@ -270,6 +285,13 @@ export const argSchemas = {
   'alerts.add': AddAlertDestinationSchema,
   'alerts.remove': z.object({ id: id('dest') }).strict(),
   'alerts.test': z.object({ id: id('dest') }).strict(),
+  'alerts.smtp': empty,
+  'alerts.setSmtp': SmtpSettingsSchema,
+  'alerts.testSmtp': SmtpTestSchema,
+  'alerts.preferences': empty,
+  'alerts.setPreferences': AlertPreferencesSchema,
+  'alerts.digest': empty,
+  'alerts.setDigest': OwnDigestSchema,
   'goals.list': z.object({ accountId }).strict(),
   'goals.campaign': z.object({ campaignId }).strict(),
   'goals.set': SetGoalSchema,
@@ -339,6 +361,13 @@ export interface HandlerResults {
   'alerts.add': AlertDestinationCreated;
   'alerts.remove': AlertDestinationView;
   'alerts.test': AlertTestResult;
+  'alerts.smtp': SmtpView | null;
+  'alerts.setSmtp': SmtpView | null;
+  'alerts.testSmtp': SmtpTestResult;
+  'alerts.preferences': AlertPrefsView;
+  'alerts.setPreferences': AlertPrefsView;
+  'alerts.digest': DigestView;
+  'alerts.setDigest': DigestView;
   'goals.list': AccountGoals;
   'goals.campaign': CampaignGoal;
   'goals.set': GoalView;

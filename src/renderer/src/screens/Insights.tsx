@@ -1,4 +1,5 @@
-// Insights: totals with trend arrows coloured by whether the change is good news, the daily series,
+// Insights: totals with trend arrows coloured by whether the change is good news, results per result
+// type (a lead and a purchase are never one figure; ROAS only with purchase value), the daily series
 // and the per-campaign breakdown.
 import { useCall } from '../api/hooks';
 import { COLORS, TimeChart } from '../components/charts';
@@ -8,6 +9,17 @@ import { Empty, ErrorState, Loading, PageHeader, Trend } from '../components/ui'
 import { COMPARE_LABELS } from '../../../shared/date-ranges';
 import { compact, compactMoney, date, integer, money, percent, ratio } from '../format';
 import { href, setQuery, useRoute } from '../router';
+
+/** KPI tiles for at most this many result types (the largest spend first); all are in the table. */
+const MAX_TYPE_TILES = 3;
+
+const resultLabel = (g: { resultName?: string | null; resultType?: string | null }): string =>
+  g.resultName ?? g.resultType ?? 'Results';
+
+function pctChange(now: number | null, before: number | null): number | null {
+  if (now === null || before === null || before === 0) return null;
+  return Math.round(((now - before) / before) * 10_000) / 100;
+}
 
 export default function Insights(): React.JSX.Element {
   const route = useRoute();
@@ -26,6 +38,9 @@ export default function Insights(): React.JSX.Element {
   const s = summary.data;
   const comparing = range.compare !== 'none';
   const c = s?.currency ?? 'USD';
+  // Unlike results are never added: one figure and one cost per result per result type.
+  const types = s?.resultsByType ?? [];
+  const hasValue = types.some((g) => g.revenue > 0);
   return (
     <>
       <PageHeader
@@ -72,27 +87,41 @@ export default function Insights(): React.JSX.Element {
                 <Trend change={s.trends.spendChange} goodWhen="neutral" />
               </dd>
             </div>
-            <div>
-              <dt>Conversions</dt>
-              <dd>{integer(s.totals.conversions)}</dd>
-              <dd className="kpi-trend">
-                <Trend change={s.trends.conversionsChange} goodWhen="up" />
-              </dd>
-            </div>
-            <div>
-              <dt>CPA</dt>
-              <dd>{money(s.totals.cpa, c)}</dd>
-              <dd className="kpi-trend">
-                <Trend change={s.trends.cpaChange} goodWhen="down" />
-              </dd>
-            </div>
-            <div>
-              <dt>ROAS</dt>
-              <dd>{ratio(s.totals.roas)}</dd>
-              <dd className="kpi-trend">
-                <Trend change={s.trends.roasChange} goodWhen="up" />
-              </dd>
-            </div>
+            {types.slice(0, MAX_TYPE_TILES).map((g) => (
+              <div key={`${g.resultType}-${g.resultName}`}>
+                <dt>{resultLabel(g)}</dt>
+                <dd>{integer(g.results)}</dd>
+                <dd className="kpi-trend">
+                  <Trend
+                    change={g.previous ? pctChange(g.results, g.previous.results) : null}
+                    goodWhen="up"
+                  />
+                </dd>
+              </div>
+            ))}
+            {types.slice(0, MAX_TYPE_TILES).map((g) =>
+              g.costPerResult === null ? null : (
+                <div key={`cost-${g.resultType}-${g.resultName}`}>
+                  <dt>Cost per result · {resultLabel(g)}</dt>
+                  <dd>{money(g.costPerResult, c)}</dd>
+                  <dd className="kpi-trend">
+                    <Trend
+                      change={g.previous ? pctChange(g.costPerResult, g.previous.costPerResult) : null}
+                      goodWhen="down"
+                    />
+                  </dd>
+                </div>
+              ),
+            )}
+            {hasValue ? (
+              <div>
+                <dt>ROAS</dt>
+                <dd>{ratio(s.totals.roas)}</dd>
+                <dd className="kpi-trend">
+                  <Trend change={s.trends.roasChange} goodWhen="up" />
+                </dd>
+              </div>
+            ) : null}
             <div>
               <dt>CTR</dt>
               <dd>{percent(s.totals.ctr)}</dd>
@@ -112,7 +141,7 @@ export default function Insights(): React.JSX.Element {
           </dl>
           <div className="chart-grid">
             <TimeChart
-              title="Spend and conversions per day"
+              title="Spend per day"
               data={s.timeSeries}
               series={[
                 {
@@ -123,36 +152,87 @@ export default function Insights(): React.JSX.Element {
                   format: (v) => money(v, c, 0),
                   tick: (v) => compactMoney(v, c),
                 },
-                {
-                  key: 'conversions',
-                  label: 'Conversions',
-                  color: COLORS.secondary,
-                  axis: 'right',
-                  format: (v) => integer(v),
-                },
               ]}
             />
-            <TimeChart
-              title="CPA and ROAS per day"
-              data={s.timeSeries}
-              series={[
-                {
-                  key: 'cpa',
-                  label: 'CPA',
-                  color: COLORS.warn,
-                  format: (v) => money(v, c),
-                  tick: (v) => compactMoney(v, c),
-                },
-                {
-                  key: 'roas',
-                  label: 'ROAS',
-                  color: COLORS.secondary,
-                  axis: 'right',
-                  format: (v) => ratio(v),
-                },
-              ]}
-            />
+            {hasValue ? (
+              <TimeChart
+                title="ROAS per day"
+                data={s.timeSeries}
+                series={[{ key: 'roas', label: 'ROAS', color: COLORS.secondary, format: (v) => ratio(v) }]}
+              />
+            ) : null}
           </div>
+          <section className="section" aria-labelledby="types-title">
+            <h2 id="types-title">Results by result type</h2>
+            {types.length === 0 ? (
+              <Empty title="No delivery in this period." />
+            ) : (
+              <div className="table-wrap">
+                <table className="data-table static" aria-labelledby="types-title">
+                  <thead>
+                    <tr>
+                      <th scope="col">Result type</th>
+                      <th scope="col" className="num">
+                        Campaigns
+                      </th>
+                      <th scope="col" className="num">
+                        Results
+                      </th>
+                      <th scope="col" className="num">
+                        Cost per result
+                      </th>
+                      <th scope="col" className="num">
+                        Spend
+                      </th>
+                      {hasValue ? (
+                        <th scope="col" className="num">
+                          ROAS
+                        </th>
+                      ) : null}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {types.map((g) => (
+                      <tr key={`${g.resultType}-${g.resultName}`}>
+                        <td>{resultLabel(g)}</td>
+                        <td className="num">{integer(g.campaigns)}</td>
+                        <td className="num">
+                          {integer(g.results)}
+                          {comparing && g.previous ? (
+                            <>
+                              <br />
+                              <Change
+                                now={g.results}
+                                before={g.previous.results}
+                                good="up"
+                                format={integer}
+                              />
+                            </>
+                          ) : null}
+                        </td>
+                        <td className="num">
+                          {money(g.costPerResult, c)}
+                          {comparing && g.previous && g.costPerResult !== null ? (
+                            <>
+                              <br />
+                              <Change
+                                now={g.costPerResult}
+                                before={g.previous.costPerResult}
+                                good="down"
+                                format={(v) => money(v, c)}
+                              />
+                            </>
+                          ) : null}
+                        </td>
+                        <td className="num">{money(g.spend, c)}</td>
+                        {hasValue ? <td className="num">{ratio(g.roas)}</td> : null}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
           <section className="section" aria-labelledby="breakdown-title">
             <h2 id="breakdown-title">By campaign</h2>
             {s.breakdown.length === 0 ? (
@@ -170,14 +250,16 @@ export default function Insights(): React.JSX.Element {
                         Share
                       </th>
                       <th scope="col" className="num">
-                        Conversions
+                        Results
                       </th>
                       <th scope="col" className="num">
-                        CPA
+                        Cost per result
                       </th>
-                      <th scope="col" className="num">
-                        ROAS
-                      </th>
+                      {hasValue ? (
+                        <th scope="col" className="num">
+                          ROAS
+                        </th>
+                      ) : null}
                     </tr>
                   </thead>
                   <tbody>
@@ -209,16 +291,19 @@ export default function Insights(): React.JSX.Element {
                           </td>
                           <td className="num">
                             {integer(row.conversions)}
+                            <span className="muted small"> {resultLabel(row).toLowerCase()}</span>
                             {change(row.conversions, p?.conversions, 'up', integer)}
                           </td>
                           <td className="num">
                             {money(row.cpa, c)}
                             {change(row.cpa, p?.cpa, 'down', (v) => money(v, c))}
                           </td>
-                          <td className="num">
-                            {ratio(row.roas)}
-                            {change(row.roas, p?.roas, 'up', (v) => ratio(v))}
-                          </td>
+                          {hasValue ? (
+                            <td className="num">
+                              {row.revenue ? ratio(row.roas) : '–'}
+                              {row.revenue ? change(row.roas, p?.roas, 'up', (v) => ratio(v)) : null}
+                            </td>
+                          ) : null}
                         </tr>
                       );
                     })}
@@ -232,15 +317,14 @@ export default function Insights(): React.JSX.Element {
                         <strong>{money(s.totals.spend, c)}</strong>
                       </td>
                       <td className="num">100%</td>
-                      <td className="num">
-                        <strong>{integer(s.totals.conversions)}</strong>
+                      <td className="num muted" colSpan={2}>
+                        per result type above
                       </td>
-                      <td className="num">
-                        <strong>{money(s.totals.cpa, c)}</strong>
-                      </td>
-                      <td className="num">
-                        <strong>{ratio(s.totals.roas)}</strong>
-                      </td>
+                      {hasValue ? (
+                        <td className="num">
+                          <strong>{ratio(s.totals.roas)}</strong>
+                        </td>
+                      ) : null}
                     </tr>
                   </tfoot>
                 </table>

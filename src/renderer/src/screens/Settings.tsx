@@ -7,6 +7,7 @@ import { useCall, useCallMutation } from '../api/hooks';
 import { Empty, ErrorState, Loading, PageHeader, StatusPill } from '../components/ui';
 import { date, relative, titleCase } from '../format';
 import { Alerts } from './settings/Alerts';
+import { AlertSchedule, SmtpSettings } from './settings/Email';
 import { People } from './settings/People';
 
 function CopyButton(props: { text: string; label: string }): React.JSX.Element {
@@ -399,6 +400,14 @@ export default function Settings(): React.JSX.Element {
         <section className="panel" aria-labelledby="alerts-title">
           <h2 id="alerts-title">Alerts</h2>
           <Alerts />
+          <h3>Quiet hours and morning digest</h3>
+          <AlertSchedule />
+        </section>
+      ) : null}
+      {s.user.role !== 'member' ? (
+        <section className="panel" aria-labelledby="smtp-title">
+          <h2 id="smtp-title">E-mail (SMTP)</h2>
+          <SmtpSettings />
         </section>
       ) : null}
       <section className="panel" aria-labelledby="keys-title">

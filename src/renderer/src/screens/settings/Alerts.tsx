@@ -1,6 +1,6 @@
 // Alerts in Settings: add a webhook (its signing secret shown once) or an e-mail destination with the
-// lowest risk it receives, send a test, remove one. SMTP, quiet hours, mutes and digests are set with
-// `npm run cli -- alerts …` for now.
+// lowest risk it receives, send a test, remove one. SMTP, quiet hours and the digest are in
+// settings/Email.tsx; mutes are set with `npm run cli -- alerts mute`.
 import { useState, type FormEvent } from 'react';
 import type { HandlerResult } from '../../../../shared/ipc';
 import { useCall, useCallMutation } from '../../api/hooks';
