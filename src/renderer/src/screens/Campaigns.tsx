@@ -50,11 +50,21 @@ export default function Campaigns(): React.JSX.Element {
   }, []);
 
   const accounts = useCall('accounts.list', {});
-  const campaigns = useCall(
+  // The period's rows come first; the comparison (a second range read) follows and adds the changes,
+  // so comparing never holds the table back.
+  const scope = accountId ? { accountId } : {};
+  const comparison = range.compare !== 'none';
+  const periodOnly = useCall(
     'campaigns.list',
-    { dateRange: range, ...(accountId ? { accountId } : {}) },
+    { dateRange: { ...range, compare: 'none' }, ...scope },
     { placeholderData: (prev) => prev },
   );
+  const compared = useCall(
+    'campaigns.list',
+    { dateRange: range, ...scope },
+    { placeholderData: (prev) => prev, enabled: comparison },
+  );
+  const campaigns = comparison && compared.data && !compared.isPlaceholderData ? compared : periodOnly;
   const comparing = Boolean(campaigns.data?.comparison);
 
   const rows = useMemo(() => {
