@@ -306,6 +306,23 @@ describe('CPA_DEGRADATION (recent cost per result ≥ 25% above baseline, last 2
     ]);
     expect(detectCpaDegradation(ctxOf(data))).toEqual([]);
   });
+  // ~9 results a day: a 50% rise leaves a week short of the 3σ bar; the 11 days since it began pass it
+  // (the old rule read the last week only and never flagged this).
+  const lowVolume = (daysAgo: number) =>
+    campaign([
+      {
+        name: 'Leads',
+        dailyBudget: 100,
+        ads: [{ name: 'A', impressions: () => 9000, ctr: () => 0.02, cvr: step(0.05, 0.033, daysAgo) }],
+      },
+    ]);
+  it('pools the days since a low-volume campaign’s cost per result stepped up', () => {
+    const found = detectCpaDegradation(ctxOf(lowVolume(13)));
+    expect(found).toHaveLength(1);
+    expect(found[0]?.description).toContain('in Feb 17–');
+  });
+  it('does not flag the same rise with only a week of evidence', () =>
+    expect(detectCpaDegradation(ctxOf(lowVolume(9)))).toEqual([]));
   it('never judges thin data (fewer than 10 results)', () => {
     const data = campaign([
       { name: 'Few', ads: [{ name: 'A', impressions: () => 1000, ctr: () => 0.01, cpm: step(10, 30, 9) }] },
