@@ -143,6 +143,22 @@ describe('LEARNING_PHASE_STALL (still learning 7 days after the last edit, < 50 
     ]);
     expect(detectLearningPhaseStall(ctxOf(onPace))).toEqual([]);
   });
+  // ~4 a day since the edit: under the 50 spend minimum, which the old rule applied to the stall too.
+  const tiny = (status: string, editDaysAgo: number, impressions = 400) =>
+    campaign([
+      {
+        name: 'New test',
+        dailyBudget: 4,
+        learning: { status, conversions: 4, editDaysAgo },
+        ads: [{ name: 'A', impressions: () => impressions }],
+      },
+    ]);
+  it('flags a stall however little the ad set could spend, but not one that spent nothing', () => {
+    expect(detectLearningPhaseStall(ctxOf(tiny('LEARNING', 9)))).toHaveLength(1);
+    expect(detectLearningPhaseStall(ctxOf(tiny('LEARNING', 9, 0)))).toEqual([]);
+  });
+  it('still wants the spend minimum for "learning limited" inside the first week', () =>
+    expect(detectLearningPhaseStall(ctxOf(tiny('FAIL', 5)))).toEqual([]));
   it('judges "learning limited" (FAIL) only after the 3-day grace period', () => {
     expect(detectLearningPhaseStall(ctxOf(learning('FAIL', 3)))).toEqual([]);
     const found = detectLearningPhaseStall(ctxOf(learning('FAIL', 4)));
