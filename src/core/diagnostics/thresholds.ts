@@ -95,6 +95,14 @@ export const THRESHOLD_TABLE = {
     source:
       'adsmanagement −20% [66], adrow −15-25% decay [67], meta-ads-kit >20% [68], fatigue-alert −30% [57]',
   },
+  fatigueDecayCtrDrop: {
+    value: 0.2,
+    unit: 'share',
+    kind: 'shift',
+    meaning:
+      'Creative fatigue without a frequency rise: CTR of an established ad at least this far below its weeks before the range, beyond 3σ of click noise',
+    source: 'adsmanagement −20% [66], meta-ads-kit >20% [68]; adrow −15-25% decay [67]',
+  },
   fatigueFrequencyRise: {
     value: 0.1,
     unit: 'share',

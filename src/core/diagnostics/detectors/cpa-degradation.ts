@@ -2,6 +2,7 @@
 // arriving) well above the target: the cost cap, else the analyst's target, else the campaign's own
 // baseline. Ad sets still learning, and ad sets whose rise another finding already explains, are left
 // out, so the issue names a degradation nothing else accounts for.
+import { addDays } from '../../clock';
 import { atLeast, cprOf, dailySeries, evidenceTrend, mergeDaily, shortfallZ, sumRange } from '../series';
 import { day, money, percent, quote } from '../format';
 import type { AdSetData, CampaignData, DayRow, Finding } from '../types';
@@ -35,6 +36,27 @@ function dispersionOf(daily: Map<string, DayRow>, w: { from: string; to: string 
     n += 1;
   }
   return n > 1 ? Math.max(1, sum / (n - 1)) : 1;
+}
+
+/** The longest-evidenced run ending with the last complete day that passes both bars, or null. */
+function pooledSinceOnset(
+  ctx: DetectorContext,
+  daily: Map<string, DayRow>,
+  target: number,
+  zOf: (t: { conversions: number; spend: number }, against: number) => number,
+): { from: string; totals: ReturnType<typeof sumRange> } | null {
+  const { windows, th, window } = ctx;
+  let best: { from: string; totals: ReturnType<typeof sumRange>; z: number } | null = null;
+  for (let days = th.recentDays + 1; days <= 2 * th.recentDays; days += 1) {
+    const from = addDays(windows.recentCpr.to, -(days - 1));
+    if (from < window.from) break;
+    const totals = sumRange(daily, from, windows.recentCpr.to);
+    const cpr = cprOf(totals);
+    if (cpr === null || !atLeast(cpr / target - 1, th.cpaRise)) continue;
+    const z = zOf(totals, target);
+    if (z >= th.cpaMinZ && (!best || z > best.z)) best = { from, totals, z };
+  }
+  return best;
 }
 
 const learning = (s: AdSetData): boolean => {
@@ -88,11 +110,23 @@ export function detectCpaDegradation(
     source = 'baseline';
   }
   if (!target) return [];
-  const rise = actual / target - 1;
   // Fewer results than the target cost predicts for this spend, beyond the day-to-day noise the
   // baseline itself showed (quasi-Poisson: Poisson variance times the baseline's dispersion).
   const dispersion = baseline ? dispersionOf(daily, windows.referenceCpr, baseline) : 1;
-  if (shortfallZ(recent.conversions, recent.spend / target) / Math.sqrt(dispersion) < th.cpaMinZ) return [];
+  const zOf = (t: { conversions: number; spend: number }, against: number): number =>
+    shortfallZ(t.conversions, t.spend / against) / Math.sqrt(dispersion);
+  let judged = { from: windows.recentCpr.from, totals: recent };
+  if (zOf(recent, target) < th.cpaMinZ) {
+    // A low-volume campaign's week holds too few results to tell a real rise from noise. A buyer then
+    // dates the rise and reads every day since it began: when the last week is already past the bar,
+    // the longer run from the day cost per result stepped up (up to two weeks, inside the range) is
+    // tested instead, and must itself stay past the bar.
+    const back = pooledSinceOnset(ctx, daily, target, zOf);
+    if (!back) return [];
+    judged = back;
+  }
+  const judgedCpr = cprOf(judged.totals) ?? actual;
+  const rise = judgedCpr / target - 1;
 
   const severity = rise >= 4 * th.cpaRise ? 'CRITICAL' : rise >= 1.6 * th.cpaRise ? 'HIGH' : 'MEDIUM';
   // The ad set that contributes most to the rise, named so the analyst knows where to look.
@@ -120,14 +154,14 @@ export function detectCpaDegradation(
       severity,
       title: `Cost per result up ${percent(rise)} on ${quote(data.name)}`,
       description:
-        `Cost per result was ${money(actual, data.currency)} in ${day(windows.recentCpr.from)}–${day(windows.recentCpr.to)}, ` +
-        `${percent(rise)} above ${targetLabel} (${money(target, data.currency)})${targetNote}, on ${recent.conversions} results. ` +
+        `Cost per result was ${money(judgedCpr, data.currency)} in ${day(judged.from)}–${day(windows.recentCpr.to)}, ` +
+        `${percent(rise)} above ${targetLabel} (${money(target, data.currency)})${targetNote}, on ${judged.totals.conversions} results. ` +
         `The last ${th.conversionLagDays} days are left out because their conversions are still arriving.` +
         (worst ? ` Highest: ${quote(worst.name)} at ${money(worst.cpr, data.currency)}.` : ''),
       affectedEntity: campaignEntity(data),
       evidence: {
         targetCpa: Math.round(target / 10_000) / 100,
-        actualCpa: Math.round(actual / 10_000) / 100,
+        actualCpa: Math.round(judgedCpr / 10_000) / 100,
         cpaTrend: evidenceTrend(
           dailySeries(daily, trendDays, (r) =>
             r.conversions > 0 ? r.spend / r.conversions / 1_000_000 : null,
@@ -140,11 +174,11 @@ export function detectCpaDegradation(
       magnitude: rise / th.cpaRise,
       facts: {
         target,
-        actual,
+        actual: judgedCpr,
         rise,
         baseline,
-        recentConversions: recent.conversions,
-        recentSpend: recent.spend,
+        recentConversions: judged.totals.conversions,
+        recentSpend: judged.totals.spend,
         source,
       },
       campaignId: data.id,

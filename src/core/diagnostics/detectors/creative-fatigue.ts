@@ -55,6 +55,21 @@ function referenceOf(
   return { from: first, to: last, earlyLife: true };
 }
 
+/** The ad set's own CTR (all its ads) down as far, beyond 3σ: not one ad's drift inside a steady set. */
+function adSetDecayed(ctx: DetectorContext, adSetId: string): boolean {
+  const { windows, th } = ctx;
+  const adSet = ctx.data.adSets.find((s) => s.id === adSetId);
+  if (!adSet) return false;
+  const recent = sumRange(adSet.daily, windows.recent.from, windows.recent.to);
+  const before = ctrOf(sumRange(adSet.daily, windows.reference.from, windows.reference.to));
+  const now = ctrOf(recent);
+  if (!before || now === null) return false;
+  return (
+    atLeast(1 - now / before, th.fatigueDecayCtrDrop) &&
+    shortfallZ(recent.clicks, recent.impressions * before) >= th.cpaMinZ
+  );
+}
+
 /** One ad's verdict, or null when it is not fatigued (or cannot be judged). */
 function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   const { windows, th } = ctx;
@@ -86,6 +101,15 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   const byCtr =
     atLeast(ctrDrop, th.fatigueCtrDrop) &&
     (atLeast(frequencyRise, th.fatigueFrequencyRise) || atLeast(ctrDrop, 2 * th.fatigueCtrDrop));
+  // An established ad (it ran before the range) whose CTR decayed a fifth below its own weeks before,
+  // far beyond click noise: wear a buyer acts on even when daily frequency is flat, since daily
+  // frequency does not show the same people meeting the ad again across days. A young ad's first days
+  // are its novelty peak, so it still needs the frequency sign.
+  const byDecay =
+    !ref.earlyLife &&
+    atLeast(ctrDrop, th.fatigueDecayCtrDrop) &&
+    shortfallZ(recent.clicks, recent.impressions * ctrBefore) >= th.cpaMinZ &&
+    adSetDecayed(ctx, ad.adSetId);
   // A cost rise that higher auction prices explain is the audience's problem, not the creative's.
   const cpmRise = (cpmOf(recent) ?? 0) / (cpmOf(reference) || 1) - 1;
   const byCost =
@@ -93,7 +117,7 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
     cprMultiple !== null &&
     atLeast(cprMultiple, th.fatigueCprMultiple) &&
     atLeast(ctrDrop, th.fatigueCtrDrop / 2);
-  if (!byCtr && !byCost) return null;
+  if (!byCtr && !byDecay && !byCost) return null;
   // The drop in clicks must be beyond Poisson noise for the impressions the ad had.
   if (shortfallZ(recent.clicks, recent.impressions * ctrBefore) < th.minZ) return null;
   return {

@@ -69,8 +69,34 @@ describe('CREATIVE_FATIGUE (CTR drop 25% with frequency up 10%)', () => {
     expect(detectCreativeFatigue(ctxOf(withCtr(0.0148)))).toHaveLength(1));
   it('does not flag a drop just below it', () =>
     expect(detectCreativeFatigue(ctxOf(withCtr(0.0152)))).toEqual([]));
-  it('does not flag a CTR drop of 40% without rising frequency', () => {
-    const data = campaign([{ name: 'US', ads: [{ name: 'Static', ctr: step(0.02, 0.012, 7) }] }]);
+  it('does not flag one ad down 40% without rising frequency while its ad set holds', () => {
+    const data = campaign([
+      {
+        name: 'US',
+        ads: [
+          { name: 'Static', ctr: step(0.02, 0.012, 7) },
+          { name: 'Video', impressions: () => 20_000, ctr: () => 0.02 },
+        ],
+      },
+    ]);
+    expect(detectCreativeFatigue(ctxOf(data))).toEqual([]);
+  });
+  // A buyer reads a fifth of the clicks gone from an established ad set's ads as wear, even with
+  // daily frequency flat (the old rule wanted frequency up 10% below a halved CTR).
+  it('flags established ads whose ad set lost 22% of its CTR with frequency flat', () => {
+    const data = campaign([
+      {
+        name: 'US',
+        ads: [
+          { name: 'Static', ctr: step(0.02, 0.0156, 7) },
+          { name: 'Video', ctr: step(0.02, 0.0156, 7) },
+        ],
+      },
+    ]);
+    expect(detectCreativeFatigue(ctxOf(data))).toHaveLength(1);
+  });
+  it('does not flag an ad set down 15% with frequency flat', () => {
+    const data = campaign([{ name: 'US', ads: [{ name: 'Static', ctr: step(0.02, 0.017, 7) }] }]);
     expect(detectCreativeFatigue(ctxOf(data))).toEqual([]);
   });
   it('flags a CTR halved whatever the frequency', () => {
@@ -117,6 +143,22 @@ describe('LEARNING_PHASE_STALL (still learning 7 days after the last edit, < 50 
     ]);
     expect(detectLearningPhaseStall(ctxOf(onPace))).toEqual([]);
   });
+  // ~4 a day since the edit: under the 50 spend minimum, which the old rule applied to the stall too.
+  const tiny = (status: string, editDaysAgo: number, impressions = 400) =>
+    campaign([
+      {
+        name: 'New test',
+        dailyBudget: 4,
+        learning: { status, conversions: 4, editDaysAgo },
+        ads: [{ name: 'A', impressions: () => impressions }],
+      },
+    ]);
+  it('flags a stall however little the ad set could spend, but not one that spent nothing', () => {
+    expect(detectLearningPhaseStall(ctxOf(tiny('LEARNING', 9)))).toHaveLength(1);
+    expect(detectLearningPhaseStall(ctxOf(tiny('LEARNING', 9, 0)))).toEqual([]);
+  });
+  it('still wants the spend minimum for "learning limited" inside the first week', () =>
+    expect(detectLearningPhaseStall(ctxOf(tiny('FAIL', 5)))).toEqual([]));
   it('judges "learning limited" (FAIL) only after the 3-day grace period', () => {
     expect(detectLearningPhaseStall(ctxOf(learning('FAIL', 3)))).toEqual([]);
     const found = detectLearningPhaseStall(ctxOf(learning('FAIL', 4)));
@@ -280,6 +322,23 @@ describe('CPA_DEGRADATION (recent cost per result ≥ 25% above baseline, last 2
     ]);
     expect(detectCpaDegradation(ctxOf(data))).toEqual([]);
   });
+  // ~9 results a day: a 50% rise leaves a week short of the 3σ bar; the 11 days since it began pass it
+  // (the old rule read the last week only and never flagged this).
+  const lowVolume = (daysAgo: number) =>
+    campaign([
+      {
+        name: 'Leads',
+        dailyBudget: 100,
+        ads: [{ name: 'A', impressions: () => 9000, ctr: () => 0.02, cvr: step(0.05, 0.033, daysAgo) }],
+      },
+    ]);
+  it('pools the days since a low-volume campaign’s cost per result stepped up', () => {
+    const found = detectCpaDegradation(ctxOf(lowVolume(13)));
+    expect(found).toHaveLength(1);
+    expect(found[0]?.description).toContain('in Feb 17–');
+  });
+  it('does not flag the same rise with only a week of evidence', () =>
+    expect(detectCpaDegradation(ctxOf(lowVolume(9)))).toEqual([]));
   it('never judges thin data (fewer than 10 results)', () => {
     const data = campaign([
       { name: 'Few', ads: [{ name: 'A', impressions: () => 1000, ctr: () => 0.01, cpm: step(10, 30, 9) }] },

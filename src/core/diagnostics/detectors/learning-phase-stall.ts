@@ -48,7 +48,11 @@ export function detectLearningPhaseStall(ctx: DetectorContext): Finding[] {
       editDay > ctx.window.loadFrom ? editDay : ctx.window.loadFrom,
       window.to,
     );
-    if (sinceEdit.spend < ctx.minSpend) continue;
+    // Meta's own status is the evidence, not a noisy rate: a week past the edit still learning is a
+    // stall however little it spent (a budget too small to spend is often the very cause). The spend
+    // minimum still guards "learning limited" read inside the first week.
+    const stalled = daysInLearning >= th.learningStallDays;
+    if (sinceEdit.spend <= 0 || (!stalled && sinceEdit.spend < ctx.minSpend)) continue;
     const conversionsInLearning = Math.max(state.conversions, 0);
     const required = th.requiredLearningConversions;
     // Exiting needs `required` results within a week; Meta's count may be cumulative since the edit,
