@@ -24,3 +24,16 @@ export function Change(props: {
     </span>
   );
 }
+
+/** A change set under a table cell's value; nothing when the table is not compared. */
+export function ChangeBelow(
+  props: Parameters<typeof Change>[0] & { show: boolean },
+): React.JSX.Element | null {
+  if (!props.show) return null;
+  return (
+    <>
+      <br />
+      <Change now={props.now} before={props.before} good={props.good} format={props.format} />
+    </>
+  );
+}

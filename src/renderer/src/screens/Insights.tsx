@@ -4,7 +4,7 @@
 import { useCall } from '../api/hooks';
 import { COLORS, TimeChart } from '../components/charts';
 import { DateRangePicker, useDateRange } from '../components/DateRangePicker';
-import { Change } from '../components/Change';
+import { ChangeBelow } from '../components/Change';
 import { Empty, ErrorState, Loading, PageHeader, Trend } from '../components/ui';
 import { COMPARE_LABELS } from '../../../shared/date-ranges';
 import { compact, compactMoney, date, integer, money, percent, ratio } from '../format';
@@ -198,31 +198,23 @@ export default function Insights(): React.JSX.Element {
                         <td className="num">{integer(g.campaigns)}</td>
                         <td className="num">
                           {integer(g.results)}
-                          {comparing && g.previous ? (
-                            <>
-                              <br />
-                              <Change
-                                now={g.results}
-                                before={g.previous.results}
-                                good="up"
-                                format={integer}
-                              />
-                            </>
-                          ) : null}
+                          <ChangeBelow
+                            show={comparing && g.previous !== null}
+                            now={g.results}
+                            before={g.previous?.results}
+                            good="up"
+                            format={integer}
+                          />
                         </td>
                         <td className="num">
                           {money(g.costPerResult, c)}
-                          {comparing && g.previous && g.costPerResult !== null ? (
-                            <>
-                              <br />
-                              <Change
-                                now={g.costPerResult}
-                                before={g.previous.costPerResult}
-                                good="down"
-                                format={(v) => money(v, c)}
-                              />
-                            </>
-                          ) : null}
+                          <ChangeBelow
+                            show={comparing && g.previous !== null && g.costPerResult !== null}
+                            now={g.costPerResult}
+                            before={g.previous?.costPerResult}
+                            good="down"
+                            format={(v) => money(v, c)}
+                          />
                         </td>
                         <td className="num">{money(g.spend, c)}</td>
                         {hasValue ? <td className="num">{ratio(g.roas)}</td> : null}
@@ -270,13 +262,15 @@ export default function Insights(): React.JSX.Element {
                         before: number | null | undefined,
                         good: 'up' | 'down' | 'neutral',
                         format: (v: number) => string,
-                      ) =>
-                        comparing ? (
-                          <>
-                            <br />
-                            <Change now={now} before={p ? before : null} good={good} format={format} />
-                          </>
-                        ) : null;
+                      ) => (
+                        <ChangeBelow
+                          show={comparing}
+                          now={now}
+                          before={p ? before : null}
+                          good={good}
+                          format={format}
+                        />
+                      );
                       return (
                         <tr key={row.entity.id}>
                           <td>
