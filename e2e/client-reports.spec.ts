@@ -109,6 +109,10 @@ test('a client report: branding with logo, commentary and sections in the previe
     await page.getByLabel('Ad account').selectOption({ label: 'Kumo – JP Online' });
     await page.getByRole('radio', { name: 'Weekly' }).check();
     await page.getByLabel('Language').selectOption('ja');
+    // The preview speaks the report's language, as the PDF does.
+    await expect(preview.getByRole('heading', { name: '主要指標' })).toBeVisible();
+    await expect(preview).toHaveAttribute('lang', 'ja');
+    await screenshot(page, '33b-client-report-preview-ja');
     const scheduledFolder = join(work, 'Clients', 'Sakura', 'weekly');
     await page.getByLabel('Copy to folder').fill(scheduledFolder);
     await page.getByLabel('E-mail to').fill('weekly@sakura.test');

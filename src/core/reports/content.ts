@@ -19,7 +19,7 @@ import {
   type RiskLevel,
 } from '../../shared/api/diagnostics';
 import { AppError } from '../errors';
-import { translator, type MessageKey, type Translate } from './i18n';
+import { translator, type MessageKey, type Translate } from '../../shared/report-i18n';
 import { getWorkspaceOwner } from '../identity/users';
 import { campaignInsights, insightsSummary, previousPeriod } from '../insights';
 import { round2 } from '../insights/metrics';

@@ -1,7 +1,7 @@
 // Number and date formatting shared by the Markdown and PDF renderers, so both print the same text,
 // in the report's locale (Intl); amounts in the account's currency.
 import type { ReportLocale } from '../../shared/api/reports';
-import { translator } from './i18n';
+import { translator } from '../../shared/report-i18n';
 
 export const NOT_AVAILABLE = '–';
 

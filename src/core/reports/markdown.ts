@@ -2,7 +2,7 @@
 import type { GoalActual, Kpi, ReportCampaign, ReportContent } from '../../shared/api/reports';
 import { parseCommentary } from '../../shared/api/commentary';
 import { humanize, reportFormatter, type ReportFormatter } from './format';
-import { translator, type Translate } from './i18n';
+import { translator, type Translate } from '../../shared/report-i18n';
 
 /** Text inside a table cell: pipes escaped, line breaks flattened, inline markup neutralised. */
 export function cell(text: string): string {

@@ -4,7 +4,7 @@ import { Text, View } from '@react-pdf/renderer';
 import type { Kpi, ReportContent } from '../../../shared/api/reports';
 import { parseCommentary } from '../../../shared/api/commentary';
 import type { ReportFormatter } from '../format';
-import type { Translate } from '../i18n';
+import type { Translate } from '../../../shared/report-i18n';
 import { Table, type Column } from './table';
 import { BAD, GOOD, INK, isDark, MUTED, RISK_COLOURS, RULE, tint } from './theme';
 

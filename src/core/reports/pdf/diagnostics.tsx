@@ -3,7 +3,7 @@ import { Text, View } from '@react-pdf/renderer';
 import type { ReportCampaign } from '../../../shared/api/reports';
 import type { RiskLevel } from '../../../shared/api/diagnostics';
 import { humanize, type ReportFormatter } from '../format';
-import type { Translate } from '../i18n';
+import type { Translate } from '../../../shared/report-i18n';
 import { INK, MUTED, RISK_COLOURS, RULE, tint } from './theme';
 
 const RISK_SET = new Set(Object.keys(RISK_COLOURS));

@@ -2,7 +2,7 @@
 import { Image, Text, View } from '@react-pdf/renderer';
 import type { ReportContent } from '../../../shared/api/reports';
 import { reportFormatter } from '../format';
-import { translator } from '../i18n';
+import { translator } from '../../../shared/report-i18n';
 import { INK, MUTED, PAGE_MARGIN, RISK_COLOURS, RULE, tint } from './theme';
 
 function Brand(props: { content: ReportContent; size: 'large' | 'small' }): React.JSX.Element {

@@ -1,15 +1,16 @@
 // The report before it is generated: the same content model the PDF, Markdown and JSON render,
 // shown as a page in the window (cover, commentary, key figures, goals, campaigns, diagnostics),
-// each section only when it is switched on.
+// each section only when it is switched on, in the report's own language (the PDF's catalogue).
 import type { Kpi, ReportContent } from '../../../../shared/api/reports';
 import { parseCommentary, type CommentaryBlock } from '../../../../shared/api/commentary';
+import { translator, type MessageKey, type Translate } from '../../../../shared/report-i18n';
 import { date, integer, money, ratio } from '../../format';
 
-const KPI_LABEL: Record<Kpi['metric'], string> = {
-  spend: 'Total spend',
-  results: 'Results',
-  costPerResult: 'Cost per result',
-  roas: 'ROAS',
+const KPI_LABEL: Record<Kpi['metric'], MessageKey> = {
+  spend: 'totalSpend',
+  results: 'results',
+  costPerResult: 'costPerResult',
+  roas: 'roas',
 };
 
 function kpiValue(kpi: Kpi, value: number | null, currency: string): string {
@@ -18,9 +19,10 @@ function kpiValue(kpi: Kpi, value: number | null, currency: string): string {
   return money(value, currency);
 }
 
-function change(value: number | null): string {
-  if (value === null) return 'no previous data';
-  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(1)}% vs previous`;
+function change(t: Translate, value: number | null): string {
+  if (value === null) return t('noPreviousData');
+  const sign = value > 0 ? '+' : value < 0 ? '−' : '±';
+  return t('vsPrevious', { change: `${sign}${Math.abs(value).toFixed(1)}%` });
 }
 
 function Commentary(props: { blocks: CommentaryBlock[] }): React.JSX.Element {
@@ -60,48 +62,55 @@ function Commentary(props: { blocks: CommentaryBlock[] }): React.JSX.Element {
 
 export function ReportPreview(props: { content: ReportContent }): React.JSX.Element {
   const c = props.content;
+  const t = translator(c.locale);
   const on = new Set(c.sections);
   const currency = c.account.currency;
   const accent = c.branding.primaryColor;
+  const company = c.branding.companyName;
   return (
-    <article className="report-preview" aria-label="Report preview" style={{ ['--brand' as string]: accent }}>
+    <article
+      className="report-preview"
+      aria-label="Report preview"
+      lang={c.locale}
+      style={{ ['--brand' as string]: accent }}
+    >
       <header className="preview-cover">
         {c.branding.logo ? (
-          <img src={c.branding.logo} alt={`${c.branding.companyName} logo`} className="preview-logo" />
+          <img src={c.branding.logo} alt={t('logoOf', { company })} className="preview-logo" />
         ) : (
-          <span className="preview-wordmark">{c.branding.companyName}</span>
+          <span className="preview-wordmark">{company}</span>
         )}
         <h3>{c.title}</h3>
         <p>
           {c.account.name} · {date(c.dateRange.from)} – {date(c.dateRange.to)}
         </p>
         <p className="muted small">
-          Prepared by {c.branding.companyName} · {c.locale === 'ja' ? 'Japanese' : 'English'}
+          {t('preparedBy', { company })} · {t('languageName')}
         </p>
       </header>
       {on.has('commentary') && c.commentary ? (
         <section>
-          <h4>Analyst commentary</h4>
+          <h4>{t('commentary')}</h4>
           <Commentary blocks={parseCommentary(c.commentary)} />
         </section>
       ) : null}
       {on.has('kpis') ? (
         <section>
-          <h4>Key figures</h4>
+          <h4>{t('keyFigures')}</h4>
           <div className="preview-kpis">
             {c.kpis.map((k) => (
               <div key={`${k.metric}:${k.resultName ?? ''}`} className="preview-kpi">
                 <span className="muted small">
                   {k.resultName && k.metric !== 'spend'
-                    ? `${KPI_LABEL[k.metric]} · ${k.resultName}`
-                    : KPI_LABEL[k.metric]}
+                    ? `${t(KPI_LABEL[k.metric])} · ${k.resultName}`
+                    : t(KPI_LABEL[k.metric])}
                 </span>
                 <strong>{kpiValue(k, k.value, currency)}</strong>
-                <span className={`small tone-${k.tone}`}>{change(k.change)}</span>
+                <span className={`small tone-${k.tone}`}>{change(t, k.change)}</span>
               </div>
             ))}
             <div className="preview-kpi">
-              <span className="muted small">Overall risk</span>
+              <span className="muted small">{t('overallRisk')}</span>
               <strong>{c.summary.overallRiskLevel}</strong>
             </div>
           </div>
@@ -109,27 +118,29 @@ export function ReportPreview(props: { content: ReportContent }): React.JSX.Elem
       ) : null}
       {on.has('goals') ? (
         <section>
-          <h4>Goals against actuals</h4>
+          <h4>{t('goalsVsActuals')}</h4>
           {c.goals.length === 0 ? (
-            <p className="muted small">No goals are set for this account.</p>
+            <p className="muted small">{t('noGoals')}</p>
           ) : (
             <table className="table compact">
               <thead>
                 <tr>
-                  <th scope="col">Campaign</th>
-                  <th scope="col">Goal</th>
+                  <th scope="col">{t('campaign')}</th>
+                  <th scope="col">{t('goal')}</th>
                   <th scope="col" className="num">
-                    Actual
+                    {t('actual')}
                   </th>
-                  <th scope="col">Status</th>
+                  <th scope="col">{t('status')}</th>
                 </tr>
               </thead>
               <tbody>
                 {c.goals.map((g) => (
                   <tr key={g.campaignId ?? 'account'}>
-                    <td>{g.campaignName ?? 'Whole account'}</td>
+                    <td>{g.campaignName ?? t('wholeAccount')}</td>
                     <td>
-                      {g.kind === 'CPA' ? `CPA ≤ ${money(g.target, currency)}` : `ROAS ≥ ${ratio(g.target)}`}
+                      {g.kind === 'CPA'
+                        ? t('goalCpa', { target: money(g.target, currency) })
+                        : t('goalRoas', { target: ratio(g.target) })}
                     </td>
                     <td className="num">
                       {g.kind === 'CPA'
@@ -138,7 +149,7 @@ export function ReportPreview(props: { content: ReportContent }): React.JSX.Elem
                           ? '–'
                           : ratio(g.actual)}
                     </td>
-                    <td>{g.met === null ? 'No data' : g.met ? 'Met' : 'Missed'}</td>
+                    <td>{g.met === null ? t('goalNoData') : g.met ? t('goalMet') : t('goalMissed')}</td>
                   </tr>
                 ))}
               </tbody>
@@ -148,25 +159,23 @@ export function ReportPreview(props: { content: ReportContent }): React.JSX.Elem
       ) : null}
       {on.has('trend') ? (
         <section>
-          <h4>Trend</h4>
-          <p className="muted small">
-            Daily spend and results over {c.daily.length} days, with the daily table.
-          </p>
+          <h4>{t('trend')}</h4>
+          <p className="muted small">{t('trendNote', { days: c.daily.length })}</p>
         </section>
       ) : null}
       {on.has('campaigns') ? (
         <section>
-          <h4>Campaigns ({c.campaigns.length})</h4>
+          <h4>{t('campaignsCount', { count: c.campaigns.length })}</h4>
           <table className="table compact">
             <thead>
               <tr>
-                <th scope="col">Campaign</th>
-                <th scope="col">Result</th>
+                <th scope="col">{t('campaign')}</th>
+                <th scope="col">{t('result')}</th>
                 <th scope="col" className="num">
-                  Spend
+                  {t('spend')}
                 </th>
                 <th scope="col" className="num">
-                  Results
+                  {t('results')}
                 </th>
               </tr>
             </thead>
@@ -182,16 +191,18 @@ export function ReportPreview(props: { content: ReportContent }): React.JSX.Elem
             </tbody>
           </table>
           {c.campaigns.length > 8 ? (
-            <p className="muted small">…and {c.campaigns.length - 8} more in the report.</p>
+            <p className="muted small">{t('moreInReport', { count: c.campaigns.length - 8 })}</p>
           ) : null}
         </section>
       ) : null}
       {on.has('diagnostics') ? (
         <section>
-          <h4>Diagnostics</h4>
+          <h4>{t('diagnostics')}</h4>
           <p className="muted small">
-            {c.campaigns.filter((x) => x.latestDiagnostic).length} of {c.campaigns.length} campaigns have a
-            diagnostic in this range.
+            {t('diagnosticsCoverage', {
+              covered: c.campaigns.filter((x) => x.latestDiagnostic).length,
+              count: c.campaigns.length,
+            })}
           </p>
         </section>
       ) : null}

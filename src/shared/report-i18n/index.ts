@@ -1,6 +1,6 @@
 // The report's fixed text by locale. To add a language: a catalogue file typed `Messages` (see en.ts),
 // its code in REPORT_LOCALES (shared/api/reports.ts) and here.
-import type { ReportLocale } from '../../../shared/api/reports';
+import type { ReportLocale } from '../api/reports';
 import { en, type MessageKey, type Messages } from './en';
 import { ja } from './ja';
 

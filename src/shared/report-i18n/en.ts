@@ -100,6 +100,15 @@ export const en = {
   focusCpa: 'cost per acquisition',
   focusCtr: 'click-through rate',
   focusConversions: 'conversion volume',
+  // The in-app preview of a report before it is generated.
+  reportPreview: 'Report preview',
+  logoOf: '{company} logo',
+  languageName: 'English',
+  trend: 'Trend',
+  trendNote: 'Daily spend and results over {days} days, with the daily table.',
+  campaignsCount: 'Campaigns ({count})',
+  moreInReport: '…and {count} more in the report.',
+  diagnosticsCoverage: '{covered} of {count} campaigns have a diagnostic in this range.',
 } as const;
 
 export type MessageKey = keyof typeof en;

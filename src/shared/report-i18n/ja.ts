@@ -96,4 +96,12 @@ export const ja: Messages = {
   focusCpa: '獲得単価（CPA）',
   focusCtr: 'クリック率（CTR）',
   focusConversions: 'コンバージョン数',
+  reportPreview: 'レポートのプレビュー',
+  logoOf: '{company} のロゴ',
+  languageName: '日本語',
+  trend: '推移',
+  trendNote: '{days} 日間の日別の消化金額と成果（日別の表付き）。',
+  campaignsCount: 'キャンペーン（{count}）',
+  moreInReport: 'ほか {count} 件はレポートに掲載されます。',
+  diagnosticsCoverage: '{count} 件中 {covered} 件のキャンペーンにこの期間の診断があります。',
 };
