@@ -26,7 +26,7 @@ import {
   type GoalStanding,
 } from './severity';
 import { detectGoalMissed } from './detectors/goal-missed';
-import { judgeGoal, pooledWindow, type PeerTotals } from './goal-judgement';
+import { accountMediansOf, judgeGoal, pooledWindow, type PeerTotals } from './goal-judgement';
 import { addTotals, emptyTotals, loadFromFor, sumRange, windowsFor, type Totals } from './series';
 import { MICROS_PER_UNIT } from '../money';
 import { structureOf } from './structure';
@@ -84,14 +84,14 @@ function detect(
   const goalChecks: GoalCheck[] = [];
   const standings = new Map<string, GoalStanding>();
   const window = { from, to, loadFrom: loadFromFor(from, to, th) };
-  const accountPeers = peers ?? peersOf(campaigns, window, th);
+  const medians = accountMediansOf(peers ?? peersOf(campaigns, window, th), th);
   for (const data of campaigns) {
     const ctx = detectorContext(data, window, th);
     const t = sumRange(data.daily, from, to);
     totals = addTotals(totals, t);
     rangeSpend.set(data.id, ctx.rangeSpend);
     // Below its goal (or break-even), or too little data to tell: never offered for scaling.
-    const judgement = judgeGoal(data, window, th, accountPeers);
+    const judgement = judgeGoal(data, window, th, medians);
     goalChecks.push(judgement.check);
     const standing: GoalStanding = {
       headroom: judgement.headroom,
@@ -183,12 +183,14 @@ function crossCampaignOverlap(
   const members = [...campaigns.filter((c) => !thin.has(c.id)), ...siblings].flatMap((campaign) =>
     campaign.adSets.map((adSet) => ({ campaign, adSet })),
   );
+  const diagnosed = new Set(campaigns.map((c) => c.id));
+  const byId = new Map(members.map((m) => [m.adSet.id, m]));
   const cross = detectCrossCampaignOverlap(
     members,
     { windows: windowsFor(window, th), th, minSpend: th.minSpendPerUnit * MICROS_PER_UNIT, window },
     excluded,
   )
-    .map((f) => ownedBy(f, campaigns, members))
+    .map((f) => ownedBy(f, diagnosed, byId))
     .filter((f): f is Finding => f !== null);
   if (cross.length === 0) return;
   const overlapping = new Set<string>();
@@ -213,14 +215,12 @@ function crossCampaignOverlap(
  */
 function ownedBy(
   f: Finding,
-  campaigns: readonly CampaignData[],
-  members: readonly { campaign: CampaignData; adSet: { id: string; name: string } }[],
+  diagnosed: ReadonlySet<string>,
+  byId: ReadonlyMap<string, { campaign: CampaignData; adSet: { id: string; name: string } }>,
 ): Finding | null {
-  const diagnosed = new Set(campaigns.map((c) => c.id));
   if (diagnosed.has(f.campaignId)) return f;
   const others = 'overlappingAdSets' in f.evidence ? f.evidence.overlappingAdSets : [];
   const ids = [f.affectedEntity.id, ...others.map((s) => s.id)];
-  const byId = new Map(members.map((m) => [m.adSet.id, m]));
   const own = ids.map((id) => byId.get(id)).find((m) => m !== undefined && diagnosed.has(m.campaign.id));
   if (!own || !('overlappingAdSets' in f.evidence)) return null;
   const rest = ids.filter((id) => id !== own.adSet.id).map((id) => byId.get(id));

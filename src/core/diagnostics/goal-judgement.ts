@@ -77,6 +77,30 @@ export function accountMedians(
   };
 }
 
+/** The account's medians for a campaign's result type. */
+export type AccountMedians = (resultType: string | null | undefined) => {
+  cpa: number | null;
+  roas: number | null;
+};
+
+/**
+ * `accountMedians` computed once per result type for a whole diagnosis: every campaign is shown beside
+ * the same account, and sorting the account's peers again for each of a thousand campaigns was a
+ * quadratic share of an account-level diagnostic.
+ */
+export function accountMediansOf(peers: readonly PeerTotals[], th: Thresholds): AccountMedians {
+  const byType = new Map<string | null, { cpa: number | null; roas: number | null }>();
+  return (resultType) => {
+    const key = resultType ?? null;
+    let medians = byType.get(key);
+    if (!medians) {
+      medians = accountMedians(peers, key, th);
+      byType.set(key, medians);
+    }
+    return medians;
+  };
+}
+
 function missingLabel(results: number, need: number, days: number): string {
   if (results === 0) return `0 of ${need} results needed; none in the last ${days} days`;
   const perDay = results / days;
@@ -88,7 +112,7 @@ export function judgeGoal(
   data: CampaignData,
   window: Window,
   th: Thresholds,
-  peers: readonly PeerTotals[],
+  medians: AccountMedians,
 ): GoalJudgement {
   const lagTo = addDays(window.to, -th.conversionLagDays);
   const rangeCpr = { from: window.from, to: lagTo < window.from ? window.to : lagTo };
@@ -104,7 +128,6 @@ export function judgeGoal(
     judged = sumRange(data.daily, pooled.from, pooled.to);
   }
   const reference = sumRange(data.daily, addDays(window.from, -th.baselineDays), addDays(window.from, -1));
-  const medians = accountMedians(peers, data.resultType, th);
 
   const tracksRevenue = sumRange(data.daily, pooled.from, window.to).revenue > 0;
   // A goal is above zero (the store refuses others); a snapshot built elsewhere may carry none.
@@ -117,7 +140,8 @@ export function judgeGoal(
   const actual = metric === 'CPA' ? cpaOf(judged) : roasOf(judged);
   const enoughReference = reference.conversions >= need && reference.spend >= minSpend;
   const baseline = enoughReference ? (metric === 'CPA' ? cpaOf(reference) : roasOf(reference)) : null;
-  const accountMedian = metric === 'CPA' ? medians.cpa : medians.roas;
+  const ofType = medians(data.resultType);
+  const accountMedian = metric === 'CPA' ? ofType.cpa : ofType.roas;
   const days = dateRange(judgedWindow.from, judgedWindow.to).length;
 
   let notEnoughData: string | null = null;

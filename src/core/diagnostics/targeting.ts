@@ -98,8 +98,14 @@ export function effectiveTargeting(t: Targeting): Targeting {
  * excluding the other's audience).
  */
 export function targetingOverlap(rawA: Targeting, rawB: Targeting): number {
-  const a = effectiveTargeting(rawA);
-  const b = effectiveTargeting(rawB);
+  return effectiveOverlap(effectiveTargeting(rawA), effectiveTargeting(rawB));
+}
+
+/**
+ * `targetingOverlap` of two targetings already made effective: the overlap detector reduces each ad
+ * set once and compares it with many others.
+ */
+export function effectiveOverlap(a: Targeting, b: Targeting): number {
   const countries =
     a.countries.length === 0 && b.countries.length === 0 ? 1 : setOverlap(a.countries, b.countries);
   const lo = Math.max(a.ageMin, b.ageMin);

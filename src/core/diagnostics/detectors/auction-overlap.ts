@@ -2,27 +2,20 @@
 // the same auctions; Meta enters only one of them, so they under-spend and their CPM climbs.
 import { atLeast, cpmOf, dailySeries, evidenceTrend, mergeDaily, sumRange, windowDays } from '../series';
 import { day, money, percent, quote } from '../format';
-import { targetingOverlap } from '../targeting';
-import type { Thresholds } from '../thresholds';
-import type { Windows } from '../series';
 import type { AdSetData, CampaignData, Finding } from '../types';
-import { dayOf, isActive, type DetectorContext } from './context';
+import type { DetectorContext } from './context';
+import {
+  overlapCandidates,
+  overlappingPairs,
+  pairSymptom,
+  type OverlapCandidate,
+  type OverlapMember,
+  type OverlapPairs,
+  type OverlapScope,
+  type Symptom,
+} from './overlap-pairs';
 
-const eventOf = (s: AdSetData): string => `${s.optimizationGoal ?? ''}/${s.promotedEvent ?? ''}`;
-
-/** An ad set with the campaign it belongs to: overlap is judged across campaigns of an account. */
-export interface OverlapMember {
-  campaign: CampaignData;
-  adSet: AdSetData;
-}
-
-export interface OverlapScope {
-  windows: Windows;
-  th: Thresholds;
-  /** Minimum spend per judged window, in micros. */
-  minSpend: number;
-  window: { from: string; to: string };
-}
+export type { OverlapMember, OverlapScope } from './overlap-pairs';
 
 /** `saturated`: ad sets whose rising CPM their own shrinking audience already explains. */
 export function detectAuctionOverlap(
@@ -58,7 +51,8 @@ export function detectCrossCampaignOverlap(
 /**
  * Two readings: first the pairs where an ad set was launched into an audience an established one
  * covers and its CPM rose since (each pair judged on its own); then, among the ad sets left, connected
- * groups of overlapping ad sets whose merged CPM rose or whose ad-set budgets went unspent.
+ * groups of overlapping ad sets whose merged CPM rose or whose ad-set budgets went unspent. The
+ * candidates and their pairs are found once for both.
  */
 function findOverlaps(
   members: readonly OverlapMember[],
@@ -66,78 +60,106 @@ function findOverlaps(
   saturated: ReadonlySet<string>,
   acrossCampaigns = false,
 ): Finding[] {
-  const launched = findGroups(members, scope, saturated, acrossCampaigns, 'launch');
+  const candidates = overlapCandidates(members, scope, saturated, acrossCampaigns);
+  const pairs = overlappingPairs(candidates, scope.th.overlapTargeting, acrossCampaigns);
+  const referenceFrom = scope.windows.reference.from;
+  const launches: Required<OverlapPairs> = { first: [], second: [], overlap: [], symptom: [] };
+  pairs.first.forEach((i, k) => {
+    const j = pairs.second[k] as number;
+    const symptom = pairSymptom(
+      candidates[i] as OverlapCandidate,
+      candidates[j] as OverlapCandidate,
+      referenceFrom,
+    );
+    if (!symptom) return;
+    launches.first.push(i);
+    launches.second.push(j);
+    launches.overlap.push(pairs.overlap[k] as number);
+    launches.symptom.push(symptom);
+  });
+  const launched = findGroups(candidates, launches, scope, 'launch');
   const taken = new Set<string>();
   for (const f of launched) {
     taken.add(f.affectedEntity.id);
     if ('overlappingAdSets' in f.evidence) for (const s of f.evidence.overlappingAdSets) taken.add(s.id);
   }
-  const rest = members.filter((m) => !taken.has(m.adSet.id));
-  return [...launched, ...findGroups(rest, scope, saturated, acrossCampaigns, 'group')];
+  // The ad sets left: an ad set in no pair is in no group, so the candidate list stays whole.
+  const free = (i: number): boolean => !taken.has((candidates[i] as OverlapCandidate).adSet.id);
+  const rest: OverlapPairs = { first: [], second: [], overlap: [] };
+  pairs.first.forEach((i, k) => {
+    const j = pairs.second[k] as number;
+    if (!free(i) || !free(j)) return;
+    rest.first.push(i);
+    rest.second.push(j);
+    rest.overlap.push(pairs.overlap[k] as number);
+  });
+  return [...launched, ...findGroups(candidates, rest, scope, 'group')];
+}
+
+/** What a group's pairs say: the widest targeting overlap and the strongest launch symptom. */
+interface GroupPairs {
+  overlap: number;
+  strongest: Symptom | null;
 }
 
 function findGroups(
-  members: readonly OverlapMember[],
+  candidates: readonly OverlapCandidate[],
+  pairs: OverlapPairs,
   scope: OverlapScope,
-  saturated: ReadonlySet<string>,
-  acrossCampaigns: boolean,
   mode: 'launch' | 'group',
 ): Finding[] {
   const { windows, th } = scope;
-  const candidates = members.filter(({ campaign, adSet: s }) => {
-    if (!isActive(s) || (acrossCampaigns && !isActive(campaign)) || saturated.has(s.id)) return false;
-    const recent = sumRange(s.daily, windows.recent.from, windows.recent.to);
-    return recent.impressions >= th.minImpressions && recent.spend >= scope.minSpend;
-  });
   const campaignOf = new Map(candidates.map((m) => [m.adSet.id, m.campaign]));
-  // Pairs above the targeting bar, grouped into connected groups of ad sets.
-  const parent = new Map(candidates.map((m) => [m.adSet.id, m.adSet.id]));
-  const find = (id: string): string => {
-    let root = id;
-    while (parent.get(root) !== root) root = parent.get(root) ?? root;
+  const recentSpend = new Map(candidates.map((m) => [m.adSet.id, m.recentSpend]));
+  // Pairs above the targeting bar, grouped into connected groups of ad sets (union-find by index).
+  const parent = candidates.map((_, i) => i);
+  const find = (i: number): number => {
+    let root = i;
+    while (parent[root] !== root) root = parent[root] as number;
+    // Path compression: a long chain of broad ad sets is walked once, not on every pair.
+    for (let at = i; at !== root;) {
+      const next = parent[at] as number;
+      parent[at] = root;
+      at = next;
+    }
     return root;
   };
-  const pairOverlap = new Map<string, number>();
-  const paired = new Set<string>();
   // What a media buyer checks per pair, not per chain of pairs: a broad ad set (Advantage+ audience)
   // overlaps every cell of its country, and judging the whole chain at once dilutes the one pair that
-  // actually collides. A pair counts when its own auctions show it (symptom below).
-  const symptoms = new Map<string, Symptom>();
-  for (let i = 0; i < candidates.length; i++) {
-    for (let j = i + 1; j < candidates.length; j++) {
-      const a = candidates[i]?.adSet;
-      const b = candidates[j]?.adSet;
-      if (!a || !b || eventOf(a) !== eventOf(b)) continue;
-      if (acrossCampaigns && candidates[i]?.campaign.id === candidates[j]?.campaign.id) continue;
-      const overlap = targetingOverlap(a.targeting, b.targeting);
-      if (!atLeast(overlap, th.overlapTargeting)) continue;
-      const symptom = mode === 'launch' ? pairSymptom(a, b, scope) : null;
-      if (mode === 'launch' && !symptom) continue;
-      pairOverlap.set(`${a.id}|${b.id}`, overlap);
-      if (symptom) symptoms.set(`${a.id}|${b.id}`, symptom);
-      paired.add(a.id);
-      paired.add(b.id);
-      parent.set(find(a.id), find(b.id));
-    }
-  }
-  const groups = new Map<string, AdSetData[]>();
-  for (const { adSet: s } of candidates) {
-    if (!paired.has(s.id)) continue;
-    const root = find(s.id);
-    groups.set(root, [...(groups.get(root) ?? []), s]);
-  }
+  // actually collides. A pair counts when its own auctions show it (launches: its symptom).
+  const paired = new Set<number>();
+  pairs.first.forEach((i, k) => {
+    const j = pairs.second[k] as number;
+    parent[find(i)] = find(j);
+    paired.add(i);
+    paired.add(j);
+  });
+  const groups = new Map<number, AdSetData[]>();
+  candidates.forEach(({ adSet }, i) => {
+    if (!paired.has(i)) return;
+    const root = find(i);
+    const group = groups.get(root);
+    if (group) group.push(adSet);
+    else groups.set(root, [adSet]);
+  });
+  // Each pair lies in one group (its root's), read in pair order: the first strongest symptom wins.
+  const byGroup = new Map<number, GroupPairs>();
+  pairs.first.forEach((i, k) => {
+    const root = find(i);
+    const seen = byGroup.get(root) ?? { overlap: 0, strongest: null };
+    seen.overlap = Math.max(seen.overlap, pairs.overlap[k] as number);
+    const symptom = pairs.symptom?.[k];
+    if (symptom && (!seen.strongest || seen.strongest.cpmRise < symptom.cpmRise)) seen.strongest = symptom;
+    byGroup.set(root, seen);
+  });
 
   const findings: Finding[] = [];
-  for (const group of groups.values()) {
+  for (const [root, group] of groups) {
     if (group.length < 2) continue;
     const daily = mergeDaily(group.map((s) => s.daily));
     // Launches: the strongest pair's symptom is the group's evidence. Groups: their merged CPM.
-    let strongest: Symptom | null = null;
-    for (const [key, symptom] of symptoms) {
-      const [a, b] = key.split('|');
-      if (!group.some((s) => s.id === a) || !group.some((s) => s.id === b)) continue;
-      if (!strongest || strongest.cpmRise < symptom.cpmRise) strongest = symptom;
-    }
+    const read = byGroup.get(root) ?? { overlap: 0, strongest: null };
+    let strongest = read.strongest;
     if (mode === 'group') {
       const recent = sumRange(daily, windows.recent.from, windows.recent.to);
       const reference = sumRange(daily, windows.reference.from, windows.reference.to);
@@ -164,17 +186,10 @@ function findGroups(
       if (cpmRise < th.overlapCpmRise / 2) continue;
     }
 
-    let overlap = 0;
-    for (const [key, value] of pairOverlap) {
-      const [a, b] = key.split('|');
-      if (group.some((s) => s.id === a) && group.some((s) => s.id === b)) overlap = Math.max(overlap, value);
-    }
+    const overlap = read.overlap;
     // The entity is the ad set that loses the most auctions: the one with the lowest spend share.
-    const ranked = [...group].sort(
-      (a, b) =>
-        sumRange(a.daily, windows.recent.from, windows.recent.to).spend -
-          sumRange(b.daily, windows.recent.from, windows.recent.to).spend || a.id.localeCompare(b.id),
-    );
+    const spendOf = (s: AdSetData): number => recentSpend.get(s.id) ?? 0;
+    const ranked = [...group].sort((a, b) => spendOf(a) - spendOf(b) || a.id.localeCompare(b.id));
     const weakest = ranked[0] as AdSetData;
     const own = campaignOf.get(weakest.id) as CampaignData;
     const keep = ranked.at(-1) as AdSetData;
@@ -246,44 +261,4 @@ function findGroups(
     });
   }
   return findings;
-}
-
-interface Symptom {
-  cpmRise: number;
-  cpmBefore: number;
-  cpmNow: number;
-}
-
-/** CPM of one ad set, or of a pair merged, in a window (null without impressions). */
-function cpmIn(rows: Map<string, import('../types').DayRow>, w: { from: string; to: string }): number | null {
-  return cpmOf(sumRange(rows, w.from, w.to));
-}
-
-/**
- * Whether two overlapping ad sets show it in their auctions, as a media buyer reads it: one of them
- * was launched since the reference period, and the established one's own CPM rose past the bar since
- * (a new ad set bidding into an audience already covered). Two ad sets that have overlapped all along
- * show no change to date the overlap by: a chain of broad ad sets (Advantage+ audience overlaps every
- * cell of its country) judged as one merged group mostly measured noise. Unspent budget alone is no
- * sign of overlap (a blocker or a cap does the same); it is reported beside the CPM. Null: no symptom.
- */
-function pairSymptom(a: AdSetData, b: AdSetData, scope: OverlapScope): Symptom | null {
-  const { windows, th } = scope;
-  let best: Symptom | null = null;
-  const since = (s: AdSetData): string => dayOf(s.createdTime) ?? '';
-  for (const [established, newer] of [
-    [a, b],
-    [b, a],
-  ] as const) {
-    if (since(newer) <= windows.reference.from || since(established) > windows.reference.from) continue;
-    const own = sumRange(established.daily, windows.reference.from, windows.reference.to);
-    if (own.impressions < th.minImpressions) continue;
-    const ownBefore = cpmOf(own);
-    const ownNow = cpmIn(established.daily, windows.recent);
-    if (!ownBefore || ownNow === null) continue;
-    const rise = ownNow / ownBefore - 1;
-    if (atLeast(rise, th.overlapCpmRise) && (!best || rise > best.cpmRise))
-      best = { cpmRise: rise, cpmBefore: ownBefore, cpmNow: ownNow };
-  }
-  return best;
 }
