@@ -1,11 +1,12 @@
-// The diagnosis worker: loads campaign snapshots through its own read-only connection and runs the
-// engine, so an account-level diagnostic of hundreds of campaigns never stalls the host's thread.
+// The diagnosis worker: loads campaign snapshots through its own read-only connection, runs the
+// engine and serializes the result, so an account-level diagnostic of hundreds of campaigns never
+// stalls the host's thread (the host writes the stored JSON as it comes).
 import { serveJobs, workerStore } from '../jobs/worker-side';
 import { computeDiagnosis, toDiagnosisFault, type DiagnosisFault, type DiagnosisJob } from './compute';
-import type { DiagnosisContent } from './engine';
+import { storedDiagnosis, type StoredDiagnosis } from './rows';
 
-serveJobs<DiagnosisJob, DiagnosisContent, never, DiagnosisFault>({
-  run: (job) => computeDiagnosis(workerStore(job.dataDir, 'readonly').db, job),
+serveJobs<DiagnosisJob, StoredDiagnosis, never, DiagnosisFault>({
+  run: (job) => storedDiagnosis(computeDiagnosis(workerStore(job.dataDir, 'readonly').db, job)),
   encodeError: toDiagnosisFault,
   lowPriority: true,
 });

@@ -40,6 +40,42 @@ export type StoredResult = Omit<
   'riskLevel' | 'summary' | 'issuesDetected' | 'recommendationCount'
 >;
 
+/**
+ * A finished diagnosis as its row stores it: the list columns and the result already serialized. It is
+ * built where the diagnosis ran (the worker, for hosts): the host then writes one string, where cloning
+ * the content across threads and serializing it again stalled its thread on a large account.
+ */
+export interface StoredDiagnosis {
+  riskLevel: RiskLevel;
+  summary: string;
+  issuesDetected: number;
+  recommendationCount: number;
+  /** JSON of the StoredResult. */
+  result: string;
+}
+
+export function storedDiagnosis(content: DiagnosisContent): StoredDiagnosis {
+  const stored: StoredResult = {
+    issues: content.issues,
+    recommendations: content.recommendations,
+    metrics: content.metrics,
+    andromedaContext: content.andromedaContext,
+    actionKinds: content.actionKinds,
+    goalChecks: content.goalChecks,
+    ...(content.campaignsAnalyzed === undefined ? {} : { campaignsAnalyzed: content.campaignsAnalyzed }),
+    ...(content.metaRecommendations === undefined
+      ? {}
+      : { metaRecommendations: content.metaRecommendations }),
+  };
+  return {
+    riskLevel: content.riskLevel,
+    summary: content.summary,
+    issuesDetected: content.issuesDetected,
+    recommendationCount: content.recommendationCount,
+    result: JSON.stringify(stored),
+  };
+}
+
 export const SELECT = `SELECT d.*, c.name AS campaign_name, c.platform_campaign_id, a.name AS account_name
   FROM diagnostics d LEFT JOIN campaigns c ON c.id = d.campaign_id LEFT JOIN ad_accounts a ON a.id = d.account_id`;
 

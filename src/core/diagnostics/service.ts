@@ -16,9 +16,15 @@ import type { RequestContext } from '../identity/access';
 import { JobThread } from '../jobs/thread';
 import { recordFeedback, setProfile, getProfile, type ActionKind } from './andromeda';
 import { computeDiagnosis, fromDiagnosisFault, type DiagnosisFault, type DiagnosisJob } from './compute';
-import type { DiagnosisContent } from './engine';
 import { deleteGoal, saveGoal } from '../goals/store';
-import { SELECT, toDetail, toListItem, type DiagnosticRow, type StoredResult } from './rows';
+import {
+  SELECT,
+  storedDiagnosis,
+  toDetail,
+  toListItem,
+  type DiagnosticRow,
+  type StoredDiagnosis,
+} from './rows';
 import type { Profile } from './types';
 
 /** What the service needs of a request context (the API's RequestContext satisfies it). */
@@ -53,7 +59,7 @@ export interface DiagnosticsServiceOptions {
 
 export class DiagnosticsService {
   private readonly jobs: JobQueue;
-  private readonly thread: JobThread<DiagnosisJob, DiagnosisContent, never, DiagnosisFault> | null;
+  private readonly thread: JobThread<DiagnosisJob, StoredDiagnosis, never, DiagnosisFault> | null;
 
   constructor(
     private readonly core: Core,
@@ -203,18 +209,6 @@ export class DiagnosticsService {
     try {
       const content = await this.compute(row);
       const processingTimeMs = Math.max(1, Math.round(performance.now() - started));
-      const stored: StoredResult = {
-        issues: content.issues,
-        recommendations: content.recommendations,
-        metrics: content.metrics,
-        andromedaContext: content.andromedaContext,
-        actionKinds: content.actionKinds,
-        goalChecks: content.goalChecks,
-        ...(content.campaignsAnalyzed === undefined ? {} : { campaignsAnalyzed: content.campaignsAnalyzed }),
-        ...(content.metaRecommendations === undefined
-          ? {}
-          : { metaRecommendations: content.metaRecommendations }),
-      };
       this.db
         .prepare(
           `UPDATE diagnostics SET status = 'completed', risk_level = ?, summary = ?, issues_detected = ?,
@@ -225,7 +219,7 @@ export class DiagnosticsService {
           content.summary,
           content.issuesDetected,
           content.recommendationCount,
-          JSON.stringify(stored),
+          content.result,
           processingTimeMs,
           this.now(),
           id,
@@ -248,7 +242,7 @@ export class DiagnosticsService {
   }
 
   /** Loads and analyses one diagnostic's data (pure engine over a store snapshot), off-thread in hosts. */
-  private compute(row: DiagnosticRow): Promise<DiagnosisContent> | DiagnosisContent {
+  private compute(row: DiagnosticRow): Promise<StoredDiagnosis> | StoredDiagnosis {
     const job: DiagnosisJob = {
       dataDir: this.core.dataDir,
       accountId: row.account_id,
@@ -258,7 +252,7 @@ export class DiagnosticsService {
       dateTo: row.date_to,
       campaignScope: row.campaign_scope ? (JSON.parse(row.campaign_scope) as string[]) : null,
     };
-    return this.thread ? this.thread.run(job) : computeDiagnosis(this.db, job);
+    return this.thread ? this.thread.run(job) : storedDiagnosis(computeDiagnosis(this.db, job));
   }
 
   private emit(
