@@ -49,9 +49,7 @@ export function trackDiagnosis(core: Core, diagnosticId: string): void {
     ? [row.campaign_id]
     : [
         null,
-        ...(row.campaign_scope
-          ? (JSON.parse(row.campaign_scope) as string[])
-          : campaignsWithDelivery(db, row.account_id, row.date_from, row.date_to)),
+        ...(row.campaign_scope ? (JSON.parse(row.campaign_scope) as string[]) : judgedIn(db, row, stored)),
       ];
   const found: FoundIssue[] = (stored.issues as Issue[]).map((issue) => ({
     campaignId: row.campaign_id ?? issue.campaignId ?? null,
@@ -69,4 +67,15 @@ export function trackDiagnosis(core: Core, diagnosticId: string): void {
     judgedCampaignIds: judged,
     found,
   });
+}
+
+/**
+ * The campaigns an account-level diagnosis judged: one goal check each. Reading them from the result
+ * keeps the delivery query (a scan of the account's days) off the host's thread; results stored
+ * before goal checks existed fall back to it.
+ */
+function judgedIn(db: Core['db'], row: CompletedDiagnostic, stored: StoredResult): string[] {
+  return stored.goalChecks
+    ? stored.goalChecks.map((check) => check.campaignId)
+    : campaignsWithDelivery(db, row.account_id, row.date_from, row.date_to);
 }
