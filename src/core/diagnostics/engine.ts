@@ -175,10 +175,20 @@ function crossCampaignOverlap(
   rangeSpend: ReadonlyMap<string, number>,
 ): void {
   const excluded = new Set<string>();
+  // Ad sets of an undated group of their own campaign (overlapping all along, often chained through a
+  // broad Advantage+ audience ad set): a dated pair across campaigns, a launch into their audience,
+  // is the better explanation, and replaces that group.
+  const undated = new Set<string>();
+  const groupOf = new Map<string, Finding>();
   for (const f of findings) {
     if (f.type !== 'AUCTION_OVERLAP' && f.type !== 'AUDIENCE_SATURATION') continue;
-    excluded.add(f.affectedEntity.id);
-    if ('overlappingAdSets' in f.evidence) for (const s of f.evidence.overlappingAdSets) excluded.add(s.id);
+    const into = f.type === 'AUCTION_OVERLAP' && f.facts.dated === 0 ? undated : excluded;
+    const ids = [f.affectedEntity.id];
+    if ('overlappingAdSets' in f.evidence) ids.push(...f.evidence.overlappingAdSets.map((s) => s.id));
+    for (const id of ids) {
+      into.add(id);
+      if (into === undated) groupOf.set(id, f);
+    }
   }
   const members = [...campaigns.filter((c) => !thin.has(c.id)), ...siblings].flatMap((campaign) =>
     campaign.adSets.map((adSet) => ({ campaign, adSet })),
@@ -187,6 +197,7 @@ function crossCampaignOverlap(
     members,
     { windows: windowsFor(window, th), th, minSpend: th.minSpendPerUnit * MICROS_PER_UNIT, window },
     excluded,
+    undated,
   )
     .map((f) => ownedBy(f, campaigns, members))
     .filter((f): f is Finding => f !== null);
@@ -197,9 +208,11 @@ function crossCampaignOverlap(
     if ('overlappingAdSets' in f.evidence)
       for (const s of f.evidence.overlappingAdSets) overlapping.add(s.id);
   }
+  const replaced = new Set([...overlapping].map((id) => groupOf.get(id)).filter((f) => f !== undefined));
   for (let i = findings.length - 1; i >= 0; i--) {
     const f = findings[i];
-    if (f?.type === 'PACING_ISSUE' && 'direction' in f.evidence && f.evidence.direction === 'UNDER')
+    if (f && replaced.has(f)) findings.splice(i, 1);
+    else if (f?.type === 'PACING_ISSUE' && 'direction' in f.evidence && f.evidence.direction === 'UNDER')
       if (overlapping.has(f.affectedEntity.id)) findings.splice(i, 1);
   }
   for (const f of cross)
