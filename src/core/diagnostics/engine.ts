@@ -12,7 +12,7 @@ import type {
 import { deriveMetrics } from '../insights/metrics';
 import { DEFAULT_PROFILE, type ActionKind, type Learned } from './andromeda';
 import { readAccountContext, type AccountRef } from './account-context';
-import { detectorContext, runDetectors } from './detectors';
+import { detectCpaDegradation, detectorContext, runDetectors } from './detectors';
 import { detectCrossCampaignOverlap } from './detectors/auction-overlap';
 import { detectDeliveryBlocked } from './detectors/delivery-blocked';
 import { describeAdaptations } from './adaptations';
@@ -215,8 +215,39 @@ function crossCampaignOverlap(
     else if (f?.type === 'PACING_ISSUE' && 'direction' in f.evidence && f.evidence.direction === 'UNDER')
       if (overlapping.has(f.affectedEntity.id)) findings.splice(i, 1);
   }
+  dropExplainedCpa(findings, campaigns, overlapping, window, th);
   for (const f of cross)
     findings.push({ ...f, severity: adjustedSeverity(f, rangeSpend.get(f.campaignId) ?? 0) });
+}
+
+/**
+ * A campaign's cost-per-result rise that its ad sets' overlap with another campaign explains (their
+ * CPM up, their budgets unspent) is the overlap's, not said again as CPA degradation: the campaign is
+ * judged again without those ad sets (and the ad sets its own findings explain), as the detector does
+ * for an overlap inside the campaign, and the degradation stays only if the rest still shows it.
+ */
+function dropExplainedCpa(
+  findings: Finding[],
+  campaigns: readonly CampaignData[],
+  overlapping: ReadonlySet<string>,
+  window: Window,
+  th: Thresholds,
+): void {
+  for (let i = findings.length - 1; i >= 0; i--) {
+    const f = findings[i];
+    if (f?.type !== 'CPA_DEGRADATION') continue;
+    const data = campaigns.find((c) => c.id === f.campaignId);
+    if (!data || !data.adSets.some((s) => overlapping.has(s.id))) continue;
+    const explained = new Set(overlapping);
+    for (const g of findings) {
+      if (g.campaignId !== data.id || g.type === 'PACING_ISSUE' || g.type === 'CPA_DEGRADATION') continue;
+      if (typeof g.facts.adSetId === 'string') explained.add(g.facts.adSetId);
+      if ('overlappingAdSets' in g.evidence)
+        for (const s of g.evidence.overlappingAdSets) explained.add(s.id);
+    }
+    if (detectCpaDegradation(detectorContext(data, window, th), explained).length === 0)
+      findings.splice(i, 1);
+  }
 }
 
 /**
