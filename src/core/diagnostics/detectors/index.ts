@@ -1,4 +1,5 @@
 // The six detectors, run in an order that lets CPA degradation leave out what the others explain.
+import { atLeast } from '../series';
 import type { Finding } from '../types';
 import { detectAudienceSaturation } from './audience-saturation';
 import { detectAuctionOverlap } from './auction-overlap';
@@ -34,9 +35,22 @@ export function runDetectors(ctx: DetectorContext): Finding[] {
       !('direction' in f.evidence && f.evidence.direction === 'UNDER') ||
       (f.affectedEntity.type === 'campaign' ? overlap.length === 0 : !overlapping.has(f.affectedEntity.id)),
   );
+  // A saturating audience whose CPM climbs (the auction pricing a pool run dry) wears its ads' CTR
+  // too; one ad dropping further while the ad set's own CTR held within the fatigue bar is that
+  // audience's wear, reported once, as saturation (the mirror of saturation leaving a CTR fall with
+  // CPM flat to fatigue).
+  const audienceWorn = new Set(
+    saturation
+      .filter(
+        (f) =>
+          atLeast(Number(f.facts.cpmRise), ctx.th.saturationCpmRise) &&
+          Number(f.facts.ctrDrop) < ctx.th.fatigueCtrDrop,
+      )
+      .map((f) => f.affectedEntity.id),
+  );
   const findings = [
     ...detectLearningPhaseStall(ctx),
-    ...detectCreativeFatigue(ctx),
+    ...detectCreativeFatigue(ctx).filter((f) => !audienceWorn.has(f.affectedEntity.id)),
     ...saturation,
     ...overlap,
     ...pacing,
