@@ -1,11 +1,13 @@
 // CREATIVE_FATIGUE: an ad's click-through rate falls while the same people see it more often, or its
 // cost per result reaches Meta's own "creative fatigue" mark (≥ 2× its own past level).
 import {
+  addTotals,
   atLeast,
   cpmOf,
   cprOf,
   ctrOf,
   dailySeries,
+  emptyTotals,
   evidenceTrend,
   frequencyOf,
   shortfallZ,
@@ -70,6 +72,25 @@ function adSetDecayed(ctx: DetectorContext, adSetId: string): boolean {
   );
 }
 
+/**
+ * Whether the rest of the campaign (its other ad sets) saw its cost per result rise half-way to Meta's
+ * fatigue mark too: then an ad's doubled cost is the campaign's conversion rate falling (offer,
+ * landing page: CPA degradation), not this creative wearing out.
+ */
+function restOfCampaignCostRose(ctx: DetectorContext, adSetId: string): boolean {
+  const { windows, th } = ctx;
+  const rest = ctx.data.adSets.filter((s) => s.id !== adSetId);
+  let now = emptyTotals();
+  let before = emptyTotals();
+  for (const s of rest) {
+    now = addTotals(now, sumRange(s.daily, windows.recentCpr.from, windows.recentCpr.to));
+    before = addTotals(before, sumRange(s.daily, windows.referenceCpr.from, windows.referenceCpr.to));
+  }
+  if (now.conversions < th.minConversions || before.conversions < th.minConversions) return false;
+  const multiple = (cprOf(now) ?? 0) / (cprOf(before) || 1);
+  return atLeast(multiple - 1, (th.fatigueCprMultiple - 1) / 2);
+}
+
 /** One ad's verdict, or null when it is not fatigued (or cannot be judged). */
 function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   const { windows, th } = ctx;
@@ -116,7 +137,8 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
     cpmRise < th.saturationCpmRise &&
     cprMultiple !== null &&
     atLeast(cprMultiple, th.fatigueCprMultiple) &&
-    atLeast(ctrDrop, th.fatigueCtrDrop / 2);
+    atLeast(ctrDrop, th.fatigueCtrDrop / 2) &&
+    !restOfCampaignCostRose(ctx, ad.adSetId);
   if (!byCtr && !byDecay && !byCost) return null;
   // The drop in clicks must be beyond Poisson noise for the impressions the ad had.
   if (shortfallZ(recent.clicks, recent.impressions * ctrBefore) < th.minZ) return null;
