@@ -14,7 +14,7 @@ import {
   sumRange,
 } from '../series';
 import { day, money, percent, quote } from '../format';
-import type { AdData, Finding } from '../types';
+import type { AdData, DayRow, Finding } from '../types';
 import { dayOf, isJudgeable, type DetectorContext } from './context';
 
 interface FatiguedAd {
@@ -57,6 +57,24 @@ function referenceOf(
   return { from: first, to: last, earlyLife: true };
 }
 
+/**
+ * Variance-to-mean ratio of daily clicks around what the reference CTR predicts, over the reference
+ * days (≥ 1): clicks (all) come in bursts (one person clicking several times) and CTR wanders day to
+ * day, so a plain Poisson test on them finds "decay" in ordinary weeks.
+ */
+function clickDispersion(daily: Map<string, DayRow>, w: { from: string; to: string }, ctr: number): number {
+  let sum = 0;
+  let n = 0;
+  for (const row of daily.values()) {
+    if (row.date < w.from || row.date > w.to) continue;
+    const expected = row.impressions * ctr;
+    if (expected <= 0) continue;
+    sum += (row.clicks - expected) ** 2 / expected;
+    n += 1;
+  }
+  return n > 1 ? Math.max(1, sum / (n - 1)) : 1;
+}
+
 /** The ad set's own CTR (all its ads) down as far, beyond 3σ: not one ad's drift inside a steady set. */
 function adSetDecayed(ctx: DetectorContext, adSetId: string): boolean {
   const { windows, th } = ctx;
@@ -68,7 +86,9 @@ function adSetDecayed(ctx: DetectorContext, adSetId: string): boolean {
   if (!before || now === null) return false;
   return (
     atLeast(1 - now / before, th.fatigueDecayCtrDrop) &&
-    shortfallZ(recent.clicks, recent.impressions * before) >= th.cpaMinZ
+    shortfallZ(recent.clicks, recent.impressions * before) /
+      Math.sqrt(clickDispersion(adSet.daily, windows.reference, before)) >=
+      th.cpaMinZ
   );
 }
 
@@ -129,7 +149,9 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   const byDecay =
     !ref.earlyLife &&
     atLeast(ctrDrop, th.fatigueDecayCtrDrop) &&
-    shortfallZ(recent.clicks, recent.impressions * ctrBefore) >= th.cpaMinZ &&
+    shortfallZ(recent.clicks, recent.impressions * ctrBefore) /
+      Math.sqrt(clickDispersion(ad.daily, ref, ctrBefore)) >=
+      th.cpaMinZ &&
     adSetDecayed(ctx, ad.adSetId);
   // A cost rise that higher auction prices explain is the audience's problem, not the creative's.
   const cpmRise = (cpmOf(recent) ?? 0) / (cpmOf(reference) || 1) - 1;
