@@ -111,6 +111,33 @@ function restOfCampaignCostRose(ctx: DetectorContext, adSetId: string): boolean 
   return atLeast(multiple - 1, (th.fatigueCprMultiple - 1) / 2);
 }
 
+/**
+ * What audience saturation hands over: an established ad set whose daily frequency rose and daily reach
+ * fell past saturation's bars with spend holding and CPM flat, while its CTR fell half-way to fatigue's
+ * bar. The same people see its ads more often and click less: saturation leaves it to fatigue (an
+ * audience running dry with CPM flat keeps its CTR), so fatigue must take it.
+ */
+function handedOver(ctx: DetectorContext, adSetId: string): boolean {
+  const { windows, th } = ctx;
+  const adSet = ctx.data.adSets.find((s) => s.id === adSetId);
+  if (!adSet) return false;
+  const recent = sumRange(adSet.daily, windows.recent.from, windows.recent.to);
+  const before = sumRange(adSet.daily, windows.reference.from, windows.reference.to);
+  if (recent.days === 0 || before.days === 0 || !before.reach || !before.spend) return false;
+  const frequencyRise = (frequencyOf(recent) ?? 0) / (frequencyOf(before) || 1) - 1;
+  const reachDrop = 1 - recent.reach / recent.days / (before.reach / before.days);
+  const spendHeld = recent.spend / recent.days / (before.spend / before.days);
+  const cpmRise = (cpmOf(recent) ?? 0) / (cpmOf(before) || 1) - 1;
+  const ctrDrop = 1 - (ctrOf(recent) ?? 0) / (ctrOf(before) || 1);
+  return (
+    atLeast(frequencyRise, th.saturationFrequencyRise) &&
+    atLeast(reachDrop, th.saturationReachDrop) &&
+    spendHeld >= 0.7 &&
+    !atLeast(cpmRise, th.saturationCpmRise) &&
+    atLeast(ctrDrop, th.fatigueCtrDrop / 2)
+  );
+}
+
 /** One ad's verdict, or null when it is not fatigued (or cannot be judged). */
 function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   const { windows, th } = ctx;
@@ -153,6 +180,16 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
       Math.sqrt(clickDispersion(ad.daily, ref, ctrBefore)) >=
       th.cpaMinZ &&
     adSetDecayed(ctx, ad.adSetId);
+  // Saturation's hand-over: its ad set seen more often by fewer people, CPM flat, CTR falling; the ad
+  // itself down half-way to the bar with its frequency up as far, beyond 3σ of its click noise.
+  const byWear =
+    !ref.earlyLife &&
+    atLeast(ctrDrop, th.fatigueCtrDrop / 2) &&
+    atLeast(frequencyRise, th.saturationFrequencyRise) &&
+    shortfallZ(recent.clicks, recent.impressions * ctrBefore) /
+      Math.sqrt(clickDispersion(ad.daily, ref, ctrBefore)) >=
+      th.cpaMinZ &&
+    handedOver(ctx, ad.adSetId);
   // A cost rise that higher auction prices explain is the audience's problem, not the creative's.
   const cpmRise = (cpmOf(recent) ?? 0) / (cpmOf(reference) || 1) - 1;
   const byCost =
@@ -161,7 +198,7 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
     atLeast(cprMultiple, th.fatigueCprMultiple) &&
     atLeast(ctrDrop, th.fatigueCtrDrop / 2) &&
     !restOfCampaignCostRose(ctx, ad.adSetId);
-  if (!byCtr && !byDecay && !byCost) return null;
+  if (!byCtr && !byDecay && !byWear && !byCost) return null;
   // The drop in clicks must be beyond Poisson noise for the impressions the ad had.
   if (shortfallZ(recent.clicks, recent.impressions * ctrBefore) < th.minZ) return null;
   return {
