@@ -30,10 +30,16 @@ export function runDetectors(ctx: DetectorContext): Finding[] {
   }
   // Meta: overlapping ad sets "can't spend their full budget". That under-delivery is the overlap's
   // symptom, reported (with its numbers) in the overlap issue, not as a second, separate problem.
+  // Likewise an ad set stuck in learning that cannot spend its budget: the stall (too few results, a
+  // narrow audience, a cap) is the finding its unspent budget belongs to.
+  const stalls = detectLearningPhaseStall(ctx);
+  const stalled = new Set(stalls.map((f) => f.affectedEntity.id));
   const pacing = detectPacingIssue(ctx).filter(
     (f) =>
       !('direction' in f.evidence && f.evidence.direction === 'UNDER') ||
-      (f.affectedEntity.type === 'campaign' ? overlap.length === 0 : !overlapping.has(f.affectedEntity.id)),
+      (f.affectedEntity.type === 'campaign'
+        ? overlap.length === 0
+        : !overlapping.has(f.affectedEntity.id) && !stalled.has(f.affectedEntity.id)),
   );
   // A saturating audience whose CPM climbs (the auction pricing a pool run dry) wears its ads' CTR
   // too; one ad dropping further while the ad set's own CTR held within the fatigue bar is that
@@ -49,7 +55,7 @@ export function runDetectors(ctx: DetectorContext): Finding[] {
       .map((f) => f.affectedEntity.id),
   );
   const findings = [
-    ...detectLearningPhaseStall(ctx),
+    ...stalls,
     ...detectCreativeFatigue(ctx).filter((f) => !audienceWorn.has(f.affectedEntity.id)),
     ...saturation,
     ...overlap,
