@@ -79,6 +79,7 @@ function detect(
   const scopes = new Map<string, CampaignScope>();
   const findings: Finding[] = [];
   const thin = new Set<string>();
+  const stopped = new Set<string>();
   let totals = emptyTotals();
   const rangeSpend = new Map<string, number>();
   const goalChecks: GoalCheck[] = [];
@@ -116,7 +117,13 @@ function detect(
       thin.add(data.id);
       continue;
     }
+    // A campaign its blocker stopped has no recent week of delivery: the CPM of its last delivering
+    // day or two and its unspent budget would read as an overlap (as under-spending, below). Its
+    // auctions are judged again once it delivers; what its ads did while they ran still counts.
+    const halted = blocked.some((f) => f.facts.stopped === 1);
+    if (halted) stopped.add(data.id);
     for (const f of runDetectors(ctx)) {
+      if (halted && f.type === 'AUCTION_OVERLAP') continue;
       // The cost per result above the CPA goal is already the goal's finding: not said twice.
       if (missed.length > 0 && f.type === 'CPA_DEGRADATION' && f.facts.source === 'analyst_target') continue;
       // A campaign its blocker stops (disapproved ad, spend cap) under-spends because of it: the
@@ -133,7 +140,15 @@ function detect(
     }
   }
   if (campaigns.length + siblings.length > 1)
-    crossCampaignOverlap(campaigns, siblings, findings, thin, window, th, rangeSpend);
+    crossCampaignOverlap(
+      campaigns,
+      siblings,
+      findings,
+      new Set([...thin, ...stopped]),
+      window,
+      th,
+      rangeSpend,
+    );
   if (!account) return { scopes, findings, thin, totals, rangeSpend, goalChecks, standings };
   // Account context first: what the whole account shows is not blamed on each campaign.
   const context = readAccountContext(
