@@ -234,6 +234,36 @@ describe('AUCTION_OVERLAP (same event, ≥30% targeting overlap, CPM up 15%)', (
     expect(names).toEqual(['Young', 'Young copy']);
     expect(found[0]?.facts.cpmRise).toBeCloseTo(0.25, 2);
   });
+  describe('read from delivery when CPM barely moves', () => {
+    // ABO: each ad set has a 120 budget. "Young copy" was launched 10 days ago into Young's audience;
+    // since then Young spends 60 a day instead of 110 at an unchanged CPM, and the copy spends 60.
+    const young = { geo_locations: { countries: ['US'] }, age_min: 18, age_max: 30 };
+    const old = { geo_locations: { countries: ['US'] }, age_min: 31, age_max: 65 };
+    const launchedInto = (oldImpressions: (d: number) => number) =>
+      campaign([
+        { name: 'Young', targeting: young, ads: [{ name: 'A', impressions: step(11_000, 6_000, 10) }] },
+        { name: 'Old', targeting: old, ads: [{ name: 'B', impressions: oldImpressions }] },
+        {
+          name: 'Young copy',
+          targeting: young,
+          createdDaysAgo: 10,
+          ads: [{ name: 'C', createdDaysAgo: 10, impressions: () => 6_000 }],
+        },
+      ]);
+    it('flags the pair when the established ad set stopped spending its budget since the launch', () => {
+      const findings = runDetectors(ctxOf(launchedInto(() => 11_000)));
+      const overlap = findings.filter((f) => f.type === 'AUCTION_OVERLAP');
+      expect(overlap).toHaveLength(1);
+      expect(overlap[0]?.description).toContain('launched on');
+      // Its unspent budget is the overlap's symptom, not a second (pacing) problem.
+      expect(findings.filter((f) => f.type === 'PACING_ISSUE')).toEqual([]);
+    });
+    it('leaves a campaign-wide fall in delivery to pacing', () => {
+      const findings = runDetectors(ctxOf(launchedInto(step(11_000, 6_000, 10))));
+      expect(findings.filter((f) => f.type === 'AUCTION_OVERLAP')).toEqual([]);
+      expect(findings.filter((f) => f.type === 'PACING_ISSUE').length).toBeGreaterThan(0);
+    });
+  });
   it('measures partial overlap: disjoint age bands never meet', () => {
     const young = { geo_locations: { countries: ['US'] }, age_min: 18, age_max: 30 };
     const old = { geo_locations: { countries: ['US'] }, age_min: 31, age_max: 65 };
