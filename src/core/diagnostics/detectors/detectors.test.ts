@@ -337,6 +337,24 @@ describe('CPA_DEGRADATION (recent cost per result ≥ 25% above baseline, last 2
     ]);
     expect(detectCpaDegradation(ctxOf(data))).toEqual([]);
   });
+  it('compares like for like: a new ad set at five times the price is not the campaign degrading', () => {
+    // The established ad set holds 10 a result; one launched 12 days ago pays 50 a result and takes a
+    // third of the spend, which would read as a 36% rise of the campaign's cost per result.
+    const data = campaign([
+      {
+        name: 'Purchases',
+        dailyBudget: 1000,
+        ads: [{ name: 'A', impressions: () => 100_000, ctr: () => 0.02 }],
+      },
+      {
+        name: 'New test',
+        dailyBudget: 500,
+        createdDaysAgo: 12,
+        ads: [{ name: 'B', createdDaysAgo: 12, impressions: () => 50_000, ctr: () => 0.02, cvr: () => 0.01 }],
+      },
+    ]);
+    expect(detectCpaDegradation(ctxOf(data))).toEqual([]);
+  });
   it('uses the analyst target when one is set', () => {
     const found = detectCpaDegradation(ctxOf(cpa(10, { targetCpa: 8 })));
     expect(found[0]?.evidence).toMatchObject({ targetCpa: 8, actualCpa: 10, targetSource: 'analyst_target' });
