@@ -83,6 +83,7 @@ export async function copyStore(
         if (table.maintainedByTriggers) await target.clear(table);
         const sum = new TableChecksum(table, source.cipher);
         sourceSums.set(table.name, sum);
+        options.onProgress?.({ table: table.name, copied, total });
         for await (const batch of source.rows(table, batchSize)) {
           for (const row of batch) sum.add(row);
           await target.insert(
@@ -92,7 +93,6 @@ export async function copyStore(
           copied += batch.length;
           options.onProgress?.({ table: table.name, copied, total });
         }
-        options.onProgress?.({ table: table.name, copied, total });
       }
       for await (const file of source.reportFiles()) {
         await target.writeReportFile(file);

@@ -129,7 +129,8 @@ export class SqliteSide implements TargetSide {
   async writeReportFile(file: ReportFile): Promise<void> {
     const path = this.insideDataDir(file.filePath);
     mkdirSync(join(this.store.dataDir, 'reports'), { recursive: true, mode: 0o700 });
-    writeFileSync(path, file.content, { mode: 0o600, flag: 'wx' });
+    // Overwrites a file left by a copy that was killed before its commit (the rows were rolled back).
+    writeFileSync(path, file.content, { mode: 0o600 });
     this.written.push(path);
   }
 
