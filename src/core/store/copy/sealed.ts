@@ -45,13 +45,13 @@ const SEALED: readonly SealedValue[] = [
     column: 'value',
     applies: (row) => (row.key as string).startsWith(SMTP_PREFIX),
     open(value, cipher) {
-      const smtp = JSON.parse(value as string) as { password: string | null };
-      const password = smtp.password === null ? null : cipher.decrypt(Buffer.from(smtp.password, 'base64'));
+      const smtp = JSON.parse(value as string) as { password?: string | null };
+      const password = smtp.password == null ? null : cipher.decrypt(Buffer.from(smtp.password, 'base64'));
       return JSON.stringify({ ...smtp, password });
     },
     seal(plain, cipher) {
-      const smtp = JSON.parse(plain as string) as { password: string | null };
-      const password = smtp.password === null ? null : cipher.encrypt(smtp.password).toString('base64');
+      const smtp = JSON.parse(plain as string) as { password?: string | null };
+      const password = smtp.password == null ? null : cipher.encrypt(smtp.password).toString('base64');
       return JSON.stringify({ ...smtp, password });
     },
   },
