@@ -53,7 +53,8 @@ export function desktopPreferences(db: Db): { keepRunningInTray: boolean; openAt
 }
 
 const META_APP_ID = 'meta_app_id';
-const META_APP_SECRET = 'meta_app_secret_sealed';
+/** Sealed like platform tokens; a store copy re-seals it (store/copy/sealed.ts). */
+export const META_APP_SECRET = 'meta_app_secret_sealed';
 
 /** The agency's own Meta app (Facebook Login): its ID and its secret, unsealed; null when not set. */
 export function metaApp(db: Db, cipher: TokenCipher): { appId: string; appSecret: string } | null {
