@@ -25,6 +25,49 @@ export function accountTotals(
   };
 }
 
+export interface AccountWindowSums {
+  monthMicros: number;
+  monthToYesterdayMicros: number;
+  weekMicros: number;
+  /** windowFingerprint of the month. */
+  monthFingerprint: string;
+}
+
+/**
+ * The portfolio's sums of every account in one statement (an agency has 500 accounts: one keyed
+ * range of the rollup each, instead of four statements each): this month, this month up to
+ * yesterday, the last 7 days, and the month's fingerprint. Each account brings its own dates (its
+ * own "today").
+ */
+export function accountWindowSums(
+  db: Db,
+  windows: ReadonlyArray<{ accountId: string; monthFrom: string; today: string; weekFrom: string }>,
+): Map<string, AccountWindowSums> {
+  if (windows.length === 0) return new Map();
+  const rows = stmt(
+    db,
+    `WITH w(account_id, month_from, today, week_from) AS (
+       SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+         json_extract(value, '$[3]')
+       FROM json_each(?))
+     SELECT w.account_id AS accountId,
+       coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.spend_micros END), 0) AS monthMicros,
+       coalesce(sum(CASE WHEN d.date >= w.month_from AND d.date < w.today THEN d.spend_micros END), 0)
+         AS monthToYesterdayMicros,
+       coalesce(sum(CASE WHEN d.date >= w.week_from THEN d.spend_micros END), 0) AS weekMicros,
+       count(CASE WHEN d.date >= w.month_from THEN 1 END) || ':' ||
+         coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.spend_micros END), 0) || ':' ||
+         coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.conversions END), 0) || ':' ||
+         coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.revenue_micros END), 0) AS monthFingerprint
+     FROM w JOIN insights_account_daily d
+       ON d.account_id = w.account_id AND d.date BETWEEN min(w.month_from, w.week_from) AND w.today
+     GROUP BY w.account_id`,
+  ).all(JSON.stringify(windows.map((w) => [w.accountId, w.monthFrom, w.today, w.weekFrom]))) as Array<
+    AccountWindowSums & { accountId: string }
+  >;
+  return new Map(rows.map(({ accountId, ...sums }) => [accountId, sums]));
+}
+
 /**
  * What the account's synced numbers over a window add up to (rows, spend, results, revenue): moves
  * whenever a campaign row of the window is written, so it keys the memo of the results per type.
@@ -89,6 +132,8 @@ export function resultsByType(db: Db, accountId: string, from: string, to: strin
  * from the account's campaigns (indexed) rather than from every ad set.
  */
 export function dailyBudgetMicros(db: Db, accountId: string): number {
+  // Both sums are keyed ranges of campaigns_account_budget: (account, ACTIVE, budget set) and
+  // (account, ACTIVE, no budget) — the active campaigns only, never the table's rows.
   const row = stmt(
     db,
     `SELECT
