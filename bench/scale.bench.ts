@@ -179,7 +179,7 @@ const suite: BenchSuite = {
         ];
         for (const read of reads) {
           const one = await sequential(server.url, key, read, SAMPLES);
-          const many = await concurrent(server.url, key, read, CLIENTS, CONCURRENT_SECONDS);
+          const many = await concurrent(server.url, key, read, CLIENTS, CONCURRENT_SECONDS, one.p50);
           log(
             `  ${read.name}: p50 ${one.p50.toFixed(1)} / p99 ${one.p99.toFixed(1)} ms; 8 clients p50 ${many.p50} / p99 ${many.p99} ms`,
           );

@@ -199,8 +199,8 @@ export function loadSqlite(dataDir: string, shape: AgencyShape, log: (line: stri
       );
     }
   }
+  // No ANALYZE: the product never runs it, so the planner sees what a user's file gives it.
   db.pragma('wal_checkpoint(TRUNCATE)');
-  db.pragma('optimize');
   store.close();
   return {
     key,
