@@ -127,23 +127,25 @@ export function resultsByType(db: Db, accountId: string, from: string, to: strin
 }
 
 /**
- * Daily budgets in force (micros): active campaigns' own daily budgets (CBO), plus active ad sets'
- * daily budgets under active campaigns that have none. The same rule as the pacing alert, reached
- * from the account's campaigns (indexed) rather than from every ad set.
+ * Daily budgets in force (micros) of each account: active campaigns' own daily budgets (CBO), plus
+ * active ad sets' daily budgets under active campaigns that have none. The same rule as the pacing
+ * alert, reached from the accounts' campaigns (indexed) rather than from every ad set, for all the
+ * portfolio's accounts in one statement. Both sums are keyed ranges of campaigns_account_budget:
+ * (account, ACTIVE, budget set) and (account, ACTIVE, no budget), never the table's rows.
  */
-export function dailyBudgetMicros(db: Db, accountId: string): number {
-  // Both sums are keyed ranges of campaigns_account_budget: (account, ACTIVE, budget set) and
-  // (account, ACTIVE, no budget) — the active campaigns only, never the table's rows.
-  const row = stmt(
+export function dailyBudgetsMicros(db: Db, accountIds: readonly string[]): Map<string, number> {
+  if (accountIds.length === 0) return new Map();
+  const rows = stmt(
     db,
-    `SELECT
+    `SELECT value AS accountId,
        (SELECT coalesce(sum(daily_budget_micros), 0) FROM campaigns
-          WHERE account_id = @id AND effective_status = 'ACTIVE' AND daily_budget_micros IS NOT NULL)
+          WHERE account_id = value AND effective_status = 'ACTIVE' AND daily_budget_micros IS NOT NULL)
      + (SELECT coalesce(sum(s.daily_budget_micros), 0) FROM campaigns c JOIN ad_sets s ON s.campaign_id = c.id
-          WHERE c.account_id = @id AND c.effective_status = 'ACTIVE' AND c.daily_budget_micros IS NULL
-            AND s.effective_status = 'ACTIVE' AND s.daily_budget_micros IS NOT NULL) AS micros`,
-  ).get({ id: accountId }) as { micros: number };
-  return row.micros;
+          WHERE c.account_id = value AND c.effective_status = 'ACTIVE' AND c.daily_budget_micros IS NULL
+            AND s.effective_status = 'ACTIVE' AND s.daily_budget_micros IS NOT NULL) AS micros
+     FROM json_each(?)`,
+  ).all(JSON.stringify(accountIds)) as Array<{ accountId: string; micros: number }>;
+  return new Map(rows.map((r) => [r.accountId, r.micros]));
 }
 
 /** Live issues (open or acknowledged) of the workspace by account and severity. */

@@ -27,7 +27,7 @@ import {
   accountWindowSums,
   type AccountWindowSums,
   campaignSpendMicros,
-  dailyBudgetMicros,
+  dailyBudgetsMicros,
   liveIssueCounts,
   resultsByType,
   seriousIssueScopes,
@@ -89,13 +89,13 @@ export function portfolioUseCases(services: AppServices) {
     atRisk: Map<string, (string | null)[]>,
     now: Date,
     sums: AccountWindowSums | undefined,
+    budget: number,
   ): PortfolioRow {
     const today = dateInZone(now, a.timezone);
     const month = monthOf(today);
     // No rollup row in the window at all: the account has no spend there.
     const spend = sums?.monthMicros ?? 0;
     const spendToYesterday = month.to > month.from ? (sums?.monthToYesterdayMicros ?? 0) : 0;
-    const budget = dailyBudgetMicros(db, a.id);
     const { ratio: paceRatio, pace } = paceOf(spendToYesterday, budget, month);
 
     let spendCap: PortfolioRow['spendCap'] = null;
@@ -181,7 +181,11 @@ export function portfolioUseCases(services: AppServices) {
         };
       }),
     );
-    return accounts.map((a) => rowOf(a, issues, atRisk, now, sums.get(a.id)));
+    const budgets = dailyBudgetsMicros(
+      db,
+      accounts.map((a) => a.id),
+    );
+    return accounts.map((a) => rowOf(a, issues, atRisk, now, sums.get(a.id), budgets.get(a.id) ?? 0));
   }
 
   return {
