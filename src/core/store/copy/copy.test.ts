@@ -180,6 +180,68 @@ describe('store copy', () => {
     );
   });
 
+  it('copies maintained counts and rollups verbatim and leaves the triggers that keep them working on both ends', async () => {
+    const pool = connectPg(teamUrl);
+    try {
+      const team = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+         WHERE NOT t.tgisinternal AND t.tgenabled = 'O' AND c.relname IN ('ad_sets', 'ads', 'campaigns', 'insights_campaign_daily')`,
+      );
+      expect(team.rows[0]?.n).toBeGreaterThanOrEqual(6);
+      // A campaign's counters equal its children after the copy, and move with the next insert.
+      const { rows } = await pool.query<{ id: string; ad_set_count: number; children: number }>(
+        `SELECT c.id, c.ad_set_count, (SELECT count(*)::int FROM ad_sets s WHERE s.campaign_id = c.id) AS children
+         FROM campaigns c ORDER BY c.id`,
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.ad_set_count, row.id).toBe(row.children);
+      const campaign = rows[0]!;
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows: template } = await client.query<Record<string, unknown>>(
+          `SELECT * FROM ad_sets WHERE campaign_id = $1 LIMIT 1`,
+          [campaign.id],
+        );
+        const copy = { ...template[0], id: 'adset_copy_check', platform_ad_set_id: 'copy-check' };
+        const names = Object.keys(copy);
+        await client.query(
+          `INSERT INTO ad_sets (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`,
+          names.map((n) => copy[n as keyof typeof copy]),
+        );
+        const after = await client.query<{ ad_set_count: number }>(
+          `SELECT ad_set_count FROM campaigns WHERE id = $1`,
+          [campaign.id],
+        );
+        expect(after.rows[0]?.ad_set_count).toBe(campaign.ad_set_count + 1);
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+    } finally {
+      await pool.end();
+    }
+    const original = openStore(world.dataDir);
+    const store = openStore(back);
+    try {
+      const triggers = (db: typeof store.db) =>
+        db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`).pluck().all();
+      expect(triggers(store.db)).toEqual(triggers(original.db));
+      const mismatched = store.db
+        .prepare(
+          `SELECT count(*) FROM campaigns c
+           WHERE c.ad_set_count != (SELECT count(*) FROM ad_sets s WHERE s.campaign_id = c.id)
+              OR c.ad_count != (SELECT count(*) FROM ads d WHERE d.campaign_id = c.id)`,
+        )
+        .pluck()
+        .get();
+      expect(mismatched).toBe(0);
+    } finally {
+      original.close();
+      store.close();
+    }
+  });
+
   it('seals with the target key: the team key in PostgreSQL, the new token.key in the data directory', async () => {
     const original = fileTokenCipher(world.dataDir);
     const source = world.app.core.db

@@ -79,8 +79,6 @@ export async function copyStore(
     try {
       let copied = 0;
       for (const table of tables) {
-        // Its rows came with the rows that feed it (triggers); the source's own are the truth.
-        if (table.maintainedByTriggers) await target.clear(table);
         const sum = new TableChecksum(table, source.cipher);
         sourceSums.set(table.name, sum);
         options.onProgress?.({ table: table.name, copied, total });

@@ -25,6 +25,8 @@ function orderBy(table: TableSpec): string {
 
 export class PgSide implements TargetSide {
   private cursors = 0;
+  /** Tables whose own triggers are off while the copy writes (switched on again at its commit). */
+  private triggered: string[] = [];
 
   private constructor(
     readonly label: string,
@@ -109,10 +111,15 @@ export class PgSide implements TargetSide {
         `the target ${this.label} is not empty (${filled.slice(0, 5).join(', ')}${filled.length > 5 ? ', …' : ''} hold rows); copy into a new, empty database`,
       );
     }
-  }
-
-  async clear(table: TableSpec): Promise<void> {
-    await this.client.query(`DELETE FROM ${quote(table.name)}`);
+    // Rollups and maintained counts are copied as they are: the tables' own triggers stay off until
+    // the commit (USER leaves the foreign-key checks on; a rollback switches them back by itself).
+    const { rows: triggered } = await this.client.query<{ table_name: string }>(
+      `SELECT DISTINCT event_object_table AS table_name FROM information_schema.triggers
+       WHERE trigger_schema = current_schema() ORDER BY 1`,
+    );
+    this.triggered = triggered.map((t) => t.table_name);
+    for (const table of this.triggered)
+      await this.client.query(`ALTER TABLE ${quote(table)} DISABLE TRIGGER USER`);
   }
 
   async insert(table: TableSpec, rows: readonly Row[]): Promise<void> {
@@ -147,6 +154,8 @@ export class PgSide implements TargetSide {
         [table_name, column_name],
       );
     }
+    for (const table of this.triggered.splice(0))
+      await this.client.query(`ALTER TABLE ${quote(table)} ENABLE TRIGGER USER`);
     await this.client.query('COMMIT');
   }
 

@@ -27,9 +27,12 @@ export interface StoreSide {
 }
 
 export interface TargetSide extends StoreSide {
-  /** Opens the one write transaction of the copy; refuses a target that holds any row. */
+  /**
+   * Opens the one write transaction of the copy; refuses a target that holds any row. The target's
+   * triggers (rollups, maintained counts) stay off until commit: every table is copied verbatim,
+   * the source's maintained values being the truth the checksums compare.
+   */
   beginWrite(tables: readonly TableSpec[]): Promise<void>;
-  clear(table: TableSpec): Promise<void>;
   insert(table: TableSpec, rows: readonly Row[]): Promise<void>;
   writeReportFile(file: ReportFile): Promise<void>;
   commit(): Promise<void>;

@@ -12,6 +12,8 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 export class SqliteSide implements TargetSide {
   readonly label: string;
   private readonly written: string[] = [];
+  /** The target's triggers, dropped for the copy and created again at its commit. */
+  private triggers: { name: string; sql: string }[] = [];
 
   private constructor(
     readonly store: Store,
@@ -112,10 +114,12 @@ export class SqliteSide implements TargetSide {
   async beginWrite(tables: readonly TableSpec[]): Promise<void> {
     this.store.db.exec('BEGIN IMMEDIATE');
     this.refuseRows(tables);
-  }
-
-  async clear(table: TableSpec): Promise<void> {
-    this.store.db.prepare(`DELETE FROM ${quote(table.name)}`).run();
+    // SQLite cannot switch a trigger off: it is dropped inside the copy's transaction and created
+    // again before the commit (a rollback brings it back by itself, DDL being transactional).
+    this.triggers = this.store.db
+      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name`)
+      .all() as { name: string; sql: string }[];
+    for (const trigger of this.triggers) this.store.db.exec(`DROP TRIGGER ${quote(trigger.name)}`);
   }
 
   async insert(table: TableSpec, rows: readonly Row[]): Promise<void> {
@@ -135,11 +139,13 @@ export class SqliteSide implements TargetSide {
   }
 
   async commit(): Promise<void> {
+    for (const trigger of this.triggers.splice(0)) this.store.db.exec(trigger.sql);
     this.store.db.exec('COMMIT');
     this.written.length = 0;
   }
 
   async rollback(): Promise<void> {
+    this.triggers.length = 0;
     if (this.store.db.inTransaction) this.store.db.exec('ROLLBACK');
     for (const path of this.written.splice(0)) rmSync(path, { force: true });
   }

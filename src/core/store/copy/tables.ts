@@ -11,8 +11,6 @@ export interface TableSpec {
   columns: { name: string; kind: ColumnKind }[];
   /** The primary key's columns; all columns for a table without one (rows ordered by everything). */
   orderBy: string[];
-  /** Written by another table's triggers (the account's daily rollup): cleared, then copied verbatim. */
-  maintainedByTriggers: boolean;
 }
 
 /** SQLite's affinity rules, reduced to what the two engines share. */
@@ -35,15 +33,6 @@ export function copyPlan(db: Db): TableSpec[] {
     .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
     .pluck()
     .all() as string[];
-  const maintained = new Set<string>();
-  const triggers = db
-    .prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger'`)
-    .pluck()
-    .all() as string[];
-  for (const sql of triggers) {
-    for (const match of sql.matchAll(/\b(?:INSERT\s+INTO|UPDATE)\s+"?(\w+)"?/gi))
-      maintained.add(match[1] as string);
-  }
   const specs = new Map<string, TableSpec & { parents: Set<string> }>();
   for (const name of names) {
     const columns = db.prepare(`SELECT name, type, pk FROM pragma_table_info(?)`).all(name) as ColumnInfo[];
@@ -57,22 +46,16 @@ export function copyPlan(db: Db): TableSpec[] {
       name,
       columns: columns.map((c) => ({ name: c.name, kind: columnKind(c.type) })),
       orderBy: (key.length > 0 ? key : columns).map((c) => c.name),
-      maintainedByTriggers: maintained.has(name),
       parents,
     });
   }
-  // Parents first (Kahn's order, by name among equals); rollup tables after the rows that feed them.
+  // Parents first (Kahn's order, by name among equals). Tables written by triggers (rollups,
+  // maintained counts) need no place of their own: the target's triggers are off during a copy.
   const ordered: TableSpec[] = [];
   const placed = new Set<string>();
-  const pending = [...specs.values()].sort(
-    (a, b) => Number(a.maintainedByTriggers) - Number(b.maintainedByTriggers),
-  );
+  const pending = [...specs.values()];
   while (pending.length > 0) {
-    const index = pending.findIndex(
-      (spec) =>
-        [...spec.parents].every((p) => placed.has(p) || !specs.has(p)) &&
-        (!spec.maintainedByTriggers || pending.every((o) => o.maintainedByTriggers)),
-    );
+    const index = pending.findIndex((spec) => [...spec.parents].every((p) => placed.has(p) || !specs.has(p)));
     if (index < 0)
       throw new Error(`foreign keys form a cycle among ${pending.map((s) => s.name).join(', ')}`);
     const [spec] = pending.splice(index, 1);
