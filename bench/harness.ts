@@ -14,6 +14,8 @@ export interface BenchFigure {
 
 export interface BenchSuite {
   name: string;
+  /** Heavy suites run only when named (`npm run bench -- scale`), never in a plain `npm run bench`. */
+  optIn?: boolean;
   run(): Promise<BenchFigure[]>;
 }
 

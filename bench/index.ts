@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   const figures: BenchFigure[] = [];
   for (const file of files) {
     const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default: BenchSuite };
+    if (mod.default.optIn && !wanted.some((w) => file.startsWith(w))) continue;
     console.log(`\n== ${mod.default.name}`);
     const started = performance.now();
     const results = await mod.default.run();

@@ -42,14 +42,18 @@ interface AccountRow {
   token_expires_at: string | null;
 }
 
-const SELECT_ACCOUNTS = `SELECT a.id, a.platform_account_id, a.name, a.currency, a.timezone, a.status,
+// The page's accounts are chosen first (ORDER BY … LIMIT in the inner select), so the per-row lookups
+// (last sync run) run for the page only, not for every account before sorting; campaign counts are
+// maintained on the account row (migration 13).
+const selectAccounts = (
+  page: string,
+): string => `SELECT a.id, a.platform_account_id, a.name, a.currency, a.timezone, a.status,
     a.connection_status, c.status_reason, a.mode, a.business_id, a.business_name, a.permissions,
     a.connected_at, a.connected_by, a.last_synced_at, a.disable_reason, a.spend_cap_micros, a.amount_spent_micros, c.token_expires_at,
-    (SELECT count(*) FROM campaigns WHERE account_id = a.id) AS campaign_count,
-    (SELECT count(*) FROM campaigns WHERE account_id = a.id AND effective_status = 'ACTIVE') AS active_campaign_count,
+    a.campaign_count, a.active_campaign_count,
     r.status AS run_status, r.phase AS run_phase, r.percent AS run_percent, r.error AS run_error,
     s.next_incremental_at, s.next_full_at, s.backoff_until
-  FROM ad_accounts a
+  FROM ${page} a
   JOIN platform_connections c ON c.id = a.connection_id
   LEFT JOIN sync_schedules s ON s.account_id = a.id
   LEFT JOIN sync_runs r ON r.id = (SELECT id FROM sync_runs WHERE account_id = a.id
@@ -106,15 +110,31 @@ function nextSyncOf(row: AccountRow): string | null {
   });
 }
 
-/** Spend of the 30 days ending today in the account's time zone, from the account-day rollup. */
-export function spendLast30d(db: Db, accountId: string, timezone: string, now: Date): number {
-  const today = dateInZone(now, timezone);
-  const row = stmt(
+/**
+ * Spend of the 30 days ending today in each account's own time zone, from the account-day rollup, for
+ * many accounts in one statement (a page of the list, or the portfolio's 500): one
+ * keyed range of the rollup per account, each over its own 30 days.
+ */
+export function spendsLast30d(
+  db: Db,
+  accounts: ReadonlyArray<{ id: string; timezone: string }>,
+  now: Date,
+): Map<string, number> {
+  if (accounts.length === 0) return new Map();
+  const windows = accounts.map((a) => {
+    const today = dateInZone(now, a.timezone);
+    return [a.id, addDays(today, -29), today];
+  });
+  const rows = stmt(
     db,
-    `SELECT coalesce(sum(spend_micros), 0) AS micros FROM insights_account_daily
-       WHERE account_id = ? AND date BETWEEN ? AND ?`,
-  ).get(accountId, addDays(today, -29), today) as { micros: number };
-  return microsToAmount(row.micros);
+    `WITH w(account_id, win_from, win_to) AS (
+       SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+       FROM json_each(?))
+     SELECT w.account_id AS accountId, coalesce(sum(d.spend_micros), 0) AS micros
+     FROM w JOIN insights_account_daily d ON d.account_id = w.account_id AND d.date BETWEEN w.win_from AND w.win_to
+     GROUP BY w.account_id`,
+  ).all(JSON.stringify(windows)) as Array<{ accountId: string; micros: number }>;
+  return new Map(rows.map((r) => [r.accountId, microsToAmount(r.micros)]));
 }
 
 export function countAccounts(db: Db, ctx: RequestContext, filter: AccountFilter): number {
@@ -146,11 +166,13 @@ export function readAccounts(
   isSyncing: (accountId: string) => boolean,
 ): AccountView[] {
   const { where, params } = whereOf(ctx, filter);
-  const rows = stmt(db, `${SELECT_ACCOUNTS} WHERE ${where} ORDER BY a.name, a.id LIMIT ? OFFSET ?`).all(
+  const page = `(SELECT * FROM ad_accounts a WHERE ${where} ORDER BY a.name, a.id LIMIT ? OFFSET ?)`;
+  const rows = stmt(db, `${selectAccounts(page)} ORDER BY a.name, a.id`).all(
     ...params,
     filter.pageSize,
     (filter.page - 1) * filter.pageSize,
   ) as AccountRow[];
+  const spends = spendsLast30d(db, rows, now);
   return rows.map((row) => ({
     id: row.id,
     platformAccountId: row.platform_account_id,
@@ -167,7 +189,7 @@ export function readAccounts(
     lastSyncedAt: row.last_synced_at,
     campaignCount: row.campaign_count,
     activeCampaignCount: row.active_campaign_count,
-    totalSpendLast30d: spendLast30d(db, row.id, row.timezone, now),
+    totalSpendLast30d: spends.get(row.id) ?? 0,
     connectedAt: row.connected_at,
     connectedBy: row.connected_by,
     disableReason: disableReasonName(row.disable_reason),

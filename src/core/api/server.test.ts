@@ -332,10 +332,11 @@ describe('insights summary', () => {
     const res = await get(`/v1/insights/summary?account_id=${s.a1.id}`, s.keys.liveA.key);
     expect(res.body.data.dateRange).toEqual({ from: '2026-03-04', to: '2026-03-10' });
   });
-  it('refuses mixed currencies without a filter, and filters by campaign', async () => {
+  it('answers mixed currencies with one total per currency (no money added), and filters by campaign', async () => {
     const mixed = await get('/v1/insights/summary', s.keys.liveA.key);
-    expect(mixed.status).toBe(400);
-    expect(mixed.body.error.message).toMatch(/EUR, USD/);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.data.currency).toBe('XXX');
+    expect(mixed.body.data.currencies.map((c: { currency: string }) => c.currency)).toEqual(['EUR', 'USD']);
     const one = await get(`/v1/insights/summary?campaign_ids=${s.c2}`, s.keys.liveA.key);
     expect(one.status).toBe(200);
     expect(one.body.data.totals.spend).toBe(35);
@@ -365,16 +366,15 @@ describe('insights summary', () => {
     );
     expect(bad.body.error.type).toBe('invalid_request');
   });
-  it('reports invalid_date_range before the currency refusal', async () => {
-    // Agency A's live accounts use USD and EUR: without a filter the summary is refused for its
-    // currencies, but a bad explicit range must still be named as such.
+  it('reports invalid_date_range across currencies too', async () => {
+    // Agency A's live accounts use USD and EUR: a bad explicit range is named as such before anything.
     const key = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId }).key;
     const after = await get('/v1/insights/summary?date_start=2026-03-10&date_end=2026-03-01', key);
     expect([after.status, after.body.error.type]).toEqual([400, 'invalid_date_range']);
     const long = await get('/v1/insights/summary?date_start=2025-12-01&date_end=2026-03-01', key);
     expect([long.status, long.body.error.type]).toEqual([400, 'invalid_date_range']);
     const mixed = await get('/v1/insights/summary?date_start=2026-03-01&date_end=2026-03-07', key);
-    expect([mixed.status, mixed.body.error.type]).toEqual([400, 'invalid_request']);
+    expect([mixed.status, mixed.body.data.currency]).toEqual([200, 'XXX']);
   });
   it('isolates workspaces: the other workspace account is 403', async () => {
     const res = await get(`/v1/insights/summary?account_id=${s.a1.id}`, s.keys.liveB.key);

@@ -47,8 +47,7 @@ export function campaignRows(db: Db, ctx: RequestContext, where: string, params:
       `SELECT c.id, c.platform_campaign_id, c.account_id, a.name AS account_name, a.currency, a.timezone,
          c.name, c.effective_status, c.objective, c.result_type, c.result_name, c.bid_strategy, c.daily_budget_micros,
          c.lifetime_budget_micros, c.target_cpa_micros, c.insights_synced_at, c.last_synced_at,
-         (SELECT COUNT(*) FROM ad_sets s WHERE s.campaign_id = c.id) AS ad_set_count,
-         (SELECT COUNT(*) FROM ads d WHERE d.campaign_id = c.id) AS ad_count
+         c.ad_set_count, c.ad_count
        FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
        WHERE a.workspace_id = ? ${where}
        ORDER BY c.name, c.id`,
@@ -282,12 +281,26 @@ export interface PageRow extends CampaignBaseRow {
 /**
  * One page of the /v1 list, each account over its own insight window (its own "today"), and the
  * same campaigns over each account's comparison window when one is given.
+ *
+ * At agency scale (50,000 campaigns) a page must not touch every campaign: the page's IDs come from
+ * an index in the sort's order (the workspace's campaigns by name through campaigns_name_order, an
+ * account's through campaigns_account_name), the total from the accounts' maintained campaign
+ * counts, and only the page's rows are read. Sorting by spend needs every campaign's spend in its
+ * window, so it sums the selected accounts' campaign days (cheap for an account, heavy for a whole
+ * agency: see docs/scale.md).
  */
 export function campaignPage(
   db: Db,
   ctx: RequestContext,
   accounts: VisibleAccount[],
-  filter: { status?: string | undefined; sort: string; page: number; pageSize: number },
+  filter: {
+    status?: string | undefined;
+    sort: string;
+    page: number;
+    pageSize: number;
+    /** True when `accounts` is every account the context sees (no account filter). */
+    wholeWorkspace?: boolean | undefined;
+  },
   windowOf: (account: VisibleAccount) => { from: string; to: string },
   comparisonOf?: (account: VisibleAccount) => { from: string; to: string } | null,
 ): {
@@ -296,42 +309,28 @@ export function campaignPage(
   insights: Map<string, StoreInsights>;
   previous: Map<string, StoreInsights> | null;
 } {
-  // One insights window per account, joined in as a small VALUES table.
-  const windows = accounts.map((a) => ({ id: a.id, ...windowOf(a) }));
-  const values = windows.map(() => '(?, ?, ?)').join(', ');
-  const windowParams = windows.flatMap((w) => [w.id, w.from, w.to]);
-  const scope = accountScope(ctx);
-  const filters = [scope.sql];
-  const filterParams: string[] = [...scope.params];
-  if (filter.status) {
-    filters.push('c.status = ?');
-    filterParams.push(filter.status);
+  const windows = new Map(accounts.map((a) => [a.id, windowOf(a)]));
+  const offset = (filter.page - 1) * filter.pageSize;
+  const selection = selectionOf(ctx, accounts, filter);
+  const total = countSelection(db, ctx, selection, filter);
+  const ids = filter.sort.endsWith('spend')
+    ? idsBySpend(db, selection, accounts, windows, filter.sort, filter.pageSize, offset)
+    : idsInOrder(db, selection, filter.sort, filter.pageSize, offset);
+  const byId = new Map(
+    (
+      stmt(
+        db,
+        `SELECT c.*, a.currency, a.timezone FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
+         WHERE c.id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(ids)) as Array<CampaignBaseRow & { ad_set_count: number; ad_count: number }>
+    ).map((row) => [row.id, row]),
+  );
+  const rows: PageRow[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    const w = row ? windows.get(row.account_id) : undefined;
+    if (row && w) rows.push({ ...row, win_from: w.from, win_to: w.to });
   }
-  const where = filters.join(' AND ');
-  const from = `FROM campaigns c JOIN w ON w.account_id = c.account_id JOIN ad_accounts a ON a.id = c.account_id
-    WHERE ${where}`;
-  const withWindows = `WITH w(account_id, win_from, win_to) AS (VALUES ${values})`;
-  const total = (
-    stmt(db, `${withWindows} SELECT count(*) AS n ${from}`).get(...windowParams, ...filterParams) as {
-      n: number;
-    }
-  ).n;
-  const spendColumn = filter.sort.endsWith('spend')
-    ? `, (SELECT coalesce(sum(i.spend_micros), 0) FROM insights_campaign_daily i
-         WHERE i.campaign_id = c.id AND i.date BETWEEN w.win_from AND w.win_to) AS spend_micros`
-    : '';
-  const sql = `${withWindows}
-    SELECT c.*, a.currency, a.timezone, w.win_from, w.win_to,
-      (SELECT count(*) FROM ad_sets s WHERE s.campaign_id = c.id) AS ad_set_count,
-      (SELECT count(*) FROM ads d WHERE d.campaign_id = c.id) AS ad_count${spendColumn}
-    ${from}
-    ORDER BY ${SORT_SQL[filter.sort] ?? SORT_SQL.name} LIMIT ? OFFSET ?`;
-  const rows = stmt(db, sql).all(
-    ...windowParams,
-    ...filterParams,
-    filter.pageSize,
-    (filter.page - 1) * filter.pageSize,
-  ) as PageRow[];
   const insights = insightsByWindow(db, rows, (row) => ({ from: row.win_from, to: row.win_to }));
   let previous: Map<string, StoreInsights> | null = null;
   if (comparisonOf) {
@@ -340,6 +339,115 @@ export function campaignPage(
       previous = insightsByWindow(db, rows, (row) => byAccount.get(row.account_id) as DateWindow);
   }
   return { rows, total, insights, previous };
+}
+
+/** Which campaigns a page is taken from: the workspace's (scope) or the listed accounts'. */
+interface Selection {
+  /** SQL condition on `c` (campaigns) and its parameters. */
+  sql: string;
+  params: string[];
+  wholeWorkspace: boolean;
+  accountIds: string[];
+}
+
+function selectionOf(
+  ctx: RequestContext,
+  accounts: VisibleAccount[],
+  filter: { status?: string | undefined; wholeWorkspace?: boolean | undefined },
+): Selection {
+  const accountIds = accounts.map((a) => a.id);
+  const parts: string[] = [];
+  const params: string[] = [];
+  if (filter.wholeWorkspace) {
+    // One probe of a small in-memory set per index entry (the scope's accounts), no table visit.
+    const scope = accountScope(ctx);
+    parts.push(`c.account_id IN (SELECT a.id FROM ad_accounts a WHERE ${scope.sql})`);
+    params.push(...scope.params);
+  } else {
+    parts.push(`c.account_id IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(accountIds));
+  }
+  if (filter.status) {
+    parts.push('c.status = ?');
+    params.push(filter.status);
+  }
+  return { sql: parts.join(' AND '), params, wholeWorkspace: filter.wholeWorkspace === true, accountIds };
+}
+
+/** The total of the list: maintained per-account counts unless a status filter needs counting. */
+function countSelection(
+  db: Db,
+  ctx: RequestContext,
+  selection: Selection,
+  filter: { status?: string | undefined },
+): number {
+  if (filter.status) {
+    return (
+      stmt(db, `SELECT count(*) AS n FROM campaigns c WHERE ${selection.sql}`).get(...selection.params) as {
+        n: number;
+      }
+    ).n;
+  }
+  if (selection.wholeWorkspace) {
+    const scope = accountScope(ctx);
+    return (
+      stmt(db, `SELECT coalesce(sum(a.campaign_count), 0) AS n FROM ad_accounts a WHERE ${scope.sql}`).get(
+        ...scope.params,
+      ) as { n: number }
+    ).n;
+  }
+  return (
+    stmt(
+      db,
+      `SELECT coalesce(sum(campaign_count), 0) AS n FROM ad_accounts WHERE id IN (SELECT value FROM json_each(?))`,
+    ).get(JSON.stringify(selection.accountIds)) as { n: number }
+  ).n;
+}
+
+/**
+ * A page's IDs in a column order. The whole workspace by name walks campaigns_name_order (sorted,
+ * covering), stopping after the page; otherwise the selection is small enough (some accounts) or the
+ * order has no index (created/updated time), and SQLite sorts what the selection holds.
+ */
+function idsInOrder(db: Db, selection: Selection, sort: string, limit: number, offset: number): string[] {
+  const order = SORT_SQL[sort] ?? (SORT_SQL.name as string);
+  const byName = sort === 'name' || sort === '-name';
+  const index = selection.wholeWorkspace && byName ? ' INDEXED BY campaigns_name_order' : '';
+  return stmt(
+    db,
+    `SELECT c.id FROM campaigns c${index} WHERE ${selection.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+  )
+    .pluck()
+    .all(...selection.params, limit, offset) as string[];
+}
+
+/** A page's IDs by spend in each account's window (its own "today"). */
+function idsBySpend(
+  db: Db,
+  selection: Selection,
+  accounts: VisibleAccount[],
+  windows: Map<string, DateWindow>,
+  sort: string,
+  limit: number,
+  offset: number,
+): string[] {
+  const values = accounts.map(() => '(?, ?, ?)').join(', ');
+  const windowParams = accounts.flatMap((a) => {
+    const w = windows.get(a.id) as DateWindow;
+    return [a.id, w.from, w.to];
+  });
+  return stmt(
+    db,
+    `WITH w(account_id, win_from, win_to) AS (VALUES ${values})
+     SELECT c.id,
+       (SELECT coalesce(sum(i.spend_micros), 0) FROM insights_campaign_daily i
+        WHERE i.campaign_id = c.id AND i.date BETWEEN w.win_from AND w.win_to) AS spend_micros
+     FROM campaigns c JOIN w ON w.account_id = c.account_id
+     WHERE ${selection.sql}
+     ORDER BY ${SORT_SQL[sort]} LIMIT ? OFFSET ?`,
+  )
+    .pluck()
+    .all(...windowParams, ...selection.params, limit, offset) as string[];
 }
 
 type DateWindow = { from: string; to: string };

@@ -153,7 +153,13 @@ export function campaignUseCases(services: AppServices) {
         db,
         ctx,
         accounts,
-        { status: input.status, sort: input.sort ?? 'name', page, pageSize },
+        {
+          status: input.status,
+          sort: input.sort ?? 'name',
+          page,
+          pageSize,
+          wholeWorkspace: input.accountId === undefined,
+        },
         (a) => resolved.get(a.id)?.window as DateWindow,
         (a) => resolved.get(a.id)?.comparison ?? null,
       );

@@ -12,7 +12,7 @@ import type {
 import { deriveMetrics } from '../insights/metrics';
 import { DEFAULT_PROFILE, type ActionKind, type Learned } from './andromeda';
 import { readAccountContext, type AccountRef } from './account-context';
-import { detectorContext, runDetectors } from './detectors';
+import { detectCpaDegradation, detectorContext, runDetectors } from './detectors';
 import { detectCrossCampaignOverlap } from './detectors/auction-overlap';
 import { detectDeliveryBlocked } from './detectors/delivery-blocked';
 import { describeAdaptations } from './adaptations';
@@ -79,6 +79,7 @@ function detect(
   const scopes = new Map<string, CampaignScope>();
   const findings: Finding[] = [];
   const thin = new Set<string>();
+  const stopped = new Set<string>();
   let totals = emptyTotals();
   const rangeSpend = new Map<string, number>();
   const goalChecks: GoalCheck[] = [];
@@ -116,7 +117,13 @@ function detect(
       thin.add(data.id);
       continue;
     }
+    // A campaign its blocker stopped has no recent week of delivery: the CPM of its last delivering
+    // day or two and its unspent budget would read as an overlap (as under-spending, below). Its
+    // auctions are judged again once it delivers; what its ads did while they ran still counts.
+    const halted = blocked.some((f) => f.facts.stopped === 1);
+    if (halted) stopped.add(data.id);
     for (const f of runDetectors(ctx)) {
+      if (halted && f.type === 'AUCTION_OVERLAP') continue;
       // The cost per result above the CPA goal is already the goal's finding: not said twice.
       if (missed.length > 0 && f.type === 'CPA_DEGRADATION' && f.facts.source === 'analyst_target') continue;
       // A campaign its blocker stops (disapproved ad, spend cap) under-spends because of it: the
@@ -133,7 +140,15 @@ function detect(
     }
   }
   if (campaigns.length + siblings.length > 1)
-    crossCampaignOverlap(campaigns, siblings, findings, thin, window, th, rangeSpend);
+    crossCampaignOverlap(
+      campaigns,
+      siblings,
+      findings,
+      new Set([...thin, ...stopped]),
+      window,
+      th,
+      rangeSpend,
+    );
   if (!account) return { scopes, findings, thin, totals, rangeSpend, goalChecks, standings };
   // Account context first: what the whole account shows is not blamed on each campaign.
   const context = readAccountContext(
@@ -175,10 +190,20 @@ function crossCampaignOverlap(
   rangeSpend: ReadonlyMap<string, number>,
 ): void {
   const excluded = new Set<string>();
+  // Ad sets of an undated group of their own campaign (overlapping all along, often chained through a
+  // broad Advantage+ audience ad set): a dated pair across campaigns, a launch into their audience,
+  // is the better explanation, and replaces that group.
+  const undated = new Set<string>();
+  const groupOf = new Map<string, Finding>();
   for (const f of findings) {
     if (f.type !== 'AUCTION_OVERLAP' && f.type !== 'AUDIENCE_SATURATION') continue;
-    excluded.add(f.affectedEntity.id);
-    if ('overlappingAdSets' in f.evidence) for (const s of f.evidence.overlappingAdSets) excluded.add(s.id);
+    const into = f.type === 'AUCTION_OVERLAP' && f.facts.dated === 0 ? undated : excluded;
+    const ids = [f.affectedEntity.id];
+    if ('overlappingAdSets' in f.evidence) ids.push(...f.evidence.overlappingAdSets.map((s) => s.id));
+    for (const id of ids) {
+      into.add(id);
+      if (into === undated) groupOf.set(id, f);
+    }
   }
   const members = [...campaigns.filter((c) => !thin.has(c.id)), ...siblings].flatMap((campaign) =>
     campaign.adSets.map((adSet) => ({ campaign, adSet })),
@@ -189,6 +214,7 @@ function crossCampaignOverlap(
     members,
     { windows: windowsFor(window, th), th, minSpend: th.minSpendPerUnit * MICROS_PER_UNIT, window },
     excluded,
+    undated,
   )
     .map((f) => ownedBy(f, diagnosed, byId))
     .filter((f): f is Finding => f !== null);
@@ -199,13 +225,46 @@ function crossCampaignOverlap(
     if ('overlappingAdSets' in f.evidence)
       for (const s of f.evidence.overlappingAdSets) overlapping.add(s.id);
   }
+  const replaced = new Set([...overlapping].map((id) => groupOf.get(id)).filter((f) => f !== undefined));
   for (let i = findings.length - 1; i >= 0; i--) {
     const f = findings[i];
-    if (f?.type === 'PACING_ISSUE' && 'direction' in f.evidence && f.evidence.direction === 'UNDER')
+    if (f && replaced.has(f)) findings.splice(i, 1);
+    else if (f?.type === 'PACING_ISSUE' && 'direction' in f.evidence && f.evidence.direction === 'UNDER')
       if (overlapping.has(f.affectedEntity.id)) findings.splice(i, 1);
   }
+  dropExplainedCpa(findings, campaigns, overlapping, window, th);
   for (const f of cross)
     findings.push({ ...f, severity: adjustedSeverity(f, rangeSpend.get(f.campaignId) ?? 0) });
+}
+
+/**
+ * A campaign's cost-per-result rise that its ad sets' overlap with another campaign explains (their
+ * CPM up, their budgets unspent) is the overlap's, not said again as CPA degradation: the campaign is
+ * judged again without those ad sets (and the ad sets its own findings explain), as the detector does
+ * for an overlap inside the campaign, and the degradation stays only if the rest still shows it.
+ */
+function dropExplainedCpa(
+  findings: Finding[],
+  campaigns: readonly CampaignData[],
+  overlapping: ReadonlySet<string>,
+  window: Window,
+  th: Thresholds,
+): void {
+  for (let i = findings.length - 1; i >= 0; i--) {
+    const f = findings[i];
+    if (f?.type !== 'CPA_DEGRADATION') continue;
+    const data = campaigns.find((c) => c.id === f.campaignId);
+    if (!data || !data.adSets.some((s) => overlapping.has(s.id))) continue;
+    const explained = new Set(overlapping);
+    for (const g of findings) {
+      if (g.campaignId !== data.id || g.type === 'PACING_ISSUE' || g.type === 'CPA_DEGRADATION') continue;
+      if (typeof g.facts.adSetId === 'string') explained.add(g.facts.adSetId);
+      if ('overlappingAdSets' in g.evidence)
+        for (const s of g.evidence.overlappingAdSets) explained.add(s.id);
+    }
+    if (detectCpaDegradation(detectorContext(data, window, th), explained).length === 0)
+      findings.splice(i, 1);
+  }
 }
 
 /**

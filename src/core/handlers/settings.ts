@@ -58,6 +58,7 @@ export function settingsHandlers(
         metaAppSecret: args.metaAppSecret,
         keepRunningInTray: args.keepRunningInTray,
         openAtLogin: args.openAtLogin,
+        reportingCurrency: args.reportingCurrency,
       }),
   };
 }

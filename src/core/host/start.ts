@@ -42,6 +42,8 @@ export interface HostOptions {
   watch?: boolean;
   /** Opens a URL in the user's browser (the desktop: Electron's shell.openExternal). */
   openInBrowser?: (url: string) => Promise<void>;
+  /** The /v1 response cache (default on); benches turn it off to time every answer's computation. */
+  cacheResponses?: boolean;
 }
 
 export interface Host {
@@ -63,7 +65,10 @@ async function listen(
   dashboard: DashboardHandler | undefined,
 ): Promise<ApiServer> {
   const port = typeof opts.port === 'function' ? opts.port(app.core) : opts.port;
-  const fallback = dashboard ? { fallback: dashboard } : {};
+  const fallback = {
+    ...(dashboard ? { fallback: dashboard } : {}),
+    ...(opts.cacheResponses === false ? { cacheResponses: false } : {}),
+  };
   try {
     return await createApiServer(app, { port, ...fallback });
   } catch (error) {

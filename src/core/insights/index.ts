@@ -12,9 +12,12 @@ import {
 } from './metrics';
 import { groupByResultType, toResultGroups } from './result-groups';
 import type { ResultGroup } from '../../shared/api/portfolio';
+import type { ReportingCurrency } from '../../shared/api/reporting-currency';
+import { convertersFor, convertTotals, type MicrosConverter } from './currencies';
 import {
   accountsOf,
   campaignLabels,
+  type CampaignLabel,
   sumDaily,
   sumPerCampaign,
   sumPerCampaignInWindows,
@@ -37,6 +40,24 @@ export interface InsightsQuery {
   currency: string;
   /** The period trends compare with: default the previous equal-length period; null for none. */
   comparison?: { from: string; to: string } | null | undefined;
+  /**
+   * Each selected account's currency. When they differ, money is never added as it is: the summary
+   * gives one total per currency (`currencies`) and, with the agency's reporting currency and rates
+   * (`reporting`), the spec's fields converted into it; without them the spec's money fields are
+   * empty under the ISO 4217 code for "no currency", XXX.
+   */
+  accountCurrencies?: ReadonlyMap<string, string> | undefined;
+  reporting?: ReportingCurrency | null | undefined;
+}
+
+/** ISO 4217's code for "no currency": the currency of a summary across currencies without rates. */
+export const NO_CURRENCY = 'XXX';
+
+export interface CurrencyTotals {
+  currency: string;
+  accounts: number;
+  totals: InsightsSummary['totals'];
+  trends: InsightsSummary['trends'];
 }
 
 export interface InsightsSummary {
@@ -80,6 +101,8 @@ export interface InsightsSummary {
     resultType: string | null;
     resultName: string | null;
     revenue: number;
+    /** Addition, across currencies without rates only: the campaign's own currency. */
+    currency?: string;
   }>;
   /**
    * Addition: results and cost per result per result type (the largest spend first), ROAS only where
@@ -88,6 +111,10 @@ export interface InsightsSummary {
   resultsByType: Array<
     ResultGroup & { previous: { results: number; costPerResult: number | null; roas: number | null } | null }
   >;
+  /** Addition, when the selected accounts use several currencies: one total per currency. */
+  currencies?: CurrencyTotals[];
+  /** Addition, across currencies: the reporting currency and rates the spec's fields were converted at. */
+  conversion?: ReportingCurrency | null;
 }
 
 /** The previous period of equal length that ends the day before `from`. */
@@ -103,12 +130,173 @@ export function previousPeriod(from: string, to: string): { from: string; to: st
  */
 export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
   const scope: Scope = { accountIds: q.accountIds, campaignIds: q.campaignIds };
-  const days = sumDaily(db, scope, q);
-  const current = days.reduce<RawTotals>(addTotals, ZERO_TOTALS);
   const compared = q.comparison === undefined ? previousPeriod(q.from, q.to) : q.comparison;
-  const previous = compared ? sumTotals(db, scope, compared) : null;
+  const byCurrency = currencyGroups(q);
+  if (byCurrency.size <= 1) {
+    const days = sumDaily(db, scope, q);
+    const perCampaign = sumPerCampaign(db, scope, q);
+    const earlierRows = compared ? sumPerCampaign(db, scope, compared) : null;
+    return buildSummary(q, q.currency, {
+      days,
+      previous: compared ? sumTotals(db, scope, compared) : null,
+      perCampaign,
+      earlierRows,
+      labels: labelsOf(db, perCampaign, earlierRows),
+    });
+  }
+  return acrossCurrencies(db, q, scope, compared, byCurrency);
+}
+
+interface RawSummary {
+  days: Array<RawTotals & { date: string }>;
+  previous: RawTotals | null;
+  perCampaign: Array<RawTotals & { campaignId: string }>;
+  earlierRows: Array<RawTotals & { campaignId: string }> | null;
+  labels: Map<string, CampaignLabel>;
+}
+
+function labelsOf(
+  db: Db,
+  perCampaign: Array<{ campaignId: string }>,
+  earlierRows: Array<{ campaignId: string }> | null,
+): Map<string, CampaignLabel> {
+  return campaignLabels(db, [
+    ...new Set([...perCampaign, ...(earlierRows ?? [])].map((row) => row.campaignId)),
+  ]);
+}
+
+/** The selected accounts by currency (one group when the query names no currencies). */
+function currencyGroups(q: InsightsQuery): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const id of q.accountIds) {
+    const currency = q.accountCurrencies?.get(id) ?? q.currency;
+    groups.set(currency, [...(groups.get(currency) ?? []), id]);
+  }
+  return new Map([...groups].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * Several currencies: account-day totals per currency (the rollup), the campaigns once (each in its
+ * account's currency); converted into the reporting currency when the agency has rates for all of
+ * them, else the spec's money fields stay empty under XXX and each campaign keeps its own currency.
+ */
+function acrossCurrencies(
+  db: Db,
+  q: InsightsQuery,
+  scope: Scope,
+  compared: { from: string; to: string } | null,
+  groups: Map<string, string[]>,
+): InsightsSummary {
+  const perGroup = [...groups].map(([currency, accountIds]) => {
+    const groupScope: Scope = { accountIds, campaignIds: q.campaignIds };
+    return {
+      currency,
+      accountIds,
+      days: sumDaily(db, groupScope, q),
+      previous: compared ? sumTotals(db, groupScope, compared) : null,
+    };
+  });
+  const perCampaign = sumPerCampaign(db, scope, q);
+  const earlierRows = compared ? sumPerCampaign(db, scope, compared) : null;
+  const labels = labelsOf(db, perCampaign, earlierRows);
+  const currencyOfAccount = new Map(perGroup.flatMap((g) => g.accountIds.map((id) => [id, g.currency])));
+  const currencyOf = (campaignId: string): string =>
+    currencyOfAccount.get(labels.get(campaignId)?.accountId ?? '') ?? q.currency;
+  const currencies: CurrencyTotals[] = perGroup.map((g) => {
+    const current = g.days.reduce<RawTotals>(addTotals, ZERO_TOTALS);
+    return {
+      currency: g.currency,
+      accounts: g.accountIds.length,
+      totals: totalsOf(current),
+      trends: trendsOf(current, g.previous),
+    };
+  });
+  const converters = convertersFor(q.reporting ?? null, [...groups.keys()]);
+  if (converters && q.reporting) {
+    const converterOf = (currency: string): MicrosConverter => converters.get(currency) ?? ((m) => m);
+    const days = new Map<string, RawTotals & { date: string }>();
+    let previous: RawTotals | null = compared ? ZERO_TOTALS : null;
+    for (const g of perGroup) {
+      const convert = converterOf(g.currency);
+      for (const day of g.days) {
+        const converted = convertTotals(day, convert);
+        const sum = days.get(day.date);
+        days.set(day.date, sum ? { ...addTotals(sum, converted), date: day.date } : converted);
+      }
+      if (previous && g.previous) previous = addTotals(previous, convertTotals(g.previous, convert));
+    }
+    const convertRow = <T extends RawTotals & { campaignId: string }>(row: T): T =>
+      convertTotals(row, converterOf(currencyOf(row.campaignId)));
+    const summary = buildSummary(q, q.reporting.currency, {
+      days: [...days.values()].sort((a, b) => a.date.localeCompare(b.date)),
+      previous,
+      perCampaign: perCampaign.map(convertRow),
+      earlierRows: earlierRows ? earlierRows.map(convertRow) : null,
+      labels,
+    });
+    return { ...summary, currencies, conversion: q.reporting };
+  }
+  // No rates: counts are added across currencies, money is not.
+  const days = new Map<string, RawTotals & { date: string }>();
+  for (const g of perGroup) {
+    for (const day of g.days) {
+      const sum = days.get(day.date);
+      days.set(day.date, sum ? { ...addTotals(sum, day), date: day.date } : day);
+    }
+  }
+  const previous = compared
+    ? perGroup.reduce<RawTotals>((sum, g) => (g.previous ? addTotals(sum, g.previous) : sum), ZERO_TOTALS)
+    : null;
+  const summary = buildSummary(q, NO_CURRENCY, {
+    days: [...days.values()].sort((a, b) => a.date.localeCompare(b.date)),
+    previous,
+    perCampaign,
+    earlierRows,
+    labels,
+  });
+  return {
+    ...summary,
+    totals: { ...summary.totals, spend: 0, cpa: null, roas: null, cpm: null },
+    trends: { ...summary.trends, spendChange: null, cpaChange: null, roasChange: null },
+    timeSeries: summary.timeSeries.map((day) => ({ ...day, spend: 0, cpa: null, roas: null })),
+    breakdown: summary.breakdown.map((entry) => ({ ...entry, currency: currencyOf(entry.entity.id) })),
+    resultsByType: [],
+    currencies,
+    conversion: null,
+  };
+}
+
+function totalsOf(current: RawTotals): InsightsSummary['totals'] {
+  const now = deriveMetrics(current);
+  return {
+    spend: now.spend,
+    impressions: now.impressions,
+    clicks: now.clicks,
+    conversions: now.conversions,
+    cpa: now.cpa,
+    roas: now.roas,
+    ctr: now.ctr,
+    cpm: now.cpm,
+    frequency: ratio4(current.impressions, current.reach),
+    reach: current.reach,
+  };
+}
+
+function trendsOf(current: RawTotals, previous: RawTotals | null): InsightsSummary['trends'] {
   const now = deriveMetrics(current);
   const before = previous ? deriveMetrics(previous) : null;
+  return {
+    spendChange: percentChange(current.spendMicros, previous?.spendMicros ?? null),
+    conversionsChange: percentChange(current.conversions, previous?.conversions ?? null),
+    cpaChange: percentChange(now.cpa, before?.cpa ?? null),
+    roasChange: percentChange(now.roas, before?.roas ?? null),
+  };
+}
+
+/** The spec's summary (and its additions) from the window's raw sums, all in `currency`. */
+function buildSummary(q: InsightsQuery, currency: string, raw: RawSummary): InsightsSummary {
+  const { days, previous, perCampaign, earlierRows, labels } = raw;
+  const current = days.reduce<RawTotals>(addTotals, ZERO_TOTALS);
 
   const byDate = new Map(days.map((row) => [row.date, row]));
   const timeSeries = dateRange(q.from, q.to).map((date) => {
@@ -116,14 +304,9 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
     return { date, spend: m.spend, conversions: m.conversions, cpa: m.cpa, roas: m.roas };
   });
 
-  const perCampaign = sumPerCampaign(db, scope, q);
-  const earlierRows = compared ? sumPerCampaign(db, scope, compared) : null;
   const earlier = earlierRows
     ? new Map(earlierRows.map((row) => [row.campaignId, deriveMetrics(row)]))
     : null;
-  const labels = campaignLabels(db, [
-    ...new Set([...perCampaign, ...(earlierRows ?? [])].map((row) => row.campaignId)),
-  ]);
   const typeKey = (g: ResultGroup) => `${g.resultType ?? ''}\u0000${g.resultName ?? ''}`;
   const typesBefore = earlierRows
     ? new Map(toResultGroups(groupByResultType(earlierRows, labels)).map((g) => [typeKey(g), g]))
@@ -162,25 +345,9 @@ export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
   return {
     dateRange: { from: q.from, to: q.to },
     granularity: 'daily',
-    currency: q.currency,
-    totals: {
-      spend: now.spend,
-      impressions: now.impressions,
-      clicks: now.clicks,
-      conversions: now.conversions,
-      cpa: now.cpa,
-      roas: now.roas,
-      ctr: now.ctr,
-      cpm: now.cpm,
-      frequency: ratio4(current.impressions, current.reach),
-      reach: current.reach,
-    },
-    trends: {
-      spendChange: percentChange(current.spendMicros, previous?.spendMicros ?? null),
-      conversionsChange: percentChange(current.conversions, previous?.conversions ?? null),
-      cpaChange: percentChange(now.cpa, before?.cpa ?? null),
-      roasChange: percentChange(now.roas, before?.roas ?? null),
-    },
+    currency,
+    totals: totalsOf(current),
+    trends: trendsOf(current, previous),
     timeSeries,
     breakdown,
     resultsByType,

@@ -35,7 +35,7 @@ function build(db: Db) {
       .prepare(`SELECT DISTINCT account_id FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`)
       .pluck(),
     names: db.prepare(
-      `SELECT id, name, result_type AS resultType, result_name AS resultName FROM campaigns
+      `SELECT id, name, result_type AS resultType, result_name AS resultName, account_id AS accountId FROM campaigns
        WHERE id IN (SELECT value FROM json_each(?))`,
     ),
     // Every campaign of several accounts, each account over its own window (its own "today"): one
@@ -115,6 +115,7 @@ export interface CampaignLabel {
   name: string;
   resultType: string | null;
   resultName: string | null;
+  accountId: string;
 }
 
 /** Campaigns' names and result types (what their `conversions` count). */

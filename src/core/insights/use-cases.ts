@@ -1,7 +1,8 @@
 // Insights: the summary (totals, trends, daily series, per-campaign breakdown) every transport shows.
 // One rule for the window (the dates given, else the N days ending today, "today" being the latest
 // calendar day among the selected accounts' time zones), for the selection (account, campaigns of
-// it) and for currencies (never summed across them).
+// it) and for currencies (never summed across them: one total per currency, plus one in the agency's
+// reporting currency where it has set exchange rates).
 import type { AppServices } from '../app-services';
 import { addDays, dateInZone } from '../clock';
 import { AppError } from '../errors';
@@ -15,6 +16,7 @@ import {
 import { accountDateRange, checkWindow } from '../windows';
 import type { DateRangeSpec } from '../../shared/date-ranges';
 import { firstInsightDates } from './index';
+import { reportingCurrencyOf } from '../settings/use-cases';
 import { insightsSummary, type InsightsSummary } from './index';
 
 /** Shown when nothing is selected (no visible account): the summary is all zeros anyway. */
@@ -36,8 +38,7 @@ export function insightUseCases(services: AppServices) {
   const { db, clock } = services.core;
   return {
     async summary(ctx: RequestContext, input: SummaryInput): Promise<InsightsSummary> {
-      // An explicit range is checked first: its error (invalid_date_range) must not be hidden by the
-      // currency refusal below, which depends on the selection rather than on the dates.
+      // An explicit range is checked first: its error (invalid_date_range) comes before any lookup.
       if (input.dateStart !== undefined && input.dateEnd !== undefined)
         checkWindow(input.dateStart, input.dateEnd);
       let accounts: VisibleAccount[] = input.accountId
@@ -64,13 +65,8 @@ export function insightUseCases(services: AppServices) {
         accounts = accounts.filter((a) => used.has(a.id));
         campaignIds = campaigns.map((c) => c.id);
       }
+      // Several currencies: one total per currency, and the agency's reporting currency where set.
       const currencies = [...new Set(accounts.map((a) => a.currency))].sort();
-      if (currencies.length > 1) {
-        throw new AppError(
-          'invalid_request',
-          `The selected accounts use several currencies (${currencies.join(', ')}); choose one account or campaigns of one currency.`,
-        );
-      }
       const now = clock.now();
       // "Today" is the latest among the selected accounts' time zones.
       const zone = accounts.reduce<{ zone: string; day: string } | null>((best, a) => {
@@ -106,6 +102,12 @@ export function insightUseCases(services: AppServices) {
         from: window.from,
         to: window.to,
         currency: currencies[0] ?? EMPTY_CURRENCY,
+        ...(currencies.length > 1
+          ? {
+              accountCurrencies: new Map(accounts.map((a) => [a.id, a.currency])),
+              reporting: reportingCurrencyOf(db, ctx.workspaceId),
+            }
+          : {}),
         ...(comparison !== undefined ? { comparison } : {}),
       });
     },

@@ -25,6 +25,49 @@ export function accountTotals(
   };
 }
 
+export interface AccountWindowSums {
+  monthMicros: number;
+  monthToYesterdayMicros: number;
+  weekMicros: number;
+  /** windowFingerprint of the month. */
+  monthFingerprint: string;
+}
+
+/**
+ * The portfolio's sums of every account in one statement (an agency has 500 accounts: one keyed
+ * range of the rollup each, instead of four statements each): this month, this month up to
+ * yesterday, the last 7 days, and the month's fingerprint. Each account brings its own dates (its
+ * own "today").
+ */
+export function accountWindowSums(
+  db: Db,
+  windows: ReadonlyArray<{ accountId: string; monthFrom: string; today: string; weekFrom: string }>,
+): Map<string, AccountWindowSums> {
+  if (windows.length === 0) return new Map();
+  const rows = stmt(
+    db,
+    `WITH w(account_id, month_from, today, week_from) AS (
+       SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+         json_extract(value, '$[3]')
+       FROM json_each(?))
+     SELECT w.account_id AS accountId,
+       coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.spend_micros END), 0) AS monthMicros,
+       coalesce(sum(CASE WHEN d.date >= w.month_from AND d.date < w.today THEN d.spend_micros END), 0)
+         AS monthToYesterdayMicros,
+       coalesce(sum(CASE WHEN d.date >= w.week_from THEN d.spend_micros END), 0) AS weekMicros,
+       count(CASE WHEN d.date >= w.month_from THEN 1 END) || ':' ||
+         coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.spend_micros END), 0) || ':' ||
+         coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.conversions END), 0) || ':' ||
+         coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.revenue_micros END), 0) AS monthFingerprint
+     FROM w JOIN insights_account_daily d
+       ON d.account_id = w.account_id AND d.date BETWEEN min(w.month_from, w.week_from) AND w.today
+     GROUP BY w.account_id`,
+  ).all(JSON.stringify(windows.map((w) => [w.accountId, w.monthFrom, w.today, w.weekFrom]))) as Array<
+    AccountWindowSums & { accountId: string }
+  >;
+  return new Map(rows.map(({ accountId, ...sums }) => [accountId, sums]));
+}
+
 /**
  * What the account's synced numbers over a window add up to (rows, spend, results, revenue): moves
  * whenever a campaign row of the window is written, so it keys the memo of the results per type.
@@ -84,21 +127,25 @@ export function resultsByType(db: Db, accountId: string, from: string, to: strin
 }
 
 /**
- * Daily budgets in force (micros): active campaigns' own daily budgets (CBO), plus active ad sets'
- * daily budgets under active campaigns that have none. The same rule as the pacing alert, reached
- * from the account's campaigns (indexed) rather than from every ad set.
+ * Daily budgets in force (micros) of each account: active campaigns' own daily budgets (CBO), plus
+ * active ad sets' daily budgets under active campaigns that have none. The same rule as the pacing
+ * alert, reached from the accounts' campaigns (indexed) rather than from every ad set, for all the
+ * portfolio's accounts in one statement. Both sums are keyed ranges of campaigns_account_budget:
+ * (account, ACTIVE, budget set) and (account, ACTIVE, no budget), never the table's rows.
  */
-export function dailyBudgetMicros(db: Db, accountId: string): number {
-  const row = stmt(
+export function dailyBudgetsMicros(db: Db, accountIds: readonly string[]): Map<string, number> {
+  if (accountIds.length === 0) return new Map();
+  const rows = stmt(
     db,
-    `SELECT
+    `SELECT value AS accountId,
        (SELECT coalesce(sum(daily_budget_micros), 0) FROM campaigns
-          WHERE account_id = @id AND effective_status = 'ACTIVE' AND daily_budget_micros IS NOT NULL)
+          WHERE account_id = value AND effective_status = 'ACTIVE' AND daily_budget_micros IS NOT NULL)
      + (SELECT coalesce(sum(s.daily_budget_micros), 0) FROM campaigns c JOIN ad_sets s ON s.campaign_id = c.id
-          WHERE c.account_id = @id AND c.effective_status = 'ACTIVE' AND c.daily_budget_micros IS NULL
-            AND s.effective_status = 'ACTIVE' AND s.daily_budget_micros IS NOT NULL) AS micros`,
-  ).get({ id: accountId }) as { micros: number };
-  return row.micros;
+          WHERE c.account_id = value AND c.effective_status = 'ACTIVE' AND c.daily_budget_micros IS NULL
+            AND s.effective_status = 'ACTIVE' AND s.daily_budget_micros IS NOT NULL) AS micros
+     FROM json_each(?)`,
+  ).all(JSON.stringify(accountIds)) as Array<{ accountId: string; micros: number }>;
+  return new Map(rows.map((r) => [r.accountId, r.micros]));
 }
 
 /** Live issues (open or acknowledged) of the workspace by account and severity. */

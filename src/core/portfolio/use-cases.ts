@@ -24,8 +24,10 @@ import { attentionOf, capRunsOutOn, monthOf, paceOf } from './attention';
 import {
   accountDays,
   accountTotals,
+  accountWindowSums,
+  type AccountWindowSums,
   campaignSpendMicros,
-  dailyBudgetMicros,
+  dailyBudgetsMicros,
   liveIssueCounts,
   resultsByType,
   seriousIssueScopes,
@@ -64,8 +66,13 @@ export function portfolioUseCases(services: AppServices) {
   // kept per account and window under the account's last sync and the window's rollup fingerprint;
   // a sync, or any write of a campaign row in the window, gives a new key.
   const resultsMemo = new Map<string, ResultGroup[]>();
-  function resultsOf(account: { id: string; lastSyncedAt: string | null }, from: string, to: string) {
-    const key = `${account.id}|${from}|${to}|${account.lastSyncedAt ?? ''}|${windowFingerprint(db, account.id, from, to)}`;
+  function resultsOf(
+    account: { id: string; lastSyncedAt: string | null },
+    from: string,
+    to: string,
+    fingerprint = windowFingerprint(db, account.id, from, to),
+  ) {
+    const key = `${account.id}|${from}|${to}|${account.lastSyncedAt ?? ''}|${fingerprint}`;
     let groups = resultsMemo.get(key);
     if (!groups) {
       groups = toResultGroups(resultsByType(db, account.id, from, to));
@@ -81,13 +88,14 @@ export function portfolioUseCases(services: AppServices) {
     issues: Map<string, Record<RiskLevel, number>>,
     atRisk: Map<string, (string | null)[]>,
     now: Date,
+    sums: AccountWindowSums | undefined,
+    budget: number,
   ): PortfolioRow {
     const today = dateInZone(now, a.timezone);
     const month = monthOf(today);
-    const spend = accountTotals(db, a.id, month.from, month.to).spendMicros;
-    const spendToYesterday =
-      month.to > month.from ? accountTotals(db, a.id, month.from, addDays(month.to, -1)).spendMicros : 0;
-    const budget = dailyBudgetMicros(db, a.id);
+    // No rollup row in the window at all: the account has no spend there.
+    const spend = sums?.monthMicros ?? 0;
+    const spendToYesterday = month.to > month.from ? (sums?.monthToYesterdayMicros ?? 0) : 0;
     const { ratio: paceRatio, pace } = paceOf(spendToYesterday, budget, month);
 
     let spendCap: PortfolioRow['spendCap'] = null;
@@ -102,11 +110,11 @@ export function portfolioUseCases(services: AppServices) {
     }
     const capReached = spendCap !== null && spendCap.remaining <= 0;
 
-    const results = resultsOf(a, month.from, month.to);
+    const results = resultsOf(a, month.from, month.to, sums?.monthFingerprint ?? '0:0:0:0');
     const counts = issues.get(a.id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
     const riskFrom = addDays(today, -(RISK_DAYS - 1));
     const scopes = atRisk.get(a.id) ?? [];
-    const weekMicros = accountTotals(db, a.id, riskFrom, today).spendMicros;
+    const weekMicros = sums?.weekMicros ?? 0;
     const riskMicros = scopes.includes(null)
       ? weekMicros
       : scopes.reduce((sum, id) => sum + campaignSpendMicros(db, id as string, riskFrom, today), 0);
@@ -161,7 +169,23 @@ export function portfolioUseCases(services: AppServices) {
     for (const r of seriousIssueScopes(db, ctx.workspaceId)) {
       atRisk.set(r.account_id, [...(atRisk.get(r.account_id) ?? []), r.campaign_id]);
     }
-    return accounts.map((a) => rowOf(a, issues, atRisk, now));
+    const sums = accountWindowSums(
+      db,
+      accounts.map((a) => {
+        const today = dateInZone(now, a.timezone);
+        return {
+          accountId: a.id,
+          monthFrom: monthOf(today).from,
+          today,
+          weekFrom: addDays(today, -(RISK_DAYS - 1)),
+        };
+      }),
+    );
+    const budgets = dailyBudgetsMicros(
+      db,
+      accounts.map((a) => a.id),
+    );
+    return accounts.map((a) => rowOf(a, issues, atRisk, now, sums.get(a.id), budgets.get(a.id) ?? 0));
   }
 
   return {

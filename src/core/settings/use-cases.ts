@@ -1,6 +1,7 @@
 // Settings: the workspace, plan and user as the Settings screen shows them, the desktop's /v1 port
 // and the workspace's white-label defaults (a plan rule: white-label needs a white-label plan).
 import { WhiteLabelSchema } from '../../shared/api/reports';
+import { ReportingCurrencySchema, type ReportingCurrency } from '../../shared/api/reporting-currency';
 import type { SettingsView, WhiteLabel } from '../../shared/ipc/types';
 import type { AppServices } from '../app-services';
 import { AppError } from '../errors';
@@ -14,6 +15,19 @@ import { readSetting, writeSetting } from './store';
 export const API_PORT_SETTING = 'api_port';
 export const DEFAULT_API_PORT = 4477;
 const whiteLabelKey = (workspaceId: string): string => `white_label_defaults:${workspaceId}`;
+const reportingCurrencyKey = (workspaceId: string): string => `reporting_currency:${workspaceId}`;
+
+/** The agency's reporting currency and exchange rates (whole-workspace insights), if set. */
+export function reportingCurrencyOf(db: Db, workspaceId: string): ReportingCurrency | null {
+  const text = readSetting(db, reportingCurrencyKey(workspaceId));
+  if (!text) return null;
+  try {
+    const parsed = ReportingCurrencySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The port the desktop host starts /v1 on (settings key `api_port`, default 4477). */
 export function configuredApiPort(db: Db): number {
@@ -39,6 +53,8 @@ export interface SettingsChange {
   metaAppSecret?: string | null | undefined;
   keepRunningInTray?: boolean | undefined;
   openAtLogin?: boolean | undefined;
+  /** The reporting currency and rates (checked again here: the CLI and tests call in directly). */
+  reportingCurrency?: ReportingCurrency | null | undefined;
 }
 
 const KEEP_RUNNING_IN_TRAY = 'desktop_keep_running_in_tray';
@@ -53,7 +69,8 @@ export function desktopPreferences(db: Db): { keepRunningInTray: boolean; openAt
 }
 
 const META_APP_ID = 'meta_app_id';
-const META_APP_SECRET = 'meta_app_secret_sealed';
+/** Sealed like platform tokens; a store copy re-seals it (store/copy/sealed.ts). */
+export const META_APP_SECRET = 'meta_app_secret_sealed';
 
 /** The agency's own Meta app (Facebook Login): its ID and its secret, unsealed; null when not set. */
 export function metaApp(db: Db, cipher: TokenCipher): { appId: string; appSecret: string } | null {
@@ -86,6 +103,7 @@ export function settingsUseCases(services: AppServices) {
       user: { id: user.id, email: user.email, name: user.name, role: user.role },
       api: { baseUrl: services.host.apiBaseUrl(), port: configuredApiPort(db) },
       whiteLabelDefaults: whiteLabelDefaults(db, ctx.workspaceId),
+      reportingCurrency: reportingCurrencyOf(db, ctx.workspaceId),
       desktop: desktopPreferences(db),
       metaApp: {
         appId: readSetting(db, META_APP_ID) ?? null,
@@ -107,6 +125,21 @@ export function settingsUseCases(services: AppServices) {
     ): Promise<SettingsView> {
       if (change.whiteLabelDefaults && !WHITE_LABEL_PLANS.includes(ctx.plan)) {
         throw new AppError('white_label_not_available', 'White-label reports need the Agency plan.');
+      }
+      let reporting: ReportingCurrency | null | undefined;
+      if (change.reportingCurrency !== undefined) {
+        // Checked before anything is written, so a bad rate leaves every setting as it was.
+        if (change.reportingCurrency === null) reporting = null;
+        else {
+          const parsed = ReportingCurrencySchema.safeParse(change.reportingCurrency);
+          if (!parsed.success) {
+            throw new AppError(
+              'invalid_request',
+              `reportingCurrency: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`).join('; ')}`,
+            );
+          }
+          reporting = parsed.data;
+        }
       }
       if (change.apiPort !== undefined) writeSetting(db, API_PORT_SETTING, String(change.apiPort));
       if (change.metaAppId !== undefined) writeSetting(db, META_APP_ID, change.metaAppId);
@@ -136,6 +169,9 @@ export function settingsUseCases(services: AppServices) {
           whiteLabelKey(ctx.workspaceId),
           change.whiteLabelDefaults ? JSON.stringify(change.whiteLabelDefaults) : null,
         );
+      }
+      if (reporting !== undefined) {
+        writeSetting(db, reportingCurrencyKey(ctx.workspaceId), reporting ? JSON.stringify(reporting) : null);
       }
       return view(ctx, host);
     },

@@ -1,32 +1,37 @@
+import { ReportingCurrencySchema } from './reporting-currency';
 import { z } from 'zod';
 import { AccountIdParam, dataEnvelope, DateParam, DateRange } from './common';
 import { ResultGroupSchema } from './portfolio';
 
 const nullableRatio = z.number().nullable();
 
+const Totals = z.object({
+  spend: z.number(),
+  impressions: z.number().int(),
+  clicks: z.number().int(),
+  conversions: z.number().int(),
+  cpa: nullableRatio,
+  roas: nullableRatio,
+  ctr: nullableRatio,
+  cpm: nullableRatio,
+  frequency: nullableRatio,
+  reach: z.number().int(),
+});
+
+const Trends = z.object({
+  spendChange: nullableRatio,
+  conversionsChange: nullableRatio,
+  cpaChange: nullableRatio,
+  roasChange: nullableRatio,
+});
+
 export const InsightsSummary = z.object({
   dateRange: DateRange,
   granularity: z.literal('daily'),
   currency: z.string(),
-  totals: z.object({
-    spend: z.number(),
-    impressions: z.number().int(),
-    clicks: z.number().int(),
-    conversions: z.number().int(),
-    cpa: nullableRatio,
-    roas: nullableRatio,
-    ctr: nullableRatio,
-    cpm: nullableRatio,
-    frequency: nullableRatio,
-    reach: z.number().int(),
-  }),
+  totals: Totals,
   /** Percent change against the previous period of equal length; null when the previous value is 0. */
-  trends: z.object({
-    spendChange: nullableRatio,
-    conversionsChange: nullableRatio,
-    cpaChange: nullableRatio,
-    roasChange: nullableRatio,
-  }),
+  trends: Trends,
   timeSeries: z.array(
     z.object({
       date: z.iso.date(),
@@ -55,6 +60,8 @@ export const InsightsSummary = z.object({
       resultType: z.string().nullable().optional(),
       resultName: z.string().nullable().optional(),
       revenue: z.number().optional(),
+      /** Addition, across currencies without exchange rates: the campaign's own currency. */
+      currency: z.string().optional(),
     }),
   ),
   /**
@@ -70,6 +77,22 @@ export const InsightsSummary = z.object({
       }),
     )
     .optional(),
+  /**
+   * Addition, when the selected accounts use several currencies: one total per currency (money in
+   * that currency). The spec's fields are then in the reporting currency (`conversion`) when the
+   * agency has set rates for every one of them, else `currency` is XXX and money fields are empty.
+   */
+  currencies: z
+    .array(
+      z.object({
+        currency: z.string(),
+        accounts: z.number().int(),
+        totals: Totals,
+        trends: Trends,
+      }),
+    )
+    .optional(),
+  conversion: ReportingCurrencySchema.nullable().optional(),
 });
 export type InsightsSummary = z.infer<typeof InsightsSummary>;
 

@@ -1,5 +1,6 @@
 // One zod schema per handler's arguments: the single place arguments are validated (the dispatcher),
 // whichever host the call came through (Electron IPC or the web bridge).
+import { ReportingCurrencySchema } from '../api/reporting-currency';
 import { z } from 'zod';
 import { DateRangeSpecSchema } from '../date-range-schema';
 import { SAVED_VIEW_SCREENS, SaveViewSchema, type SavedView } from '../api/saved-views';
@@ -255,6 +256,7 @@ export const argSchemas = {
       metaAppSecret: z.string().trim().min(16, 'paste the whole app secret').max(128).nullable().optional(),
       keepRunningInTray: z.boolean().optional(),
       openAtLogin: z.boolean().optional(),
+      reportingCurrency: ReportingCurrencySchema.nullable().optional(),
     })
     .strict(),
   'users.list': empty,

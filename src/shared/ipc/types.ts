@@ -11,6 +11,7 @@ import type { Account } from '../api/accounts';
 import type { AdIssue, DeliveryIssues } from '../api/campaigns';
 import type { ChangeEvent } from '../api/changes';
 import type { InsightsSummary } from '../api/insights';
+import type { ReportingCurrency } from '../api/reporting-currency';
 import type { Report, ReportSchedule, WhiteLabel as ApiWhiteLabel } from '../api/reports';
 
 export type { Issue, Recommendation, Report, InsightsSummary };
@@ -226,6 +227,8 @@ export interface SettingsView {
   user: { id: string; email: string; name: string | null; role: string };
   api: { baseUrl: string | null; port: number };
   whiteLabelDefaults: WhiteLabel | null;
+  /** The reporting currency and exchange rates of whole-workspace insights across currencies. */
+  reportingCurrency: ReportingCurrency | null;
   /** The agency's own Meta app for Facebook Login (desktop): its ID, and whether its secret is set. */
   metaApp: { appId: string | null; hasSecret: boolean };
   /** Desktop only: closing the window leaves AdLens watching in the tray; start at login. */

@@ -39,19 +39,23 @@ export function detectCrossCampaignOverlap(
   members: readonly OverlapMember[],
   scope: OverlapScope,
   excluded: ReadonlySet<string>,
+  undated: ReadonlySet<string> = new Set(),
 ): Finding[] {
   return findOverlaps(
     members.filter((m) => !excluded.has(m.adSet.id)),
     scope,
     excluded,
     true,
+    undated,
   );
 }
 
 /**
  * Two readings: first the pairs where an ad set was launched into an audience an established one
- * covers and its CPM rose since (each pair judged on its own); then, among the ad sets left, connected
- * groups of overlapping ad sets whose merged CPM rose or whose ad-set budgets went unspent. The
+ * covers and its CPM rose or its delivery fell since (each pair judged on its own); then, among the ad
+ * sets left, connected groups of overlapping ad sets whose merged CPM rose or whose ad-set budgets went
+ * unspent. `undated`: ad sets already in an undated group of their own campaign, open to launch pairs
+ * only (a dated pair across campaigns explains them better than a chain through a broad ad set). The
  * candidates and their pairs are found once for both.
  */
 function findOverlaps(
@@ -59,18 +63,14 @@ function findOverlaps(
   scope: OverlapScope,
   saturated: ReadonlySet<string>,
   acrossCampaigns = false,
+  undated: ReadonlySet<string> = new Set(),
 ): Finding[] {
   const candidates = overlapCandidates(members, scope, saturated, acrossCampaigns);
   const pairs = overlappingPairs(candidates, scope.th.overlapTargeting, acrossCampaigns);
-  const referenceFrom = scope.windows.reference.from;
   const launches: Required<OverlapPairs> = { first: [], second: [], overlap: [], symptom: [] };
   pairs.first.forEach((i, k) => {
     const j = pairs.second[k] as number;
-    const symptom = pairSymptom(
-      candidates[i] as OverlapCandidate,
-      candidates[j] as OverlapCandidate,
-      referenceFrom,
-    );
+    const symptom = pairSymptom(candidates[i] as OverlapCandidate, candidates[j] as OverlapCandidate, scope);
     if (!symptom) return;
     launches.first.push(i);
     launches.second.push(j);
@@ -84,7 +84,10 @@ function findOverlaps(
     if ('overlappingAdSets' in f.evidence) for (const s of f.evidence.overlappingAdSets) taken.add(s.id);
   }
   // The ad sets left: an ad set in no pair is in no group, so the candidate list stays whole.
-  const free = (i: number): boolean => !taken.has((candidates[i] as OverlapCandidate).adSet.id);
+  const free = (i: number): boolean => {
+    const id = (candidates[i] as OverlapCandidate).adSet.id;
+    return !taken.has(id) && !undated.has(id);
+  };
   const rest: OverlapPairs = { first: [], second: [], overlap: [] };
   pairs.first.forEach((i, k) => {
     const j = pairs.second[k] as number;
@@ -170,7 +173,7 @@ function findGroups(
       strongest = { cpmRise: now / before - 1, cpmBefore: before, cpmNow: now };
     }
     if (!strongest) continue;
-    const { cpmRise, cpmBefore, cpmNow } = strongest;
+    const { cpmRise, cpmBefore, cpmNow, delivery } = strongest;
     // Under-spend of the group against its budgets (ad-set budgets only; CBO campaigns pool them).
     let budget = 0;
     let spend = 0;
@@ -223,7 +226,10 @@ function findGroups(
       description:
         `Ad sets ${group.map(named).join(', ')} optimize for the same event with ${percent(overlap)} overlapping targeting. ` +
         `Their CPM rose ${percent(Math.max(0, cpmRise))} (${money(cpmBefore, own.currency)} → ${money(cpmNow, own.currency)}) ` +
-        `in ${day(windows.recent.from)}–${day(windows.recent.to)}.${spendNote}`,
+        `in ${day(windows.recent.from)}–${day(windows.recent.to)}.${spendNote}` +
+        (delivery
+          ? ` Since ${quote(delivery.newer)} launched on ${day(delivery.launch)}, ${quote(delivery.established)} spent ${percent(delivery.rateNow)} of its budget (${percent(delivery.rateBefore)} before)${delivery.restHeld ? ', while the rest of its campaign held its delivery' : ''}.`
+          : ''),
       affectedEntity: { type: 'adSet', id: weakest.id, name: weakest.name },
       evidence: {
         overlappingAdSets: others.map((s) => ({ id: s.id, name: s.name })),
@@ -255,6 +261,8 @@ function findGroups(
         cpmNow,
         underspend,
         groupSize: group.length,
+        // Dated by a launch (1), or an undated group of ad sets overlapping all along (0).
+        dated: mode === 'launch' ? 1 : 0,
       },
       campaignId: own.id,
       campaignName: own.name,

@@ -88,6 +88,7 @@ export function detectAudienceSaturation(ctx: DetectorContext): Finding[] {
         frequencyRise,
         reachDrop,
         cpmRise,
+        ctrDrop,
         freqNow,
         reachPerDayNow,
         reachPerDayBefore,

@@ -6,7 +6,7 @@ import { addDays } from '../../clock';
 import { atLeast, cprOf, dailySeries, evidenceTrend, mergeDaily, shortfallZ, sumRange } from '../series';
 import { day, money, percent, quote } from '../format';
 import type { AdSetData, CampaignData, DayRow, Finding } from '../types';
-import { campaignEntity, isJudgeable, type DetectorContext } from './context';
+import { campaignEntity, dayOf, isJudgeable, type DetectorContext } from './context';
 
 export type TargetSource = 'cost_cap' | 'analyst_target' | 'baseline';
 
@@ -72,7 +72,14 @@ export function detectCpaDegradation(
   // Zero counted results is not a cost per result when nothing (or no single thing) is counted.
   if (!isJudgeable(data.resultType)) return [];
   const withRows = data.adSets.filter((s) => s.daily.size > 0);
-  const included = withRows.filter((s) => !learning(s) && !explainedAdSets.has(s.id));
+  const unexplained = withRows.filter((s) => !learning(s) && !explainedAdSets.has(s.id));
+  // Like for like: an ad set launched since the baseline began has no "before" in it, so its cost
+  // per result would read as the campaign's rise when it is only a new ad set's price (judged by
+  // learning and overlap). The campaign is compared on the ad sets that ran before, when it has any.
+  const launchedSince = (s: AdSetData): boolean => (dayOf(s.createdTime) ?? '') > windows.reference.from;
+  const included = unexplained.some((s) => !launchedSince(s))
+    ? unexplained.filter((s) => !launchedSince(s))
+    : unexplained;
   if (withRows.length > 0 && included.length === 0) return [];
   const daily = withRows.length > 0 ? mergeDaily(included.map((s) => s.daily)) : data.daily;
   // When most of the spend is already explained elsewhere, what is left is too small to stand alone.

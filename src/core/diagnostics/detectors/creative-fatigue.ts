@@ -1,18 +1,20 @@
 // CREATIVE_FATIGUE: an ad's click-through rate falls while the same people see it more often, or its
 // cost per result reaches Meta's own "creative fatigue" mark (≥ 2× its own past level).
 import {
+  addTotals,
   atLeast,
   cpmOf,
   cprOf,
   ctrOf,
   dailySeries,
+  emptyTotals,
   evidenceTrend,
   frequencyOf,
   shortfallZ,
   sumRange,
 } from '../series';
 import { day, money, percent, quote } from '../format';
-import type { AdData, Finding } from '../types';
+import type { AdData, DayRow, Finding } from '../types';
 import { dayOf, isJudgeable, type DetectorContext } from './context';
 
 interface FatiguedAd {
@@ -55,6 +57,24 @@ function referenceOf(
   return { from: first, to: last, earlyLife: true };
 }
 
+/**
+ * Variance-to-mean ratio of daily clicks around what the reference CTR predicts, over the reference
+ * days (≥ 1): clicks (all) come in bursts (one person clicking several times) and CTR wanders day to
+ * day, so a plain Poisson test on them finds "decay" in ordinary weeks.
+ */
+function clickDispersion(daily: Map<string, DayRow>, w: { from: string; to: string }, ctr: number): number {
+  let sum = 0;
+  let n = 0;
+  for (const row of daily.values()) {
+    if (row.date < w.from || row.date > w.to) continue;
+    const expected = row.impressions * ctr;
+    if (expected <= 0) continue;
+    sum += (row.clicks - expected) ** 2 / expected;
+    n += 1;
+  }
+  return n > 1 ? Math.max(1, sum / (n - 1)) : 1;
+}
+
 /** The ad set's own CTR (all its ads) down as far, beyond 3σ: not one ad's drift inside a steady set. */
 function adSetDecayed(ctx: DetectorContext, adSetId: string): boolean {
   const { windows, th } = ctx;
@@ -66,7 +86,55 @@ function adSetDecayed(ctx: DetectorContext, adSetId: string): boolean {
   if (!before || now === null) return false;
   return (
     atLeast(1 - now / before, th.fatigueDecayCtrDrop) &&
-    shortfallZ(recent.clicks, recent.impressions * before) >= th.cpaMinZ
+    shortfallZ(recent.clicks, recent.impressions * before) /
+      Math.sqrt(clickDispersion(adSet.daily, windows.reference, before)) >=
+      th.cpaMinZ
+  );
+}
+
+/**
+ * Whether the rest of the campaign (its other ad sets) saw its cost per result rise half-way to Meta's
+ * fatigue mark too: then an ad's doubled cost is the campaign's conversion rate falling (offer,
+ * landing page: CPA degradation), not this creative wearing out.
+ */
+function restOfCampaignCostRose(ctx: DetectorContext, adSetId: string): boolean {
+  const { windows, th } = ctx;
+  const rest = ctx.data.adSets.filter((s) => s.id !== adSetId);
+  let now = emptyTotals();
+  let before = emptyTotals();
+  for (const s of rest) {
+    now = addTotals(now, sumRange(s.daily, windows.recentCpr.from, windows.recentCpr.to));
+    before = addTotals(before, sumRange(s.daily, windows.referenceCpr.from, windows.referenceCpr.to));
+  }
+  if (now.conversions < th.minConversions || before.conversions < th.minConversions) return false;
+  const multiple = (cprOf(now) ?? 0) / (cprOf(before) || 1);
+  return atLeast(multiple - 1, (th.fatigueCprMultiple - 1) / 2);
+}
+
+/**
+ * What audience saturation hands over: an established ad set whose daily frequency rose and daily reach
+ * fell past saturation's bars with spend holding and CPM flat, while its CTR fell half-way to fatigue's
+ * bar. The same people see its ads more often and click less: saturation leaves it to fatigue (an
+ * audience running dry with CPM flat keeps its CTR), so fatigue must take it.
+ */
+function handedOver(ctx: DetectorContext, adSetId: string): boolean {
+  const { windows, th } = ctx;
+  const adSet = ctx.data.adSets.find((s) => s.id === adSetId);
+  if (!adSet) return false;
+  const recent = sumRange(adSet.daily, windows.recent.from, windows.recent.to);
+  const before = sumRange(adSet.daily, windows.reference.from, windows.reference.to);
+  if (recent.days === 0 || before.days === 0 || !before.reach || !before.spend) return false;
+  const frequencyRise = (frequencyOf(recent) ?? 0) / (frequencyOf(before) || 1) - 1;
+  const reachDrop = 1 - recent.reach / recent.days / (before.reach / before.days);
+  const spendHeld = recent.spend / recent.days / (before.spend / before.days);
+  const cpmRise = (cpmOf(recent) ?? 0) / (cpmOf(before) || 1) - 1;
+  const ctrDrop = 1 - (ctrOf(recent) ?? 0) / (ctrOf(before) || 1);
+  return (
+    atLeast(frequencyRise, th.saturationFrequencyRise) &&
+    atLeast(reachDrop, th.saturationReachDrop) &&
+    spendHeld >= 0.7 &&
+    !atLeast(cpmRise, th.saturationCpmRise) &&
+    atLeast(ctrDrop, th.fatigueCtrDrop / 2)
   );
 }
 
@@ -108,16 +176,29 @@ function judgeAd(ctx: DetectorContext, ad: AdData): FatiguedAd | null {
   const byDecay =
     !ref.earlyLife &&
     atLeast(ctrDrop, th.fatigueDecayCtrDrop) &&
-    shortfallZ(recent.clicks, recent.impressions * ctrBefore) >= th.cpaMinZ &&
+    shortfallZ(recent.clicks, recent.impressions * ctrBefore) /
+      Math.sqrt(clickDispersion(ad.daily, ref, ctrBefore)) >=
+      th.cpaMinZ &&
     adSetDecayed(ctx, ad.adSetId);
+  // Saturation's hand-over: its ad set seen more often by fewer people, CPM flat, CTR falling; the ad
+  // itself down half-way to the bar with its frequency up as far, beyond 3σ of its click noise.
+  const byWear =
+    !ref.earlyLife &&
+    atLeast(ctrDrop, th.fatigueCtrDrop / 2) &&
+    atLeast(frequencyRise, th.saturationFrequencyRise) &&
+    shortfallZ(recent.clicks, recent.impressions * ctrBefore) /
+      Math.sqrt(clickDispersion(ad.daily, ref, ctrBefore)) >=
+      th.cpaMinZ &&
+    handedOver(ctx, ad.adSetId);
   // A cost rise that higher auction prices explain is the audience's problem, not the creative's.
   const cpmRise = (cpmOf(recent) ?? 0) / (cpmOf(reference) || 1) - 1;
   const byCost =
     cpmRise < th.saturationCpmRise &&
     cprMultiple !== null &&
     atLeast(cprMultiple, th.fatigueCprMultiple) &&
-    atLeast(ctrDrop, th.fatigueCtrDrop / 2);
-  if (!byCtr && !byDecay && !byCost) return null;
+    atLeast(ctrDrop, th.fatigueCtrDrop / 2) &&
+    !restOfCampaignCostRose(ctx, ad.adSetId);
+  if (!byCtr && !byDecay && !byWear && !byCost) return null;
   // The drop in clicks must be beyond Poisson noise for the impressions the ad had.
   if (shortfallZ(recent.clicks, recent.impressions * ctrBefore) < th.minZ) return null;
   return {

@@ -234,6 +234,36 @@ describe('AUCTION_OVERLAP (same event, ≥30% targeting overlap, CPM up 15%)', (
     expect(names).toEqual(['Young', 'Young copy']);
     expect(found[0]?.facts.cpmRise).toBeCloseTo(0.25, 2);
   });
+  describe('read from delivery when CPM barely moves', () => {
+    // ABO: each ad set has a 120 budget. "Young copy" was launched 10 days ago into Young's audience;
+    // since then Young spends 60 a day instead of 110 at an unchanged CPM, and the copy spends 60.
+    const young = { geo_locations: { countries: ['US'] }, age_min: 18, age_max: 30 };
+    const old = { geo_locations: { countries: ['US'] }, age_min: 31, age_max: 65 };
+    const launchedInto = (oldImpressions: (d: number) => number) =>
+      campaign([
+        { name: 'Young', targeting: young, ads: [{ name: 'A', impressions: step(11_000, 6_000, 10) }] },
+        { name: 'Old', targeting: old, ads: [{ name: 'B', impressions: oldImpressions }] },
+        {
+          name: 'Young copy',
+          targeting: young,
+          createdDaysAgo: 10,
+          ads: [{ name: 'C', createdDaysAgo: 10, impressions: () => 6_000 }],
+        },
+      ]);
+    it('flags the pair when the established ad set stopped spending its budget since the launch', () => {
+      const findings = runDetectors(ctxOf(launchedInto(() => 11_000)));
+      const overlap = findings.filter((f) => f.type === 'AUCTION_OVERLAP');
+      expect(overlap).toHaveLength(1);
+      expect(overlap[0]?.description).toContain('launched on');
+      // Its unspent budget is the overlap's symptom, not a second (pacing) problem.
+      expect(findings.filter((f) => f.type === 'PACING_ISSUE')).toEqual([]);
+    });
+    it('leaves a campaign-wide fall in delivery to pacing', () => {
+      const findings = runDetectors(ctxOf(launchedInto(step(11_000, 6_000, 10))));
+      expect(findings.filter((f) => f.type === 'AUCTION_OVERLAP')).toEqual([]);
+      expect(findings.filter((f) => f.type === 'PACING_ISSUE').length).toBeGreaterThan(0);
+    });
+  });
   it('measures partial overlap: disjoint age bands never meet', () => {
     const young = { geo_locations: { countries: ['US'] }, age_min: 18, age_max: 30 };
     const old = { geo_locations: { countries: ['US'] }, age_min: 31, age_max: 65 };
@@ -303,6 +333,24 @@ describe('CPA_DEGRADATION (recent cost per result ≥ 25% above baseline, last 2
         name: 'Purchases',
         dailyBudget: 1000,
         ads: [{ name: 'A', impressions: () => 100_000, ctr: () => 0.02, cvr: step(0.05, 0.02, 2) }],
+      },
+    ]);
+    expect(detectCpaDegradation(ctxOf(data))).toEqual([]);
+  });
+  it('compares like for like: a new ad set at five times the price is not the campaign degrading', () => {
+    // The established ad set holds 10 a result; one launched 12 days ago pays 50 a result and takes a
+    // third of the spend, which would read as a 36% rise of the campaign's cost per result.
+    const data = campaign([
+      {
+        name: 'Purchases',
+        dailyBudget: 1000,
+        ads: [{ name: 'A', impressions: () => 100_000, ctr: () => 0.02 }],
+      },
+      {
+        name: 'New test',
+        dailyBudget: 500,
+        createdDaysAgo: 12,
+        ads: [{ name: 'B', createdDaysAgo: 12, impressions: () => 50_000, ctr: () => 0.02, cvr: () => 0.01 }],
       },
     ]);
     expect(detectCpaDegradation(ctxOf(data))).toEqual([]);

@@ -1,0 +1,249 @@
+// Agency scale (issue 18 item 7), opt-in: `npm run bench -- scale`. Generates an agency (500 accounts,
+// 50,000 campaigns, 200,000 ad sets, two years of campaign days ≈ 36.5 M rows, 90 days of ad-set days
+// = 18 M rows) into a real store file, starts a server process on it as `serve` does, and times the
+// /v1 reads one at a time and with 8 concurrent clients, plus an account diagnostic's job and the
+// server's peak RSS. ADLENS_SCALE=0.1 shrinks the account count (development); the generator is
+// engine-neutral and the loader is per engine (bench/scale/load-*.ts), so a second engine adds a loader.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { figure, percentile, type BenchFigure, type BenchSuite } from './harness';
+import { account, agencyShape, datesEnding } from './scale/agency';
+import { loadSqlite } from './scale/load-sqlite';
+import { concurrent, sequential, type Read } from './scale/reads';
+
+const SCALE = Number(process.env.ADLENS_SCALE ?? 1);
+const SAMPLES = Number(process.env.ADLENS_SCALE_SAMPLES ?? 40);
+const CLIENTS = 8;
+const CONCURRENT_SECONDS = Number(process.env.ADLENS_SCALE_SECONDS ?? 4);
+const READ_TARGET_MS = 50;
+const RSS_TARGET_MB = 400;
+const SUITE = 'scale';
+
+function log(line: string): void {
+  console.log(line);
+}
+
+interface ServerProcess {
+  url: string;
+  /** Closes the server's stdin; resolves with its peak RSS once it has stopped. */
+  stop(): Promise<number>;
+}
+
+async function startServer(dataDir: string): Promise<ServerProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./scale/server.ts', import.meta.url).pathname, dataDir],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`scale server exited (${code})`)));
+    });
+  const { url } = JSON.parse(await next()) as { url: string };
+  return {
+    url,
+    stop: async () => {
+      const rss = next();
+      child.stdin.end();
+      const { maxRssMb } = JSON.parse(await rss) as { maxRssMb: number };
+      await new Promise<void>((resolve) =>
+        child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
+      );
+      return maxRssMb;
+    },
+  };
+}
+
+async function api<T>(
+  url: string,
+  key: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+/** POST an account diagnostic, poll until it is finished; its ID and the job's wall time. */
+async function accountDiagnostic(
+  url: string,
+  key: string,
+  accountId: string,
+): Promise<{ id: string; ms: number }> {
+  const started = performance.now();
+  const created = await api<{ data: { id: string } }>(url, key, '/v1/diagnostics', { account_id: accountId });
+  if (created.status !== 202 && created.status !== 201 && created.status !== 200)
+    throw new Error(`POST /v1/diagnostics: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
+  const id = created.body.data.id;
+  for (;;) {
+    const got = await api<{ data: { status: string } }>(url, key, `/v1/diagnostics/${id}`);
+    if (got.body.data.status !== 'pending' && got.body.data.status !== 'running')
+      return { id, ms: performance.now() - started };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const suite: BenchSuite = {
+  name: SUITE,
+  optIn: true,
+  async run(): Promise<BenchFigure[]> {
+    const today = new Date().toISOString().slice(0, 10);
+    const shape = agencyShape(SCALE, today);
+    const dataDir = mkdtempSync(join(tmpdir(), 'adlens-scale-'));
+    const figures: BenchFigure[] = [];
+    try {
+      log(`  generating ${shape.accounts} accounts × ${shape.campaignsPerAccount} campaigns into ${dataDir}`);
+      const agency = loadSqlite(dataDir, shape, log);
+      const { rows } = agency;
+      figures.push(
+        figure({
+          suite: SUITE,
+          name: 'load (bulk, prepared, one transaction per account)',
+          value: agency.loadMs / 1000,
+          unit: 's',
+          note: `${rows.campaigns.toLocaleString('en-US')} campaigns, ${rows.adSets.toLocaleString('en-US')} ad sets, ${rows.campaignDays.toLocaleString('en-US')} campaign days, ${rows.adSetDays.toLocaleString('en-US')} ad-set days; ${Math.round(rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s`,
+        }),
+        figure({ suite: SUITE, name: 'size on disk', value: agency.bytesOnDisk / 2 ** 30, unit: 'GiB' }),
+      );
+      const server = await startServer(dataDir);
+      let rssMb = NaN;
+      try {
+        const key = agency.key;
+        const accounts = agency.accountIds;
+        // Reads cycle through 8 accounts spread over the agency (different currencies and zones).
+        const spread = Array.from({ length: 8 }, (_, i) => Math.floor((i * accounts.length) / 8));
+        const platformIds = spread.map((i) => account(i).platformAccountId);
+        const total = rows.campaigns;
+        // Deep pages: around 80% of the list (page 2000 of 2500 at full size).
+        const deepPage = Math.max(2, Math.floor((total / 20) * 0.8));
+        const deepPages = [deepPage, Math.max(2, deepPage - 7), Math.max(2, Math.floor(deepPage * 0.9))];
+        const last90 = datesEnding(today, 91);
+        const from = last90[0] as string;
+        const to = last90[89] as string;
+        // Account diagnostics: the job (POST, then poll) on three accounts; the read is a GET of one.
+        const jobs: number[] = [];
+        const diagnosticIds: string[] = [];
+        for (const platformId of platformIds.slice(0, 3)) {
+          const job = await accountDiagnostic(server.url, key, platformId);
+          jobs.push(job.ms);
+          diagnosticIds.push(job.id);
+        }
+        const reads: Read[] = [
+          {
+            name: 'GET /v1/accounts',
+            paths: ['/v1/accounts', '/v1/accounts?page=2', '/v1/accounts?page_size=100'],
+          },
+          { name: 'GET /v1/campaigns (page 1)', paths: ['/v1/campaigns'] },
+          {
+            name: `GET /v1/campaigns?page=${deepPage} (deep page)`,
+            paths: deepPages.map((p) => `/v1/campaigns?page=${p}`),
+          },
+          {
+            name: 'GET /v1/campaigns?account_id=…&sort=-spend (page 1 and 4)',
+            paths: platformIds.flatMap((id) => [
+              `/v1/campaigns?account_id=${id}&sort=-spend`,
+              `/v1/campaigns?account_id=${id}&sort=-spend&page=4`,
+            ]),
+          },
+          {
+            name: 'GET /v1/campaigns/{id}?include=adSets,insights (lifetime: 730 days)',
+            paths: agency.sampleCampaignIds
+              .filter((_, i) => i % 13 === 0)
+              .slice(0, 12)
+              .map((id) => `/v1/campaigns/${id}?include=adSets,insights&insightsDateRange=lifetime`),
+          },
+          {
+            name: 'GET /v1/insights/summary, one account, 90 days',
+            paths: platformIds.map(
+              (id) => `/v1/insights/summary?account_id=${id}&date_start=${from}&date_end=${to}`,
+            ),
+          },
+          {
+            name: 'GET /v1/insights/summary, whole workspace, 90 days',
+            paths: [`/v1/insights/summary?date_start=${from}&date_end=${to}`],
+          },
+          { name: 'GET /v1/portfolio', paths: ['/v1/portfolio'] },
+          {
+            name: 'GET /v1/diagnostics/{id} (stored account diagnostic)',
+            paths: diagnosticIds.map((id) => `/v1/diagnostics/${id}`),
+          },
+        ];
+        for (const read of reads) {
+          const one = await sequential(server.url, key, read, SAMPLES);
+          const many = await concurrent(server.url, key, read, CLIENTS, CONCURRENT_SECONDS, one.p50);
+          log(
+            `  ${read.name}: p50 ${one.p50.toFixed(1)} / p99 ${one.p99.toFixed(1)} ms; 8 clients p50 ${many.p50} / p99 ${many.p99} ms`,
+          );
+          const refused = (t: { non200: number }) => (t.non200 > 0 ? `; ${t.non200} answers not 200` : '');
+          figures.push(
+            figure({
+              suite: SUITE,
+              name: `${read.name}: p50`,
+              value: one.p50,
+              unit: 'ms',
+              note: `${one.samples} one at a time${refused(one)}`,
+            }),
+            figure({
+              suite: SUITE,
+              name: `${read.name}: p99`,
+              value: one.p99,
+              unit: 'ms',
+              target: { op: '<=', value: READ_TARGET_MS, of: 'value' },
+              ...(one.non200 > 0 ? { note: refused(one).slice(2) } : {}),
+            }),
+            figure({
+              suite: SUITE,
+              name: `${read.name}, 8 clients: p50`,
+              value: many.p50,
+              unit: 'ms',
+              note: `${many.samples} requests${refused(many)}`,
+            }),
+            figure({
+              suite: SUITE,
+              name: `${read.name}, 8 clients: p99`,
+              value: many.p99,
+              unit: 'ms',
+              target: { op: '<=', value: READ_TARGET_MS, of: 'value' },
+              ...(many.non200 > 0 ? { note: refused(many).slice(2) } : {}),
+            }),
+          );
+        }
+        figures.push(
+          figure({
+            suite: SUITE,
+            name: 'account diagnostic job (POST, then poll to completed), 100 campaigns: median',
+            value: percentile(jobs, 50),
+            unit: 'ms',
+            target: { op: '<=', value: 1000, of: 'value' },
+            note: `${jobs.map((ms) => ms.toFixed(0)).join(', ')} ms; a job, not a read: the 50 ms target is the stored diagnostic's GET`,
+          }),
+        );
+      } finally {
+        rssMb = await server.stop();
+      }
+      figures.push(
+        figure({
+          suite: SUITE,
+          name: 'server process peak RSS',
+          value: rssMb,
+          unit: 'MB',
+          target: { op: '<=', value: RSS_TARGET_MB, of: 'value' },
+        }),
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    return figures;
+  },
+};
+
+export default suite;

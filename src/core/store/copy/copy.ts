@@ -1,0 +1,153 @@
+// `store copy`: moves a whole install between a solo data directory (SQLite) and a team database
+// (PostgreSQL), either way. Every table in parent-first order and the report files go in one
+// transaction on the target (an interrupted copy leaves it empty), secrets re-sealed with the
+// target's key; then each table's rows are counted and hashed on both sides (checksum.ts).
+import { createHash } from 'node:crypto';
+import { AppError } from '../../errors';
+import { reportFilesChecksum, TableChecksum } from './checksum';
+import { isSealingCheck, openedRow, resealRow, type SealingTally } from './sealed';
+import type { StoreSide, TargetSide } from './side';
+import type { TableSpec } from './tables';
+
+export interface CopyProgress {
+  table: string;
+  /** Rows copied so far, over all tables, of `total`. */
+  copied: number;
+  total: number;
+}
+
+export interface TableComparison {
+  table: string;
+  source: { rows: number; checksum: string };
+  target: { rows: number; checksum: string };
+  match: boolean;
+}
+
+export interface CopyOutcome {
+  from: string;
+  to: string;
+  tables: TableComparison[];
+  /** Every table (and the report files) has the same count and checksum on both sides. */
+  match: boolean;
+  sealing: SealingTally;
+}
+
+export interface CopyOptions {
+  /** Called after each batch; a throw aborts the copy (and rolls the target back). */
+  onProgress?: (progress: CopyProgress) => void;
+  batchSize?: number;
+}
+
+export const REPORT_FILES_LABEL = 'report files';
+
+function wrongKey(source: StoreSide): AppError {
+  return new AppError(
+    'invalid_request',
+    `the key of the source ${source.label} does not open its sealed secrets (the key check fails): use the key they were sealed with (a data directory's own token.key; ADLENS_SECRET_KEY_FILE for a database). A desktop install seals with the OS keychain: start it once headless (npm run serve) with its key file, or reconnect the accounts after the move.`,
+  );
+}
+
+/** Refuses before writing anything when the source's key is not the one its secrets were sealed with. */
+async function checkSourceKey(source: StoreSide, tables: readonly TableSpec[]): Promise<void> {
+  const settings = tables.find((t) => t.name === 'settings');
+  if (!settings) return;
+  for await (const batch of source.rows(settings, 500)) {
+    for (const row of batch) {
+      if (isSealingCheck('settings', row) && openedRow('settings', row, source.cipher) === row)
+        throw wrongKey(source);
+    }
+  }
+}
+
+export async function copyStore(
+  source: StoreSide,
+  target: TargetSide,
+  tables: readonly TableSpec[],
+  options: CopyOptions = {},
+): Promise<CopyOutcome> {
+  const batchSize = options.batchSize ?? 2000;
+  const sealing: SealingTally = { resealed: 0, unopened: 0 };
+  const sourceSums = new Map<string, TableChecksum>();
+  const sourceFiles: { reportId: string; sha256: string }[] = [];
+
+  await source.beginRead();
+  try {
+    let total = 0;
+    for (const table of tables) total += await source.count(table);
+    await checkSourceKey(source, tables);
+    await target.beginWrite(tables);
+    try {
+      let copied = 0;
+      for (const table of tables) {
+        const sum = new TableChecksum(table, source.cipher);
+        sourceSums.set(table.name, sum);
+        options.onProgress?.({ table: table.name, copied, total });
+        for await (const batch of source.rows(table, batchSize)) {
+          for (const row of batch) sum.add(row);
+          await target.insert(
+            table,
+            batch.map((row) => resealRow(table.name, row, source.cipher, target.cipher, sealing)),
+          );
+          copied += batch.length;
+          options.onProgress?.({ table: table.name, copied, total });
+        }
+      }
+      for await (const file of source.reportFiles()) {
+        await target.writeReportFile(file);
+        sourceFiles.push({
+          reportId: file.reportId,
+          sha256: createHash('sha256').update(file.content).digest('hex'),
+        });
+      }
+      if (sealing.resealed === 0 && sealing.unopened > 0) throw wrongKey(source);
+      await target.commit();
+    } catch (error) {
+      await target.rollback();
+      throw error;
+    }
+  } finally {
+    await source.endRead();
+  }
+
+  const comparisons: TableComparison[] = [];
+  await target.beginRead();
+  try {
+    for (const table of tables) {
+      const sum = new TableChecksum(table, target.cipher);
+      for await (const batch of target.rows(table, batchSize)) for (const row of batch) sum.add(row);
+      const from = sourceSums.get(table.name) as TableChecksum;
+      const source_ = { rows: from.rows, checksum: from.digest() };
+      const target_ = { rows: sum.rows, checksum: sum.digest() };
+      comparisons.push({
+        table: table.name,
+        source: source_,
+        target: target_,
+        match: source_.rows === target_.rows && source_.checksum === target_.checksum,
+      });
+    }
+    const targetFiles: { reportId: string; sha256: string }[] = [];
+    for await (const file of target.reportFiles()) {
+      targetFiles.push({
+        reportId: file.reportId,
+        sha256: createHash('sha256').update(file.content).digest('hex'),
+      });
+    }
+    const sourceFilesSum = reportFilesChecksum(sourceFiles);
+    const targetFilesSum = reportFilesChecksum(targetFiles);
+    comparisons.push({
+      table: REPORT_FILES_LABEL,
+      source: { rows: sourceFiles.length, checksum: sourceFilesSum },
+      target: { rows: targetFiles.length, checksum: targetFilesSum },
+      match: sourceFiles.length === targetFiles.length && sourceFilesSum === targetFilesSum,
+    });
+  } finally {
+    await target.endRead();
+  }
+  return {
+    from: source.label,
+    to: target.label,
+    tables: comparisons,
+    match: comparisons.every((c) => c.match),
+    sealing,
+  };
+}

@@ -1,0 +1,72 @@
+// A pool on the team server's PostgreSQL database, from a postgres:// URL. Values come back as the
+// SQLite store gives them: BIGINT (money in micros, counts) as a JS number, refused when it would not
+// be exact; DOUBLE PRECISION as a number; TEXT as text; BYTEA as a Buffer.
+import pg from 'pg';
+import { AppError } from '../../errors';
+
+export type PgPool = pg.Pool;
+export type PgClient = pg.PoolClient;
+
+const INT8_OID = 20;
+
+function exactInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value))
+    throw new RangeError(`integer ${text} is beyond 2^53: not exact in JavaScript`);
+  return value;
+}
+
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? exactInteger : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** Checks the URL's shape (never echoes it: it may hold a password) and opens a pool. */
+export function connectPg(url: string, options: { max?: number } = {}): PgPool {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError(
+      'invalid_request',
+      'the database URL is not a URL (expected postgres://user:password@host:port/database)',
+    );
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new AppError(
+      'invalid_request',
+      `the database URL must start with postgres:// (got ${parsed.protocol}//)`,
+    );
+  }
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 4, types });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Runs `work` in one transaction on one client: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(
+  pool: PgPool,
+  work: (client: PgClient) => Promise<T>,
+  begin = 'BEGIN',
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(begin);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** A driver error as one line that names the database, never the URL. */
+export function pgFailure(error: unknown, doing: string): AppError {
+  if (error instanceof AppError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new AppError('store_error', `PostgreSQL: ${doing} failed: ${message}`);
+}

