@@ -21,6 +21,7 @@ export const COMMAND_MODULES: Record<string, Loader> = {
   schedule: () => import('./commands/watch').then((m) => ({ default: m.scheduleCommands })),
   alerts: () => import('./commands/alerts'),
   goals: () => import('./commands/goals'),
+  currency: () => import('./commands/currency'),
   store: () => import('./commands/store'),
 };
 

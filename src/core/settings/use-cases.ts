@@ -84,6 +84,19 @@ export function metaApp(db: Db, cipher: TokenCipher): { appId: string; appSecret
   }
 }
 
+/** A reporting currency as given (null clears it), or a 400 naming what is wrong with it. */
+function checkedReportingCurrency(value: unknown): ReportingCurrency | null {
+  if (value === null) return null;
+  const parsed = ReportingCurrencySchema.safeParse(value);
+  if (!parsed.success) {
+    throw new AppError(
+      'invalid_request',
+      `reportingCurrency: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`).join('; ')}`,
+    );
+  }
+  return parsed.data;
+}
+
 export function settingsUseCases(services: AppServices) {
   const { db, tokenCipher } = services.core;
 
@@ -113,6 +126,18 @@ export function settingsUseCases(services: AppServices) {
   }
 
   return {
+    /** The agency's reporting currency and rates (the CLI's `currency show`); null when not set. */
+    async reportingCurrency(ctx: RequestContext): Promise<ReportingCurrency | null> {
+      return reportingCurrencyOf(db, ctx.workspaceId);
+    },
+
+    /** Sets (or, with null, clears) the reporting currency alone; the same check as `update`. */
+    async setReportingCurrency(ctx: RequestContext, value: unknown): Promise<ReportingCurrency | null> {
+      const reporting = checkedReportingCurrency(value);
+      writeSetting(db, reportingCurrencyKey(ctx.workspaceId), reporting ? JSON.stringify(reporting) : null);
+      return reporting;
+    },
+
     /** `host`: which window asks (the desktop's or the web dashboard's), shown in the screen. */
     async get(ctx: RequestContext, host: SettingsView['host']): Promise<SettingsView> {
       return view(ctx, host);
@@ -126,21 +151,11 @@ export function settingsUseCases(services: AppServices) {
       if (change.whiteLabelDefaults && !WHITE_LABEL_PLANS.includes(ctx.plan)) {
         throw new AppError('white_label_not_available', 'White-label reports need the Agency plan.');
       }
-      let reporting: ReportingCurrency | null | undefined;
-      if (change.reportingCurrency !== undefined) {
-        // Checked before anything is written, so a bad rate leaves every setting as it was.
-        if (change.reportingCurrency === null) reporting = null;
-        else {
-          const parsed = ReportingCurrencySchema.safeParse(change.reportingCurrency);
-          if (!parsed.success) {
-            throw new AppError(
-              'invalid_request',
-              `reportingCurrency: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`).join('; ')}`,
-            );
-          }
-          reporting = parsed.data;
-        }
-      }
+      // Checked before anything is written, so a bad rate leaves every setting as it was.
+      const reporting =
+        change.reportingCurrency === undefined
+          ? undefined
+          : checkedReportingCurrency(change.reportingCurrency);
       if (change.apiPort !== undefined) writeSetting(db, API_PORT_SETTING, String(change.apiPort));
       if (change.metaAppId !== undefined) writeSetting(db, META_APP_ID, change.metaAppId);
       if (
