@@ -2,6 +2,7 @@
 // sets and their daily insights that any loader (SQLite today, PostgreSQL later) writes in bulk.
 // Sizes follow issue 18 item 7 (500 accounts, 50,000 campaigns, 200,000 ad sets, two years of
 // campaign days, 90 days of ad-set days); ADLENS_SCALE shrinks the account count for development.
+import type { InsightMetrics } from '../../src/core/platform/parse';
 
 export interface AgencyShape {
   accounts: number;
@@ -68,18 +69,8 @@ export interface GeneratedAdSet {
   dailyBudgetMicros: number;
 }
 
-/** One day of one campaign or ad set, in the store's units (money in integer micros). */
-export interface GeneratedDay {
-  date: string;
-  spendMicros: number;
-  impressions: number;
-  clicks: number;
-  linkClicks: number;
-  conversions: number;
-  revenueMicros: number;
-  reach: number;
-  frequency: number;
-}
+/** One day of one campaign or ad set, in the store's units (money in integer micros): a synced row's. */
+export type GeneratedDay = InsightMetrics;
 
 /** A small, fast, seedable PRNG (mulberry32): the same agency on every run and engine. */
 function rng(seed: number): () => number {
