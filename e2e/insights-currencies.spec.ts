@@ -7,7 +7,7 @@ test('totals per currency, then converted at the reporting currency set in Setti
   signedIn: page,
 }) => {
   await page.getByRole('link', { name: 'Insights' }).click();
-  const account = page.getByLabel('Account', { exact: true });
+  const account = page.getByRole('combobox', { name: 'Account', exact: true });
   await account.selectOption({ label: 'All accounts' });
   const perCurrency = page.getByRole('table', { name: 'Totals per currency' });
   for (const code of ['EUR', 'GBP', 'USD']) {
@@ -21,7 +21,7 @@ test('totals per currency, then converted at the reporting currency set in Setti
 
   await note.getByRole('link', { name: 'Reporting currency in Settings' }).click();
   const form = page.getByRole('form', { name: 'Reporting currency and rates' });
-  await form.getByRole('textbox', { name: 'Reporting currency' }).fill('USD');
+  await form.getByRole('combobox', { name: 'Reporting currency' }).fill('USD');
   const rates = form.getByRole('textbox', { name: /rate \(USD per [A-Z]{3}\)/ });
   await expect(rates.first()).toBeVisible();
   const codes = (await rates.all()).length;
@@ -47,7 +47,7 @@ test('totals per currency, then converted at the reporting currency set in Setti
   await screenshot(page, '41-settings-reporting-currency');
 
   await page.getByRole('link', { name: 'Insights' }).click();
-  await page.getByLabel('Account', { exact: true }).selectOption({ label: 'All accounts' });
+  await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'All accounts' });
   await expect(page.getByTestId('currency-note')).toContainText(
     "Totals in USD at the agency's rates (EUR 1.0842, GBP 1.2710",
   );
