@@ -13,6 +13,8 @@ import { ensureRendererBuilt } from './renderer-build.mjs';
 const resultsDir = join(process.cwd(), 'test-results');
 mkdirSync(resultsDir, { recursive: true });
 const only = process.argv[2]; // 'unit' | 'e2e' | undefined (both)
+// `npm run test:e2e -- e2e/settings.spec.ts`: only these spec files (every spec without any).
+const files = only === 'e2e' ? process.argv.slice(3) : [];
 
 // One temp root for the run: tests, servers and browsers they start inherit TMPDIR, so whatever a
 // killed process could not clean up is removed here with the rest.
@@ -70,7 +72,7 @@ try {
       failed += 1;
       exitCode = 1;
     } else {
-      const code = run('npx', ['playwright', 'test', '--reporter=list,json'], {
+      const code = run('npx', ['playwright', 'test', '--reporter=list,json', ...files], {
         PLAYWRIGHT_JSON_OUTPUT_NAME: out,
         ADLENS_CHROMIUM_LAUNCH: JSON.stringify(launch),
       });

@@ -1,6 +1,7 @@
 // Insights: totals with trend arrows coloured by whether the change is good news, results per result
 // type (a lead and a purchase are never one figure; ROAS only with purchase value), the daily series
-// and the per-campaign breakdown.
+// and the per-campaign breakdown. Across currencies: one total per currency, and the usual figures
+// only when the agency's reporting currency converts them (amounts are never added as they are).
 import { useCall } from '../api/hooks';
 import { COLORS, TimeChart } from '../components/charts';
 import { DateRangePicker, useDateRange } from '../components/DateRangePicker';
@@ -9,6 +10,10 @@ import { Empty, ErrorState, Loading, PageHeader, Trend } from '../components/ui'
 import { COMPARE_LABELS } from '../../../shared/date-ranges';
 import { compact, compactMoney, date, integer, money, percent, ratio } from '../format';
 import { href, setQuery, useRoute } from '../router';
+import { ConversionNote, CurrencyTotals } from './insights/CurrencyTotals';
+
+/** The account query value for "All accounts" when currencies are mixed (no value means the busiest). */
+const ALL = 'all';
 
 /** KPI tiles for at most this many result types (the largest spend first); all are in the table. */
 const MAX_TYPE_TILES = 3;
@@ -25,11 +30,12 @@ export default function Insights(): React.JSX.Element {
   const route = useRoute();
   const [range, setRange] = useDateRange('insights', { preset: 'last_7d', compare: 'previous_period' });
   const accounts = useCall('accounts.list', {});
-  // Totals only add up within one currency: across currencies an account must be chosen.
+  // Across currencies the screen opens on the busiest account; "All accounts" shows totals per currency.
   const currencies = new Set((accounts.data ?? []).map((a) => a.currency));
   const mixed = currencies.size > 1;
   const busiest = [...(accounts.data ?? [])].sort((a, b) => b.totalSpendLast30d - a.totalSpendLast30d)[0];
-  const accountId = route.query.get('account') ?? (mixed ? (busiest?.id ?? '') : '');
+  const param = route.query.get('account');
+  const accountId = param === ALL ? '' : (param ?? (mixed ? (busiest?.id ?? '') : ''));
   const summary = useCall(
     'insights.summary',
     { dateRange: range, ...(accountId ? { accountId } : {}) },
@@ -38,6 +44,8 @@ export default function Insights(): React.JSX.Element {
   const s = summary.data;
   const comparing = range.compare !== 'none';
   const c = s?.currency ?? 'USD';
+  // Several currencies without rates: money has no one currency, only the per-currency totals do.
+  const perCurrencyOnly = s?.currencies !== undefined && !s.conversion;
   // Unlike results are never added: one figure and one cost per result per result type.
   const types = s?.resultsByType ?? [];
   const hasValue = types.some((g) => g.revenue > 0);
@@ -54,8 +62,14 @@ export default function Insights(): React.JSX.Element {
           <>
             <label className="field-inline">
               <span>Account</span>
-              <select value={accountId} onChange={(e) => setQuery(route, { account: e.target.value })}>
-                {mixed ? null : <option value="">All accounts</option>}
+              <select
+                value={accountId || ALL}
+                onChange={(e) => {
+                  const value = e.target.value;
+                  setQuery(route, { account: value === ALL ? (mixed ? ALL : null) : value });
+                }}
+              >
+                <option value={ALL}>All accounts</option>
                 {(accounts.data ?? []).map((a) => (
                   <option key={a.id} value={a.id}>
                     {a.name} ({a.currency})
@@ -79,152 +93,162 @@ export default function Insights(): React.JSX.Element {
         )
       ) : !s ? null : (
         <>
-          <dl className="kpis">
-            <div>
-              <dt>Spend</dt>
-              <dd>{money(s.totals.spend, c)}</dd>
-              <dd className="kpi-trend">
-                <Trend change={s.trends.spendChange} goodWhen="neutral" />
-              </dd>
-            </div>
-            {types.slice(0, MAX_TYPE_TILES).map((g) => (
-              <div key={`${g.resultType}-${g.resultName}`}>
-                <dt>{resultLabel(g)}</dt>
-                <dd>{integer(g.results)}</dd>
+          {s.currencies ? <ConversionNote conversion={s.conversion ?? null} /> : null}
+          {perCurrencyOnly ? null : (
+            <dl className="kpis">
+              <div>
+                <dt>Spend</dt>
+                <dd>{money(s.totals.spend, c)}</dd>
                 <dd className="kpi-trend">
-                  <Trend
-                    change={g.previous ? pctChange(g.results, g.previous.results) : null}
-                    goodWhen="up"
-                  />
+                  <Trend change={s.trends.spendChange} goodWhen="neutral" />
                 </dd>
               </div>
-            ))}
-            {types.slice(0, MAX_TYPE_TILES).map((g) =>
-              g.costPerResult === null ? null : (
-                <div key={`cost-${g.resultType}-${g.resultName}`}>
-                  <dt>Cost per result · {resultLabel(g)}</dt>
-                  <dd>{money(g.costPerResult, c)}</dd>
+              {types.slice(0, MAX_TYPE_TILES).map((g) => (
+                <div key={`${g.resultType}-${g.resultName}`}>
+                  <dt>{resultLabel(g)}</dt>
+                  <dd>{integer(g.results)}</dd>
                   <dd className="kpi-trend">
                     <Trend
-                      change={g.previous ? pctChange(g.costPerResult, g.previous.costPerResult) : null}
-                      goodWhen="down"
+                      change={g.previous ? pctChange(g.results, g.previous.results) : null}
+                      goodWhen="up"
                     />
                   </dd>
                 </div>
-              ),
-            )}
-            {hasValue ? (
+              ))}
+              {types.slice(0, MAX_TYPE_TILES).map((g) =>
+                g.costPerResult === null ? null : (
+                  <div key={`cost-${g.resultType}-${g.resultName}`}>
+                    <dt>Cost per result · {resultLabel(g)}</dt>
+                    <dd>{money(g.costPerResult, c)}</dd>
+                    <dd className="kpi-trend">
+                      <Trend
+                        change={g.previous ? pctChange(g.costPerResult, g.previous.costPerResult) : null}
+                        goodWhen="down"
+                      />
+                    </dd>
+                  </div>
+                ),
+              )}
+              {hasValue ? (
+                <div>
+                  <dt>ROAS</dt>
+                  <dd>{ratio(s.totals.roas)}</dd>
+                  <dd className="kpi-trend">
+                    <Trend change={s.trends.roasChange} goodWhen="up" />
+                  </dd>
+                </div>
+              ) : null}
               <div>
-                <dt>ROAS</dt>
-                <dd>{ratio(s.totals.roas)}</dd>
-                <dd className="kpi-trend">
-                  <Trend change={s.trends.roasChange} goodWhen="up" />
-                </dd>
+                <dt>CTR</dt>
+                <dd>{percent(s.totals.ctr)}</dd>
               </div>
-            ) : null}
-            <div>
-              <dt>CTR</dt>
-              <dd>{percent(s.totals.ctr)}</dd>
-            </div>
-            <div>
-              <dt>CPM</dt>
-              <dd>{money(s.totals.cpm, c)}</dd>
-            </div>
-            <div>
-              <dt>Impressions</dt>
-              <dd>{compact(s.totals.impressions)}</dd>
-            </div>
-            <div>
-              <dt>Frequency</dt>
-              <dd>{s.totals.frequency === null ? '–' : s.totals.frequency.toFixed(2)}</dd>
-            </div>
-          </dl>
-          <div className="chart-grid">
-            <TimeChart
-              title="Spend per day"
-              data={s.timeSeries}
-              series={[
-                {
-                  key: 'spend',
-                  label: 'Spend',
-                  color: COLORS.primary,
-                  kind: 'bar',
-                  format: (v) => money(v, c, 0),
-                  tick: (v) => compactMoney(v, c),
-                },
-              ]}
-            />
-            {hasValue ? (
-              <TimeChart
-                title="ROAS per day"
-                data={s.timeSeries}
-                series={[{ key: 'roas', label: 'ROAS', color: COLORS.secondary, format: (v) => ratio(v) }]}
-              />
-            ) : null}
-          </div>
-          <section className="section" aria-labelledby="types-title">
-            <h2 id="types-title">Results by result type</h2>
-            {types.length === 0 ? (
-              <Empty title="No delivery in this period." />
-            ) : (
-              <div className="table-wrap">
-                <table className="data-table static" aria-labelledby="types-title">
-                  <thead>
-                    <tr>
-                      <th scope="col">Result type</th>
-                      <th scope="col" className="num">
-                        Campaigns
-                      </th>
-                      <th scope="col" className="num">
-                        Results
-                      </th>
-                      <th scope="col" className="num">
-                        Cost per result
-                      </th>
-                      <th scope="col" className="num">
-                        Spend
-                      </th>
-                      {hasValue ? (
-                        <th scope="col" className="num">
-                          ROAS
-                        </th>
-                      ) : null}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {types.map((g) => (
-                      <tr key={`${g.resultType}-${g.resultName}`}>
-                        <td>{resultLabel(g)}</td>
-                        <td className="num">{integer(g.campaigns)}</td>
-                        <td className="num">
-                          {integer(g.results)}
-                          <ChangeBelow
-                            show={comparing && g.previous !== null}
-                            now={g.results}
-                            before={g.previous?.results}
-                            good="up"
-                            format={integer}
-                          />
-                        </td>
-                        <td className="num">
-                          {money(g.costPerResult, c)}
-                          <ChangeBelow
-                            show={comparing && g.previous !== null && g.costPerResult !== null}
-                            now={g.costPerResult}
-                            before={g.previous?.costPerResult}
-                            good="down"
-                            format={(v) => money(v, c)}
-                          />
-                        </td>
-                        <td className="num">{money(g.spend, c)}</td>
-                        {hasValue ? <td className="num">{ratio(g.roas)}</td> : null}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+              <div>
+                <dt>CPM</dt>
+                <dd>{money(s.totals.cpm, c)}</dd>
               </div>
-            )}
-          </section>
+              <div>
+                <dt>Impressions</dt>
+                <dd>{compact(s.totals.impressions)}</dd>
+              </div>
+              <div>
+                <dt>Frequency</dt>
+                <dd>{s.totals.frequency === null ? '–' : s.totals.frequency.toFixed(2)}</dd>
+              </div>
+            </dl>
+          )}
+          {s.currencies ? <CurrencyTotals summary={s} /> : null}
+          {perCurrencyOnly ? null : (
+            <>
+              <div className="chart-grid">
+                <TimeChart
+                  title="Spend per day"
+                  data={s.timeSeries}
+                  series={[
+                    {
+                      key: 'spend',
+                      label: 'Spend',
+                      color: COLORS.primary,
+                      kind: 'bar',
+                      format: (v) => money(v, c, 0),
+                      tick: (v) => compactMoney(v, c),
+                    },
+                  ]}
+                />
+                {hasValue ? (
+                  <TimeChart
+                    title="ROAS per day"
+                    data={s.timeSeries}
+                    series={[
+                      { key: 'roas', label: 'ROAS', color: COLORS.secondary, format: (v) => ratio(v) },
+                    ]}
+                  />
+                ) : null}
+              </div>
+              <section className="section" aria-labelledby="types-title">
+                <h2 id="types-title">Results by result type</h2>
+                {types.length === 0 ? (
+                  <Empty title="No delivery in this period." />
+                ) : (
+                  <div className="table-wrap">
+                    <table className="data-table static" aria-labelledby="types-title">
+                      <thead>
+                        <tr>
+                          <th scope="col">Result type</th>
+                          <th scope="col" className="num">
+                            Campaigns
+                          </th>
+                          <th scope="col" className="num">
+                            Results
+                          </th>
+                          <th scope="col" className="num">
+                            Cost per result
+                          </th>
+                          <th scope="col" className="num">
+                            Spend
+                          </th>
+                          {hasValue ? (
+                            <th scope="col" className="num">
+                              ROAS
+                            </th>
+                          ) : null}
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {types.map((g) => (
+                          <tr key={`${g.resultType}-${g.resultName}`}>
+                            <td>{resultLabel(g)}</td>
+                            <td className="num">{integer(g.campaigns)}</td>
+                            <td className="num">
+                              {integer(g.results)}
+                              <ChangeBelow
+                                show={comparing && g.previous !== null}
+                                now={g.results}
+                                before={g.previous?.results}
+                                good="up"
+                                format={integer}
+                              />
+                            </td>
+                            <td className="num">
+                              {money(g.costPerResult, c)}
+                              <ChangeBelow
+                                show={comparing && g.previous !== null && g.costPerResult !== null}
+                                now={g.costPerResult}
+                                before={g.previous?.costPerResult}
+                                good="down"
+                                format={(v) => money(v, c)}
+                              />
+                            </td>
+                            <td className="num">{money(g.spend, c)}</td>
+                            {hasValue ? <td className="num">{ratio(g.roas)}</td> : null}
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                )}
+              </section>
+            </>
+          )}
           <section className="section" aria-labelledby="breakdown-title">
             <h2 id="breakdown-title">By campaign</h2>
             {s.breakdown.length === 0 ? (
@@ -257,6 +281,8 @@ export default function Insights(): React.JSX.Element {
                   <tbody>
                     {s.breakdown.slice(0, 50).map((row) => {
                       const p = row.previous;
+                      // Without rates each campaign is in its own account's currency.
+                      const rc = row.currency ?? c;
                       const change = (
                         now: number | null,
                         before: number | null | undefined,
@@ -277,8 +303,8 @@ export default function Insights(): React.JSX.Element {
                             <a href={href(`/campaigns/${row.entity.id}`)}>{row.entity.name}</a>
                           </td>
                           <td className="num">
-                            {money(row.spend, c)}
-                            {change(row.spend, p?.spend, 'neutral', (v) => money(v, c))}
+                            {money(row.spend, rc)}
+                            {change(row.spend, p?.spend, 'neutral', (v) => money(v, rc))}
                           </td>
                           <td className="num">
                             {s.totals.spend > 0 ? percent((row.spend / s.totals.spend) * 100, 1) : '–'}
@@ -289,8 +315,8 @@ export default function Insights(): React.JSX.Element {
                             {change(row.conversions, p?.conversions, 'up', integer)}
                           </td>
                           <td className="num">
-                            {money(row.cpa, c)}
-                            {change(row.cpa, p?.cpa, 'down', (v) => money(v, c))}
+                            {money(row.cpa, rc)}
+                            {change(row.cpa, p?.cpa, 'down', (v) => money(v, rc))}
                           </td>
                           {hasValue ? (
                             <td className="num">
@@ -302,25 +328,27 @@ export default function Insights(): React.JSX.Element {
                       );
                     })}
                   </tbody>
-                  <tfoot>
-                    <tr className="totals-row">
-                      <td>
-                        <strong>Total · {s.breakdown.length} campaigns</strong>
-                      </td>
-                      <td className="num">
-                        <strong>{money(s.totals.spend, c)}</strong>
-                      </td>
-                      <td className="num">100%</td>
-                      <td className="num muted" colSpan={2}>
-                        per result type above
-                      </td>
-                      {hasValue ? (
-                        <td className="num">
-                          <strong>{ratio(s.totals.roas)}</strong>
+                  {perCurrencyOnly ? null : (
+                    <tfoot>
+                      <tr className="totals-row">
+                        <td>
+                          <strong>Total · {s.breakdown.length} campaigns</strong>
                         </td>
-                      ) : null}
-                    </tr>
-                  </tfoot>
+                        <td className="num">
+                          <strong>{money(s.totals.spend, c)}</strong>
+                        </td>
+                        <td className="num">100%</td>
+                        <td className="num muted" colSpan={2}>
+                          per result type above
+                        </td>
+                        {hasValue ? (
+                          <td className="num">
+                            <strong>{ratio(s.totals.roas)}</strong>
+                          </td>
+                        ) : null}
+                      </tr>
+                    </tfoot>
+                  )}
                 </table>
                 {s.breakdown.length > 50 ? (
                   <p className="muted small">Top 50 of {s.breakdown.length} campaigns by spend.</p>

@@ -1,6 +1,6 @@
 // Settings: workspace and plan, API keys (shown once, with a copy button), the Andromeda profile,
-// white-label defaults, the local API address, alert destinations (owners and admins), and (for the
-// owner) the people with access.
+// white-label defaults, the reporting currency, the local API address, alert destinations (owners
+// and admins), and (for the owner) the people with access.
 import { useState, type FormEvent } from 'react';
 import type { AndromedaProfile, ApiKeyCreated, SettingsView } from '../../../shared/ipc';
 import { useCall, useCallMutation } from '../api/hooks';
@@ -9,6 +9,7 @@ import { date, relative, titleCase } from '../format';
 import { Alerts } from './settings/Alerts';
 import { AlertSchedule, SmtpSettings } from './settings/Email';
 import { People } from './settings/People';
+import { ReportingCurrency } from './settings/ReportingCurrency';
 
 function CopyButton(props: { text: string; label: string }): React.JSX.Element {
   const [copied, setCopied] = useState(false);
@@ -421,6 +422,10 @@ export default function Settings(): React.JSX.Element {
       <section className="panel" aria-labelledby="wl-title">
         <h2 id="wl-title">White-label defaults</h2>
         <WhiteLabelDefaults settings={s} />
+      </section>
+      <section className="panel" aria-labelledby="currency-title">
+        <h2 id="currency-title">Reporting currency</h2>
+        <ReportingCurrency settings={s} />
       </section>
       <section className="panel" aria-labelledby="api-title">
         <h2 id="api-title">Local API address</h2>
