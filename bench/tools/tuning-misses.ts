@@ -11,6 +11,10 @@ for (const c of report.categories)
     console.log(
       `${c.category}: P ${c.precision?.toFixed(2)} R ${c.recall?.toFixed(2)} (${c.tp}/${c.fp}/${c.fn})`,
     );
+console.log(
+  `healthy flagged ${report.healthyFlagged}/${report.healthy}, below goal ${report.belowGoalFlagged}/${report.belowGoal}, ` +
+    `controls ${report.controls.filter((c) => c.ok).length}/${report.controls.length}, impossible ${report.violations.length}/${report.recommendationsChecked}`,
+);
 for (const o of report.outcomes) {
   for (const cat of categories) {
     const hit = o.found.includes(cat as never);

@@ -2,7 +2,7 @@
 // arriving) well above the target: the cost cap, else the analyst's target, else the campaign's own
 // baseline. Ad sets still learning, and ad sets whose rise another finding already explains, are left
 // out, so the issue names a degradation nothing else accounts for.
-import { addDays } from '../../clock';
+import { addDays, dateRange } from '../../clock';
 import { atLeast, cprOf, dailySeries, evidenceTrend, mergeDaily, shortfallZ, sumRange } from '../series';
 import { day, money, percent, quote } from '../format';
 import type { AdSetData, CampaignData, DayRow, Finding } from '../types';
@@ -24,36 +24,103 @@ export function costCapOf(data: CampaignData, from: string, to: string): number 
   return weight > 0 ? weighted / weight : null;
 }
 
-/** Variance-to-mean ratio of daily results around what the baseline cost per result predicts (≥ 1). */
-function dispersionOf(daily: Map<string, DayRow>, w: { from: string; to: string }, cpr: number): number {
+/**
+ * Variance-to-mean ratio of results around what the baseline cost per result predicts (≥ 1), over
+ * every run of `days` consecutive baseline days. Measured at the length of the run it judges: costs
+ * drift for days at a time, so a few days' sum varies more than daily noise alone would say.
+ */
+function dispersionOf(
+  daily: Map<string, DayRow>,
+  w: { from: string; to: string },
+  cpr: number,
+  days = 1,
+): number {
+  const dates = dateRange(w.from, w.to);
+  const spend = dates.map((d) => daily.get(d)?.spend ?? 0);
+  const results = dates.map((d) => daily.get(d)?.conversions ?? 0);
   let sum = 0;
   let n = 0;
-  for (const row of daily.values()) {
-    if (row.date < w.from || row.date > w.to) continue;
-    const expected = row.spend / cpr;
+  for (let i = 0; i + days <= dates.length; i++) {
+    let s = 0;
+    let r = 0;
+    for (let j = i; j < i + days; j++) {
+      s += spend[j] ?? 0;
+      r += results[j] ?? 0;
+    }
+    const expected = s / cpr;
     if (expected <= 0) continue;
-    sum += (row.conversions - expected) ** 2 / expected;
+    sum += (r - expected) ** 2 / expected;
     n += 1;
   }
   return n > 1 ? Math.max(1, sum / (n - 1)) : 1;
 }
 
-/** The longest-evidenced run ending with the last complete day that passes both bars, or null. */
-function pooledSinceOnset(
+/**
+ * The days with their spend weighted by the day of week's results per unit of spend in the baseline
+ * (shrunk toward the baseline's overall rate by minConversions pseudo-results): a run shorter than a
+ * week holds more of some weekdays than others, and results per spend differ by weekday on most
+ * accounts, so a Monday-to-Friday run is compared with what those weekdays bought before.
+ */
+function weekdayWeighted(
+  daily: Map<string, DayRow>,
+  w: { from: string; to: string },
+  pseudoResults: number,
+): Map<string, DayRow> {
+  const weekday = (date: string): number => new Date(`${date}T00:00:00Z`).getUTCDay();
+  const spend = Array.from({ length: 7 }, () => 0);
+  const results = Array.from({ length: 7 }, () => 0);
+  for (const row of daily.values()) {
+    if (row.date < w.from || row.date > w.to) continue;
+    const d = weekday(row.date);
+    spend[d] = (spend[d] ?? 0) + row.spend;
+    results[d] = (results[d] ?? 0) + row.conversions;
+  }
+  const overall = results.reduce((a, b) => a + b, 0) / (spend.reduce((a, b) => a + b, 0) || 1);
+  if (overall <= 0) return daily;
+  const factor = spend.map(
+    (sp, i) => ((results[i] ?? 0) + pseudoResults) / (sp + pseudoResults / overall) / overall,
+  );
+  const out = new Map<string, DayRow>();
+  for (const [date, row] of daily) out.set(date, { ...row, spend: row.spend * (factor[weekday(date)] ?? 1) });
+  return out;
+}
+
+/**
+ * The run since the rise began, when the week alone does not carry it: a buyer dates the rise and reads
+ * every day since. Runs end with the last complete day and last from learningGraceDays to two weeks
+ * (inside the range); the best-evidenced one past both bars is returned, or null. A run shorter than
+ * the week must start a rise (the week before it stays under the rise bar: a late step, or the top of
+ * a ramp, that the week's calm days dilute); a longer one pools a low-volume campaign's evidence and
+ * is read only when the week itself is past the rise bar (the rise goes on). A run, like the week,
+ * needs at least minConversions results. Runs are tested on weekday-weighted spend (`weighted`); the
+ * totals returned are the real ones.
+ */
+function runSinceOnset(
   ctx: DetectorContext,
   daily: Map<string, DayRow>,
+  weighted: Map<string, DayRow>,
   target: number,
-  zOf: (t: { conversions: number; spend: number }, against: number) => number,
+  weekCpr: number | null,
+  zOf: (t: { conversions: number; spend: number }, against: number, days: number) => number,
 ): { from: string; totals: ReturnType<typeof sumRange> } | null {
   const { windows, th, window } = ctx;
+  const risen = (cpr: number | null): boolean => cpr !== null && atLeast(cpr / target - 1, th.cpaRise);
   let best: { from: string; totals: ReturnType<typeof sumRange>; z: number } | null = null;
-  for (let days = th.recentDays + 1; days <= 2 * th.recentDays; days += 1) {
+  for (let days = th.learningGraceDays; days <= 2 * th.recentDays; days += 1) {
+    if (days === th.recentDays) continue;
     const from = addDays(windows.recentCpr.to, -(days - 1));
     if (from < window.from) break;
+    if (days > th.recentDays && !risen(weekCpr)) break;
+    if (
+      days < th.recentDays &&
+      risen(cprOf(sumRange(weighted, addDays(from, -th.recentDays), addDays(from, -1))))
+    )
+      continue;
     const totals = sumRange(daily, from, windows.recentCpr.to);
-    const cpr = cprOf(totals);
-    if (cpr === null || !atLeast(cpr / target - 1, th.cpaRise)) continue;
-    const z = zOf(totals, target);
+    if (totals.conversions < th.minConversions || totals.spend < ctx.minSpend) continue;
+    const tested = sumRange(weighted, from, windows.recentCpr.to);
+    if (!risen(cprOf(tested))) continue;
+    const z = zOf(tested, target, days);
     if (z >= th.cpaMinZ && (!best || z > best.z)) best = { from, totals, z };
   }
   return best;
@@ -92,9 +159,6 @@ export function detectCpaDegradation(
   }
   const recent = sumRange(daily, windows.recentCpr.from, windows.recentCpr.to);
   const reference = sumRange(daily, windows.referenceCpr.from, windows.referenceCpr.to);
-  if (recent.conversions < th.minConversions || recent.spend < ctx.minSpend) return [];
-  const actual = cprOf(recent);
-  if (actual === null) return [];
 
   // Two comparisons: against an explicit target (cost cap, else the analyst's), and against the
   // campaign's own baseline. A cost cap usually sits above the running CPA, so a real degradation
@@ -107,32 +171,42 @@ export function detectCpaDegradation(
       : data.targetCpa !== null
         ? { value: data.targetCpa, source: 'analyst_target' }
         : null;
-  let target: number | null = null;
-  let source: TargetSource = 'baseline';
-  if (explicit && atLeast(actual / explicit.value - 1, th.cpaRise)) {
-    target = explicit.value;
-    source = explicit.source;
-  } else if (baseline && atLeast(actual / baseline - 1, th.cpaRise)) {
-    target = baseline;
-    source = 'baseline';
-  }
-  if (!target) return [];
+  const targets = [explicit, baseline ? { value: baseline, source: 'baseline' as const } : null].filter(
+    (t): t is { value: number; source: TargetSource } => t !== null && t.value > 0,
+  );
   // Fewer results than the target cost predicts for this spend, beyond the day-to-day noise the
   // baseline itself showed (quasi-Poisson: Poisson variance times the baseline's dispersion).
+  // Runs shorter or longer than a week are judged against the noise of runs of their own length.
   const dispersion = baseline ? dispersionOf(daily, windows.referenceCpr, baseline) : 1;
-  const zOf = (t: { conversions: number; spend: number }, against: number): number =>
-    shortfallZ(t.conversions, t.spend / against) / Math.sqrt(dispersion);
-  let judged = { from: windows.recentCpr.from, totals: recent };
-  if (zOf(recent, target) < th.cpaMinZ) {
-    // A low-volume campaign's week holds too few results to tell a real rise from noise. A buyer then
-    // dates the rise and reads every day since it began: when the last week is already past the bar,
-    // the longer run from the day cost per result stepped up (up to two weeks, inside the range) is
-    // tested instead, and must itself stay past the bar.
-    const back = pooledSinceOnset(ctx, daily, target, zOf);
-    if (!back) return [];
-    judged = back;
+  const weighted = baseline ? weekdayWeighted(daily, windows.referenceCpr, th.minConversions) : daily;
+  const dispersionAt = (days: number): number =>
+    baseline ? Math.max(dispersion, dispersionOf(weighted, windows.referenceCpr, baseline, days)) : 1;
+  const zOf = (t: { conversions: number; spend: number }, against: number, days = 1): number =>
+    shortfallZ(t.conversions, t.spend / against) / Math.sqrt(days === 1 ? dispersion : dispersionAt(days));
+  // The week first; when it does not carry the rise (too few results, or a rise that began inside
+  // it), the run since the rise began.
+  const weekCpr =
+    recent.conversions >= th.minConversions && recent.spend >= ctx.minSpend ? cprOf(recent) : null;
+  let found: { target: number; source: TargetSource; from: string; totals: typeof recent } | null = null;
+  for (const t of targets) {
+    if (
+      weekCpr !== null &&
+      atLeast(weekCpr / t.value - 1, th.cpaRise) &&
+      zOf(recent, t.value) >= th.cpaMinZ
+    ) {
+      found = { target: t.value, source: t.source, from: windows.recentCpr.from, totals: recent };
+      break;
+    }
+    const run = runSinceOnset(ctx, daily, weighted, t.value, weekCpr, zOf);
+    if (run) {
+      found = { target: t.value, source: t.source, ...run };
+      break;
+    }
   }
-  const judgedCpr = cprOf(judged.totals) ?? actual;
+  if (!found) return [];
+  const { target, source } = found;
+  const judged = { from: found.from, totals: found.totals };
+  const judgedCpr = cprOf(judged.totals) ?? target;
   const rise = judgedCpr / target - 1;
 
   const severity = rise >= 4 * th.cpaRise ? 'CRITICAL' : rise >= 1.6 * th.cpaRise ? 'HIGH' : 'MEDIUM';

@@ -387,6 +387,24 @@ describe('CPA_DEGRADATION (recent cost per result ≥ 25% above baseline, last 2
   });
   it('does not flag the same rise with only a week of evidence', () =>
     expect(detectCpaDegradation(ctxOf(lowVolume(9)))).toEqual([]));
+  // ~100 results a day; cost per result up 43% from 5 days ago: the judged week (which ends 2 days
+  // before today) holds 3 such days and reads only +15%; the 3 days since the step read +43%, far past
+  // the noise bar.
+  const lateStep = (after: number) =>
+    campaign([
+      {
+        name: 'Buyers',
+        ads: [{ name: 'A', impressions: () => 100_000, ctr: () => 0.02, cvr: step(0.05, after, 5) }],
+      },
+    ]);
+  it('reads the days since a late step that the week dilutes', () => {
+    const found = detectCpaDegradation(ctxOf(lateStep(0.035)));
+    expect(found).toHaveLength(1);
+    expect(found[0]?.description).toContain('in Feb 25–Feb 27');
+    expect(found[0]?.facts.rise).toBeGreaterThan(0.4);
+  });
+  it('does not flag a late step below the rise bar', () =>
+    expect(detectCpaDegradation(ctxOf(lateStep(0.042)))).toEqual([]));
   it('never judges thin data (fewer than 10 results)', () => {
     const data = campaign([
       { name: 'Few', ads: [{ name: 'A', impressions: () => 1000, ctr: () => 0.01, cpm: step(10, 30, 9) }] },
