@@ -3,6 +3,7 @@ import { CoreEvents } from './events';
 import { fileTokenCipher, type TokenCipher } from './secrets';
 import { checkSealingKey } from './sealing-check';
 import { openStore, type Db, type Store } from './store/open';
+import { sqliteSql, type Sql } from './store/sql';
 
 /** Host-specific parts, each with a Node default; the Electron host passes its own. */
 export interface CoreOptions {
@@ -30,7 +31,10 @@ export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () 
 export interface Core {
   readonly dataDir: string;
   readonly store: Store;
+  /** The SQLite connection of the stores not yet behind the asynchronous boundary (`sql`). */
   readonly db: Db;
+  /** The store boundary every converted domain store speaks through (SQLite here; PostgreSQL on a team server). */
+  readonly sql: Sql;
   readonly events: CoreEvents;
   readonly clock: Clock;
   readonly tokenCipher: TokenCipher;
@@ -49,6 +53,7 @@ export function createCore(options: CoreOptions): Core {
       dataDir: options.dataDir,
       store,
       db: store.db,
+      sql: sqliteSql(store.db),
       events: new CoreEvents(),
       clock,
       tokenCipher,

@@ -1,6 +1,5 @@
-// The saved_views table: the only SQL on it.
-import { stmt } from '../identity/access';
-import type { Db } from '../store/open';
+// The saved_views table: the only SQL on it, behind the store boundary (either engine).
+import type { Sql } from '../store/sql';
 
 export interface SavedViewRow {
   id: string;
@@ -11,17 +10,18 @@ export interface SavedViewRow {
   updated_at: string;
 }
 
-export function viewsOf(db: Db, workspaceId: string, screen: string): SavedViewRow[] {
-  return stmt(
-    db,
-    `SELECT id, screen, name, definition, created_at, updated_at FROM saved_views
-     WHERE workspace_id = ? AND screen = ? ORDER BY name`,
-  ).all(workspaceId, screen) as SavedViewRow[];
+const COLUMNS = `id, screen, name, definition, created_at, updated_at`;
+
+export function viewsOf(sql: Sql, workspaceId: string, screen: string): Promise<SavedViewRow[]> {
+  return sql.all<SavedViewRow>(
+    `SELECT ${COLUMNS} FROM saved_views WHERE workspace_id = ? AND screen = ? ORDER BY name`,
+    [workspaceId, screen],
+  );
 }
 
 /** Saves by name: a view of the same name on the same screen is replaced (its ID kept). */
-export function upsertView(
-  db: Db,
+export async function upsertView(
+  sql: Sql,
   row: {
     id: string;
     workspaceId: string;
@@ -31,23 +31,22 @@ export function upsertView(
     userId: string | null;
     at: string;
   },
-): SavedViewRow {
-  stmt(
-    db,
+): Promise<SavedViewRow> {
+  const saved = await sql.get<SavedViewRow>(
     `INSERT INTO saved_views (id, workspace_id, screen, name, definition, created_by, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (workspace_id, screen, name) DO UPDATE SET definition = excluded.definition, updated_at = excluded.updated_at`,
-  ).run(row.id, row.workspaceId, row.screen, row.name, row.definition, row.userId, row.at, row.at);
-  return stmt(
-    db,
-    `SELECT id, screen, name, definition, created_at, updated_at FROM saved_views
-     WHERE workspace_id = ? AND screen = ? AND name = ?`,
-  ).get(row.workspaceId, row.screen, row.name) as SavedViewRow;
+     ON CONFLICT (workspace_id, screen, name) DO UPDATE SET definition = excluded.definition, updated_at = excluded.updated_at
+     RETURNING ${COLUMNS}`,
+    [row.id, row.workspaceId, row.screen, row.name, row.definition, row.userId, row.at, row.at],
+  );
+  return saved as SavedViewRow;
 }
 
 /** Removes a view of the workspace; false when there is none with that ID there. */
-export function deleteView(db: Db, workspaceId: string, id: string): boolean {
-  return (
-    stmt(db, `DELETE FROM saved_views WHERE id = ? AND workspace_id = ?`).run(id, workspaceId).changes > 0
-  );
+export async function deleteView(sql: Sql, workspaceId: string, id: string): Promise<boolean> {
+  const { changes } = await sql.run(`DELETE FROM saved_views WHERE id = ? AND workspace_id = ?`, [
+    id,
+    workspaceId,
+  ]);
+  return changes > 0;
 }

@@ -36,36 +36,40 @@ function toView(row: SavedViewRow): SavedView | null {
 }
 
 export function savedViewUseCases(services: AppServices) {
-  const { db, clock } = services.core;
+  const { sql, clock } = services.core;
   return {
     async list(ctx: RequestContext, screen: SavedViewScreen): Promise<SavedView[]> {
-      return viewsOf(db, ctx.workspaceId, screen)
+      return (await viewsOf(sql, ctx.workspaceId, screen))
         .map(toView)
         .filter((v): v is SavedView => v !== null);
     },
 
     async save(ctx: RequestContext, input: SaveViewInput): Promise<SavedView> {
-      const existing = viewsOf(db, ctx.workspaceId, input.screen);
-      if (existing.length >= MAX_VIEWS_PER_SCREEN && !existing.some((v) => v.name === input.name)) {
-        throw new AppError(
-          'invalid_request',
-          `A screen keeps at most ${MAX_VIEWS_PER_SCREEN} saved views; delete one first.`,
-        );
-      }
-      const row = upsertView(db, {
-        id: newId('view'),
-        workspaceId: ctx.workspaceId,
-        screen: input.screen,
-        name: input.name,
-        definition: JSON.stringify(input.definition),
-        userId: ctx.userId,
-        at: clock.now().toISOString(),
+      // One transaction holding the screen: two analysts saving at once cannot take it past its limit.
+      const row = await sql.transaction(async (tx) => {
+        await tx.lock(`saved-views:${ctx.workspaceId}:${input.screen}`);
+        const existing = await viewsOf(tx, ctx.workspaceId, input.screen);
+        if (existing.length >= MAX_VIEWS_PER_SCREEN && !existing.some((v) => v.name === input.name)) {
+          throw new AppError(
+            'invalid_request',
+            `A screen keeps at most ${MAX_VIEWS_PER_SCREEN} saved views; delete one first.`,
+          );
+        }
+        return upsertView(tx, {
+          id: newId('view'),
+          workspaceId: ctx.workspaceId,
+          screen: input.screen,
+          name: input.name,
+          definition: JSON.stringify(input.definition),
+          userId: ctx.userId,
+          at: clock.now().toISOString(),
+        });
       });
       return toView(row) as SavedView;
     },
 
     async remove(ctx: RequestContext, id: string): Promise<{ id: string }> {
-      if (!deleteView(db, ctx.workspaceId, id))
+      if (!(await deleteView(sql, ctx.workspaceId, id)))
         throw new AppError('not_found', `Saved view ${id} was not found.`);
       return { id };
     },

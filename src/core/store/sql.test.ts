@@ -1,0 +1,113 @@
+// The store boundary's contract, held on both engines: placeholders, exact integers, transactions
+// (commit, rollback, savepoints) that no other caller sees half of, and one unique-violation test.
+import { afterAll, describe, expect, it } from 'vitest';
+import { engineStores, ENGINES } from '../../test-support/engines';
+import { numberedPlaceholders } from './pg/sql';
+import { isUniqueViolation, type Sql } from './sql';
+
+const engines = engineStores();
+afterAll(() => engines.stop(), 60_000);
+
+async function table(sql: Sql): Promise<void> {
+  await sql.run(`CREATE TABLE ledger (id TEXT PRIMARY KEY, micros BIGINT NOT NULL, note TEXT)`);
+}
+const count = async (sql: Sql): Promise<number> =>
+  (await sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ledger`))?.n ?? -1;
+
+describe.each(ENGINES)('the store boundary on %s', (engine) => {
+  it('binds placeholders in order, leaves quoted question marks alone, and returns exact integers', async () => {
+    const { sql, close } = await engines.open(engine);
+    await table(sql);
+    const big = 9_007_199_254_740_991; // 2^53 - 1: the largest exact micros amount
+    await sql.run(`INSERT INTO ledger (id, micros, note) VALUES (?, ?, '?')`, ['a', big]);
+    await sql.run(`INSERT INTO ledger (id, micros, note) VALUES (?, ?, ?)`, ['b', true, 'yes']);
+    const rows = await sql.all<{ id: string; micros: number; note: string }>(
+      `SELECT id, micros, note FROM ledger WHERE micros >= ? ORDER BY id`,
+      [1],
+    );
+    expect(rows).toEqual([
+      { id: 'a', micros: big, note: '?' },
+      { id: 'b', micros: 1, note: 'yes' },
+    ]);
+    expect(await sql.get(`SELECT id FROM ledger WHERE id = ?`, ['none'])).toBeUndefined();
+    expect((await sql.run(`DELETE FROM ledger WHERE id = ?`, ['b'])).changes).toBe(1);
+    await close();
+  });
+
+  it('commits a transaction whole, rolls a failed one back, and keeps the outer work when a savepoint fails', async () => {
+    const { sql, close } = await engines.open(engine);
+    await table(sql);
+    await sql.transaction(async (tx) => {
+      await tx.run(`INSERT INTO ledger (id, micros) VALUES (?, ?)`, ['kept', 1]);
+      await expect(
+        tx.transaction(async (inner) => {
+          await inner.run(`INSERT INTO ledger (id, micros) VALUES (?, ?)`, ['undone', 2]);
+          throw new Error('inner fails');
+        }),
+      ).rejects.toThrow('inner fails');
+    });
+    await expect(
+      sql.transaction(async (tx) => {
+        await tx.run(`INSERT INTO ledger (id, micros) VALUES (?, ?)`, ['lost', 3]);
+        throw new Error('outer fails');
+      }),
+    ).rejects.toThrow('outer fails');
+    const ids = await sql.all<{ id: string }>(`SELECT id FROM ledger ORDER BY id`);
+    expect(ids.map((r) => r.id)).toEqual(['kept']);
+    await close();
+  });
+
+  it('never lets another caller see half of a transaction that awaits between its writes', async () => {
+    const { sql, close } = await engines.open(engine);
+    await table(sql);
+    const seen: number[] = [];
+    const writing = sql.transaction(async (tx) => {
+      await tx.run(`INSERT INTO ledger (id, micros) VALUES (?, ?)`, ['first', 1]);
+      await new Promise((r) => setTimeout(r, 30));
+      await tx.run(`INSERT INTO ledger (id, micros) VALUES (?, ?)`, ['second', 2]);
+    });
+    const reading = (async () => {
+      for (let i = 0; i < 5; i++) {
+        seen.push(await count(sql));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    await Promise.all([writing, reading]);
+    expect(seen.every((n) => n === 0 || n === 2)).toBe(true);
+    expect(await count(sql)).toBe(2);
+    await close();
+  });
+
+  it('holds a lock to the end of its transaction, so two check-then-writes never both write', async () => {
+    const { sql, close } = await engines.open(engine);
+    await table(sql);
+    const claim = (id: string) =>
+      sql.transaction(async (tx) => {
+        await tx.lock('ledger:only-one');
+        const n = await count(tx);
+        await new Promise((r) => setTimeout(r, 20));
+        if (n === 0) await tx.run(`INSERT INTO ledger (id, micros) VALUES (?, ?)`, [id, 1]);
+      });
+    await Promise.all([claim('one'), claim('two'), claim('three')]);
+    expect(await count(sql)).toBe(1);
+    await close();
+  });
+
+  it('reports a unique violation the same way on both engines', async () => {
+    const { sql, close } = await engines.open(engine);
+    await table(sql);
+    await sql.run(`INSERT INTO ledger (id, micros) VALUES (?, ?)`, ['once', 1]);
+    const error = await sql.run(`INSERT INTO ledger (id, micros) VALUES (?, ?)`, ['once', 2]).catch((e) => e);
+    expect(isUniqueViolation(error)).toBe(true);
+    expect(isUniqueViolation(new Error('other'))).toBe(false);
+    await close();
+  });
+});
+
+describe('placeholder numbering for PostgreSQL', () => {
+  it('numbers ? in order outside strings, identifiers and comments', () => {
+    expect(numberedPlaceholders(`SELECT "a?" , '?''?' , ? -- why?\n, ?`)).toBe(
+      `SELECT "a?" , '?''?' , $1 -- why?\n, $2`,
+    );
+  });
+});
