@@ -2,7 +2,7 @@
 // (never inside a quoted string or identifier), values come back as the SQLite store gives them
 // (`connect.ts`), and a transaction holds one pooled client from BEGIN to COMMIT.
 import { bound, type RunResult, type Sql, type SqlValue } from '../sql';
-import type { PgClient, PgPool } from './connect';
+import { inTransaction, type PgClient, type PgPool } from './connect';
 
 const translated = new Map<string, string>();
 const MAX_TRANSLATED = 2000;
@@ -37,7 +37,7 @@ export function numberedPlaceholders(text: string): string {
 
 type Queryable = Pick<PgClient, 'query'>;
 
-function over(target: Queryable, depth: number, begin: (() => Promise<PgClient>) | null): Sql {
+function over(target: Queryable, depth: number, pool: PgPool | null): Sql {
   const query = (text: string, params: readonly SqlValue[]) =>
     target.query(numberedPlaceholders(text), bound(params));
   return {
@@ -49,24 +49,11 @@ function over(target: Queryable, depth: number, begin: (() => Promise<PgClient>)
       changes: (await query(text, params)).rowCount ?? 0,
     }),
     lock: async (key: string) => {
-      if (begin) throw new Error('lock() holds until the end of a transaction: call it on the transaction');
+      if (pool) throw new Error('lock() holds until the end of a transaction: call it on the transaction');
       await target.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
     },
     transaction: async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
-      if (begin) {
-        const client = await begin();
-        try {
-          await client.query('BEGIN');
-          const result = await work(over(client, 1, null));
-          await client.query('COMMIT');
-          return result;
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => {});
-          throw error;
-        } finally {
-          client.release();
-        }
-      }
+      if (pool) return inTransaction(pool, (client) => work(over(client, 1, null)));
       const savepoint = `sp${depth}`;
       await target.query(`SAVEPOINT ${savepoint}`);
       try {
@@ -83,5 +70,5 @@ function over(target: Queryable, depth: number, begin: (() => Promise<PgClient>)
 
 /** The team server's store boundary on a pool. */
 export function pgSql(pool: PgPool): Sql {
-  return over(pool, 0, () => pool.connect());
+  return over(pool, 0, pool);
 }
