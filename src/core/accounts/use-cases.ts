@@ -88,11 +88,11 @@ function listingError(error: unknown): AppError {
 
 export function accountUseCases(services: AppServices) {
   const { core, sync } = services;
-  const { db } = core;
+  const { db, sql } = core;
   const isSyncing = (id: string): boolean => sync.isSyncing(id);
 
-  function view(ctx: RequestContext, idText: string): AccountView {
-    const account = resolveAccount(db, ctx, idText);
+  async function view(ctx: RequestContext, idText: string): Promise<AccountView> {
+    const account = await resolveAccount(sql, ctx, idText);
     const found = readAccounts(
       db,
       ctx,
@@ -171,7 +171,7 @@ export function accountUseCases(services: AppServices) {
 
     /** Starts a sync of an active account; idempotent while one runs. */
     async sync(ctx: RequestContext, idText: string, kind?: 'full' | 'incremental'): Promise<SyncStarted> {
-      const account = resolveAccount(db, ctx, idText);
+      const account = await resolveAccount(sql, ctx, idText);
       if (account.connectionStatus !== 'active') {
         const remedy =
           account.connectionStatus === 'token_expired'
@@ -194,7 +194,7 @@ export function accountUseCases(services: AppServices) {
       input: { accountId?: string | undefined; kind?: 'full' | 'incremental' | undefined },
     ): Promise<SyncOutcome[]> {
       const targets = input.accountId
-        ? [resolveAccount(db, ctx, input.accountId)]
+        ? [await resolveAccount(sql, ctx, input.accountId)]
         : readAccounts(
             db,
             ctx,
@@ -324,13 +324,13 @@ export function accountUseCases(services: AppServices) {
     },
 
     async disconnect(ctx: RequestContext, idText: string): Promise<AccountView> {
-      const account = resolveAccount(db, ctx, idText);
+      const account = await resolveAccount(sql, ctx, idText);
       await disconnectAccount(core, sync, ctx.workspaceId, account.id);
       return view(ctx, account.id);
     },
 
     async reconnect(ctx: RequestContext, idText: string, token?: string): Promise<AccountView> {
-      const account = resolveAccount(db, ctx, idText);
+      const account = await resolveAccount(sql, ctx, idText);
       return reconnectAndSync(ctx, account.id, token);
     },
   };

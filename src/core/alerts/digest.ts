@@ -1,6 +1,7 @@
 // A user's morning digest: what changed across the accounts they see since the last one — issues
 // opened, worsened and resolved, syncs that failed — in one short text; an empty day says so.
 import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import { visibleAccounts } from '../identity/access';
 import { getWorkspace } from '../identity/workspaces';
 import { issuesChangedSince, syncsFailedSince, userEmail, type DigestRow } from './store';
@@ -11,17 +12,25 @@ export interface ComposedDigest {
   detail: Record<string, unknown>;
 }
 
-export function composeDigest(db: Db, digest: DigestRow, today: string, now: Date): ComposedDigest | null {
+export async function composeDigest(
+  db: Db,
+  sql: Sql,
+  digest: DigestRow,
+  today: string,
+  now: Date,
+): Promise<ComposedDigest | null> {
   const workspace = getWorkspace(db, digest.workspace_id);
   if (!workspace) return null;
   const since = digest.last_sent_at ?? new Date(now.getTime() - 24 * 60 * 60_000).toISOString();
-  const accounts = visibleAccounts(db, {
-    workspaceId: workspace.id,
-    userId: digest.user_id,
-    plan: workspace.plan,
-    keyId: null,
-    mode: 'all',
-  }).map((a) => a.id);
+  const accounts = (
+    await visibleAccounts(sql, {
+      workspaceId: workspace.id,
+      userId: digest.user_id,
+      plan: workspace.plan,
+      keyId: null,
+      mode: 'all',
+    })
+  ).map((a) => a.id);
   const lines: string[] = [];
   const counts = { opened: 0, worsened: 0, resolved: 0, syncsFailed: 0 };
   for (const issue of issuesChangedSince(db, accounts, since)) {

@@ -373,13 +373,21 @@ export class AlertsService {
     for (const digest of allDigests(this.core.db)) {
       const today = dateInZone(now, digest.timezone);
       if (digest.last_day === today || hourInZone(now, digest.timezone) < digest.hour) continue;
-      this.safely(() => this.sendDigest(digest, today));
+      // Composing reads the store asynchronously: a digest being composed is not started twice, and
+      // its delivery is pumped as soon as it is raised.
+      const key = `digest:${digest.user_id}`;
+      if (this.inFlight.has(key)) continue;
+      const composing = this.sendDigest(digest, today)
+        .then(() => this.pump())
+        .catch((error: unknown) => this.core.logger.error('alerts failed', { error: String(error) }))
+        .finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, composing);
     }
   }
 
-  private sendDigest(digest: DigestRow, today: string): void {
+  private async sendDigest(digest: DigestRow, today: string): Promise<void> {
     const now = this.core.clock.now();
-    const composed = composeDigest(this.core.db, digest, today, now);
+    const composed = await composeDigest(this.core.db, this.core.sql, digest, today, now);
     if (!composed) return;
     // Recorded first: a crash after this line skips one digest rather than sending two.
     saveDigest(this.core.db, { ...digest, last_day: today, last_sent_at: now.toISOString() });

@@ -50,7 +50,7 @@ function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 
 export function alertUseCases(services: AppServices) {
   const { core, alerts } = services;
-  const { db, clock, tokenCipher } = core;
+  const { db, sql, clock, tokenCipher } = core;
 
   function view(row: DestinationRow): AlertDestinationView {
     const last = lastDeliveryOf(db, row.id);
@@ -99,7 +99,7 @@ export function alertUseCases(services: AppServices) {
     async add(ctx: RequestContext, input: AddAlertDestination): Promise<AlertDestinationCreated> {
       requireAdmin(ctx);
       const data = parse(AddAlertDestinationSchema, input);
-      const account = data.accountId ? resolveAccount(db, ctx, data.accountId) : null;
+      const account = data.accountId ? await resolveAccount(sql, ctx, data.accountId) : null;
       const secret = data.kind === 'webhook' ? `whsec_${randomBase62(32)}` : null;
       const row: DestinationRow = {
         id: newId('dest'),
@@ -203,7 +203,9 @@ export function alertUseCases(services: AppServices) {
     async setPreferences(ctx: RequestContext, input: AlertPreferences) {
       const data = parse(AlertPreferencesSchema, input);
       const current = prefsOf(core, ctx.workspaceId);
-      const muted = data.mutedAccountIds?.map((id) => resolveAccount(db, ctx, id).id);
+      const muted = data.mutedAccountIds
+        ? await Promise.all(data.mutedAccountIds.map(async (id) => (await resolveAccount(sql, ctx, id)).id))
+        : undefined;
       const next = {
         quietFrom: data.quietFrom === undefined ? current.quietFrom : data.quietFrom,
         quietTo: data.quietTo === undefined ? current.quietTo : data.quietTo,

@@ -45,14 +45,20 @@ const money = (micros: number | null): number | null => (micros === null ? null 
 
 export function campaignUseCases(services: AppServices) {
   const { core, diagnostics } = services;
-  const { db, clock } = core;
+  const { db, sql, clock } = core;
 
   /**
    * The window of a screen's range. With one account, its own "today"; across accounts, the latest
    * "today" among them (as the insights summary), never UTC's.
    */
-  function screenWindow(ctx: RequestContext, accountId: string | undefined, range: RangeInput | undefined) {
-    const accounts = accountId ? [resolveAccount(db, ctx, accountId)] : visibleAccounts(db, ctx);
+  async function screenWindow(
+    ctx: RequestContext,
+    accountId: string | undefined,
+    range: RangeInput | undefined,
+  ) {
+    const accounts = accountId
+      ? [await resolveAccount(sql, ctx, accountId)]
+      : await visibleAccounts(sql, ctx);
     const now = clock.now();
     const latest = accounts.reduce<{ zone: string; day: string } | null>((best, a) => {
       const day = dateInZone(now, a.timezone);
@@ -119,8 +125,8 @@ export function campaignUseCases(services: AppServices) {
       const page = input.page ?? 1;
       const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
       const accounts = input.accountId
-        ? [resolveAccount(db, ctx, input.accountId)]
-        : visibleAccounts(db, ctx);
+        ? [await resolveAccount(sql, ctx, input.accountId)]
+        : await visibleAccounts(sql, ctx);
       if (accounts.length === 0) return { items: [], total: 0, page, pageSize };
       const now = clock.now();
       const ranged = input.datePreset !== undefined || input.dateStart !== undefined;
@@ -209,7 +215,7 @@ export function campaignUseCases(services: AppServices) {
         insightsDateRange?: InsightsDateRange | undefined;
       },
     ): Promise<CampaignDetail> {
-      const row = campaignWithAccount(db, resolveCampaign(db, ctx, id).id);
+      const row = campaignWithAccount(db, (await resolveCampaign(sql, ctx, id)).id);
       const include = input.include ?? new Set<CampaignInclude>();
       const detail: CampaignDetail = {
         ...campaignBase(row),
@@ -254,7 +260,7 @@ export function campaignUseCases(services: AppServices) {
         dateRange?: DateRangeSpec | undefined;
       },
     ): Promise<CampaignList> {
-      const { accounts, window: legacy } = screenWindow(ctx, input.accountId, input.range);
+      const { accounts, window: legacy } = await screenWindow(ctx, input.accountId, input.range);
       const ranges = accountRanges(accounts, input.dateRange, legacy);
       const only = input.accountId ? accounts[0]?.id : undefined;
       const rows = campaignRows(db, ctx, only ? 'AND c.account_id = ?' : '', only ? [only] : []);
@@ -283,7 +289,7 @@ export function campaignUseCases(services: AppServices) {
       range?: RangeInput,
       dateRange?: DateRangeSpec,
     ): Promise<ScreenDetail> {
-      const visible = resolveCampaign(db, ctx, id);
+      const visible = await resolveCampaign(sql, ctx, id);
       const row = campaignRows(db, ctx, 'AND c.id = ?', [visible.id])[0];
       if (!row) throw new AppError('not_found', `Campaign ${id} was not found.`);
       const resolved = dateRange
@@ -326,7 +332,7 @@ export function campaignUseCases(services: AppServices) {
      * its ads (budget, bid, schedule, status, targeting, attribution and creative edits), newest first.
      */
     async changes(ctx: RequestContext, id: string): Promise<ChangeEvent[]> {
-      return campaignChanges(db, resolveCampaign(db, ctx, id).id);
+      return campaignChanges(db, (await resolveCampaign(sql, ctx, id)).id);
     },
 
     /**
@@ -338,7 +344,7 @@ export function campaignUseCases(services: AppServices) {
       id: string,
       amount: number | null,
     ): Promise<{ campaignId: string; targetCpa: number | null }> {
-      const campaign = resolveCampaign(db, ctx, id);
+      const campaign = await resolveCampaign(sql, ctx, id);
       diagnostics.setTargetCpa(ctx, campaign.id, amount);
       return { campaignId: campaign.id, targetCpa: money(targetCpaMicros(db, campaign.id)) };
     },

@@ -55,14 +55,14 @@ export interface DiagnosticFilter {
 
 export function diagnosticUseCases(services: AppServices) {
   const { core, diagnostics } = services;
-  const { db, clock } = core;
+  const { db, sql, clock } = core;
 
   /** Account, campaign (of that account) and window of a diagnostic to run. */
-  function target(ctx: RequestContext, input: RunInput) {
-    const campaign = input.campaignId ? resolveCampaign(db, ctx, input.campaignId) : undefined;
+  async function target(ctx: RequestContext, input: RunInput) {
+    const campaign = input.campaignId ? await resolveCampaign(sql, ctx, input.campaignId) : undefined;
     const accountRef = input.accountId ?? campaign?.accountId;
     if (!accountRef) throw new AppError('invalid_request', 'Name the account (or a campaign) to diagnose.');
-    const account = resolveAccount(db, ctx, accountRef);
+    const account = await resolveAccount(sql, ctx, accountRef);
     let campaignId: string | null = null;
     if (campaign) {
       if (campaign.accountId !== account.id) {
@@ -79,7 +79,7 @@ export function diagnosticUseCases(services: AppServices) {
   }
 
   async function visible(ctx: RequestContext, id: string): Promise<DiagnosticDetail> {
-    const detail = canSeeDiagnostic(db, ctx, id) ? await diagnostics.get(ctx, id) : undefined;
+    const detail = (await canSeeDiagnostic(sql, ctx, id)) ? await diagnostics.get(ctx, id) : undefined;
     if (!detail) throw new AppError('not_found', `Diagnostic ${id} was not found.`);
     return detail;
   }
@@ -91,9 +91,11 @@ export function diagnosticUseCases(services: AppServices) {
     ): Promise<{ items: DiagnosticListItem[]; total: number; page: number; pageSize: number }> {
       checkFilterRange(filter.dateStart, filter.dateEnd, ['date_start', 'date_end']);
       const accountIds = filter.accountId
-        ? [resolveAccount(db, ctx, filter.accountId).id]
-        : visibleAccounts(db, ctx).map((a) => a.id);
-      const campaignId = filter.campaignId ? resolveCampaign(db, ctx, filter.campaignId).id : undefined;
+        ? [(await resolveAccount(sql, ctx, filter.accountId)).id]
+        : (await visibleAccounts(sql, ctx)).map((a) => a.id);
+      const campaignId = filter.campaignId
+        ? (await resolveCampaign(sql, ctx, filter.campaignId)).id
+        : undefined;
       const { page, pageSize } = filter;
       if (accountIds.length === 0) return { items: [], total: 0, page, pageSize };
       const list = await diagnostics.list(ctx, {
@@ -124,12 +126,12 @@ export function diagnosticUseCases(services: AppServices) {
 
     /** Starts a diagnostic job (202 in /v1); poll `get` until completed or failed. */
     async start(ctx: RequestContext, input: RunInput): Promise<DiagnosticCreated> {
-      return diagnostics.create(ctx, target(ctx, input));
+      return diagnostics.create(ctx, await target(ctx, input));
     },
 
     /** Runs a diagnostic to the end and returns it (the command line's `diagnose`). */
     async runNow(ctx: RequestContext, input: RunInput): Promise<DiagnosticDetail> {
-      return diagnostics.runNow(ctx, target(ctx, input));
+      return diagnostics.runNow(ctx, await target(ctx, input));
     },
 
     async feedback(
@@ -146,10 +148,10 @@ export function diagnosticUseCases(services: AppServices) {
       ctx: RequestContext,
       input: { accountId?: string | undefined; campaignId?: string | undefined },
     ): Promise<DiagnosticHistory> {
-      const campaign = input.campaignId ? resolveCampaign(db, ctx, input.campaignId) : undefined;
+      const campaign = input.campaignId ? await resolveCampaign(sql, ctx, input.campaignId) : undefined;
       const accountRef = campaign?.accountId ?? input.accountId;
       if (!accountRef) throw new AppError('invalid_request', 'Name the account or the campaign.');
-      const account = resolveAccount(db, ctx, accountRef);
+      const account = await resolveAccount(sql, ctx, accountRef);
       const rows = completedDiagnostics(db, ctx.workspaceId, account.id, campaign?.id ?? null, HISTORY_LIMIT);
       return {
         accountId: account.id,
@@ -191,7 +193,7 @@ export function diagnosticUseCases(services: AppServices) {
     /** Dated daily series for each issue's chart, with the baseline window, in the account's time zone. */
     async evidence(ctx: RequestContext, id: string): Promise<EvidenceSeries> {
       const detail = await visible(ctx, id);
-      const account = resolveAccount(db, ctx, detail.accountId);
+      const account = await resolveAccount(sql, ctx, detail.accountId);
       return evidenceSeries(db, detail, account.timezone);
     },
 

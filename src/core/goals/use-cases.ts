@@ -19,7 +19,7 @@ import {
   type RequestContext,
   type VisibleAccount,
 } from '../identity/access';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import { deleteGoal, effectiveGoal, goalRows, goalsOf, saveGoal, type GoalRow } from './store';
 
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
@@ -46,8 +46,13 @@ function view(row: GoalRow): GoalView {
 }
 
 /** The campaign's service ID, checked to be one of this account's campaigns. */
-function campaignOf(db: Db, ctx: RequestContext, account: VisibleAccount, campaignId: string): string {
-  const campaign = resolveCampaign(db, ctx, campaignId);
+async function campaignOf(
+  sql: Sql,
+  ctx: RequestContext,
+  account: VisibleAccount,
+  campaignId: string,
+): Promise<string> {
+  const campaign = await resolveCampaign(sql, ctx, campaignId);
   if (campaign.accountId !== account.id) {
     throw new AppError(
       'invalid_request',
@@ -58,10 +63,10 @@ function campaignOf(db: Db, ctx: RequestContext, account: VisibleAccount, campai
 }
 
 export function goalUseCases(services: AppServices) {
-  const { db, clock } = services.core;
+  const { db, sql, clock } = services.core;
 
   async function campaignGoal(ctx: RequestContext, campaignIdText: string): Promise<CampaignGoal> {
-    const campaign = resolveCampaign(db, ctx, campaignIdText);
+    const campaign = await resolveCampaign(sql, ctx, campaignIdText);
     const own = goalRows(db, campaign.accountId).find((g) => g.campaign_id === campaign.id);
     return {
       accountId: campaign.accountId,
@@ -74,7 +79,7 @@ export function goalUseCases(services: AppServices) {
   return {
     /** The account's goal and its campaigns' own goals. */
     async list(ctx: RequestContext, accountIdText: string): Promise<AccountGoals> {
-      const account = resolveAccount(db, ctx, accountIdText);
+      const account = await resolveAccount(sql, ctx, accountIdText);
       const rows = goalRows(db, account.id).map(view);
       return {
         accountId: account.id,
@@ -86,10 +91,10 @@ export function goalUseCases(services: AppServices) {
     /** Sets (or replaces) the account's goal, or a campaign's when `campaignId` is given. */
     async set(ctx: RequestContext, input: SetGoal): Promise<GoalView> {
       const data = parse(SetGoalSchema, input);
-      const account = resolveAccount(db, ctx, data.accountId);
+      const account = await resolveAccount(sql, ctx, data.accountId);
       const row: GoalRow = {
         account_id: account.id,
-        campaign_id: data.campaignId ? campaignOf(db, ctx, account, data.campaignId) : null,
+        campaign_id: data.campaignId ? await campaignOf(sql, ctx, account, data.campaignId) : null,
         kind: data.kind,
         target: data.target,
         updated_at: clock.now().toISOString(),
@@ -102,8 +107,8 @@ export function goalUseCases(services: AppServices) {
     /** Clears the account's goal, or a campaign's (which then follows the account's goal again). */
     async clear(ctx: RequestContext, input: ClearGoal): Promise<void> {
       const data = parse(ClearGoalSchema, input);
-      const account = resolveAccount(db, ctx, data.accountId);
-      const campaignId = data.campaignId ? campaignOf(db, ctx, account, data.campaignId) : null;
+      const account = await resolveAccount(sql, ctx, data.accountId);
+      const campaignId = data.campaignId ? await campaignOf(sql, ctx, account, data.campaignId) : null;
       deleteGoal(db, account.id, campaignId);
     },
 
@@ -112,13 +117,13 @@ export function goalUseCases(services: AppServices) {
 
     /** Sets a campaign's own goal (the campaign names its account). */
     async setForCampaign(ctx: RequestContext, campaignIdText: string, goal: Goal): Promise<GoalView> {
-      const campaign = resolveCampaign(db, ctx, campaignIdText);
+      const campaign = await resolveCampaign(sql, ctx, campaignIdText);
       return this.set(ctx, { accountId: campaign.accountId, campaignId: campaign.id, ...goal });
     },
 
     /** Clears a campaign's own goal; it follows the account's goal again. */
     async clearForCampaign(ctx: RequestContext, campaignIdText: string): Promise<CampaignGoal> {
-      const campaign = resolveCampaign(db, ctx, campaignIdText);
+      const campaign = await resolveCampaign(sql, ctx, campaignIdText);
       await this.clear(ctx, { accountId: campaign.accountId, campaignId: campaign.id });
       return campaignGoal(ctx, campaign.id);
     },

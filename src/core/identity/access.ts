@@ -5,6 +5,7 @@ import type { Statement } from 'better-sqlite3';
 import { AppError } from '../errors';
 import { isPlatformAccountId } from '../ids';
 import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 const MAX_STATEMENTS_PER_DB = 500;
 const statementCaches = new WeakMap<Db, Map<string, Statement>>();
@@ -64,11 +65,12 @@ export function accountScope(ctx: RequestContext): { sql: string; params: string
     : { sql: `a.workspace_id = ? AND a.mode = ?`, params: [ctx.workspaceId, ctx.mode] };
 }
 
-export function visibleAccounts(db: Db, ctx: RequestContext): VisibleAccount[] {
+export function visibleAccounts(sql: Sql, ctx: RequestContext): Promise<VisibleAccount[]> {
   const scope = accountScope(ctx);
-  return stmt(db, `SELECT ${ACCOUNT_COLUMNS} FROM ad_accounts a WHERE ${scope.sql} ORDER BY a.id`).all(
-    ...scope.params,
-  ) as VisibleAccount[];
+  return sql.all<VisibleAccount>(
+    `SELECT ${ACCOUNT_COLUMNS} FROM ad_accounts a WHERE ${scope.sql} ORDER BY a.id`,
+    scope.params,
+  );
 }
 
 /**
@@ -76,19 +78,19 @@ export function visibleAccounts(db: Db, ctx: RequestContext): VisibleAccount[] {
  * In the workspace but of the other mode → 404 (a test key does not know live accounts exist);
  * connected only in another workspace → 403 permission_error; unknown → 404.
  */
-export function resolveAccount(db: Db, ctx: RequestContext, idText: string): VisibleAccount {
+export async function resolveAccount(sql: Sql, ctx: RequestContext, idText: string): Promise<VisibleAccount> {
   const column = isPlatformAccountId(idText) ? 'platform_account_id' : 'id';
-  const own = stmt(
-    db,
+  const own = await sql.get<VisibleAccount>(
     `SELECT ${ACCOUNT_COLUMNS} FROM ad_accounts a WHERE a.workspace_id = ? AND a.${column} = ?`,
-  ).get(ctx.workspaceId, idText) as VisibleAccount | undefined;
+    [ctx.workspaceId, idText],
+  );
   if (own) {
     if (ctx.mode !== 'all' && own.mode !== ctx.mode) {
       throw new AppError('not_found', `Ad account ${idText} was not found.`);
     }
     return own;
   }
-  const elsewhere = stmt(db, `SELECT 1 FROM ad_accounts WHERE ${column} = ? LIMIT 1`).get(idText);
+  const elsewhere = await sql.get(`SELECT 1 FROM ad_accounts WHERE ${column} = ? LIMIT 1`, [idText]);
   if (elsewhere) {
     throw new AppError('permission_error', `Ad account ${idText} belongs to another workspace.`);
   }
@@ -104,39 +106,45 @@ export interface VisibleCampaign {
 }
 
 /** A campaign the context may see, or 404 (missing and foreign campaigns look the same). */
-export function resolveCampaign(db: Db, ctx: RequestContext, campaignId: string): VisibleCampaign {
+export async function resolveCampaign(
+  sql: Sql,
+  ctx: RequestContext,
+  campaignId: string,
+): Promise<VisibleCampaign> {
   const scope = accountScope(ctx);
-  const row = stmt(
-    db,
+  const row = await sql.get<VisibleCampaign>(
     `SELECT c.id, c.account_id AS accountId, c.name, a.timezone, a.currency
        FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
        WHERE c.id = ? AND ${scope.sql}`,
-  ).get(campaignId, ...scope.params) as VisibleCampaign | undefined;
+    [campaignId, ...scope.params],
+  );
   if (!row) throw new AppError('not_found', `Campaign ${campaignId} was not found.`);
   return row;
 }
 
 /** True when the diagnostic exists, is in the workspace, and its account is of the context's mode. */
-export function canSeeDiagnostic(db: Db, ctx: RequestContext, diagnosticId: string): boolean {
+export async function canSeeDiagnostic(
+  sql: Sql,
+  ctx: RequestContext,
+  diagnosticId: string,
+): Promise<boolean> {
   const scope = accountScope(ctx);
-  return (
-    stmt(
-      db,
-      `SELECT 1 FROM diagnostics d JOIN ad_accounts a ON a.id = d.account_id
-         WHERE d.id = ? AND d.workspace_id = ? AND ${scope.sql}`,
-    ).get(diagnosticId, ctx.workspaceId, ...scope.params) !== undefined
+  const row = await sql.get(
+    `SELECT 1 FROM diagnostics d JOIN ad_accounts a ON a.id = d.account_id
+       WHERE d.id = ? AND d.workspace_id = ? AND ${scope.sql}`,
+    [diagnosticId, ctx.workspaceId, ...scope.params],
   );
+  return row !== undefined;
 }
 
-export function canSeeReport(db: Db, ctx: RequestContext, reportId: string): boolean {
+export async function canSeeReport(sql: Sql, ctx: RequestContext, reportId: string): Promise<boolean> {
   const scope = accountScope(ctx);
-  return (
-    stmt(
-      db,
-      `SELECT 1 FROM reports r JOIN ad_accounts a ON a.id = r.account_id
-         WHERE r.id = ? AND r.workspace_id = ? AND ${scope.sql}`,
-    ).get(reportId, ctx.workspaceId, ...scope.params) !== undefined
+  const row = await sql.get(
+    `SELECT 1 FROM reports r JOIN ad_accounts a ON a.id = r.account_id
+       WHERE r.id = ? AND r.workspace_id = ? AND ${scope.sql}`,
+    [reportId, ctx.workspaceId, ...scope.params],
   );
+  return row !== undefined;
 }
 
 /** The mode of an account by its service ID (for filtering events), or undefined. */

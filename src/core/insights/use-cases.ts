@@ -35,15 +35,15 @@ export interface SummaryInput {
 }
 
 export function insightUseCases(services: AppServices) {
-  const { db, clock } = services.core;
+  const { db, sql, clock } = services.core;
   return {
     async summary(ctx: RequestContext, input: SummaryInput): Promise<InsightsSummary> {
       // An explicit range is checked first: its error (invalid_date_range) comes before any lookup.
       if (input.dateStart !== undefined && input.dateEnd !== undefined)
         checkWindow(input.dateStart, input.dateEnd);
       let accounts: VisibleAccount[] = input.accountId
-        ? [resolveAccount(db, ctx, input.accountId)]
-        : visibleAccounts(db, ctx);
+        ? [await resolveAccount(sql, ctx, input.accountId)]
+        : await visibleAccounts(sql, ctx);
       let campaignIds: string[] | undefined;
       if (input.campaignIds) {
         if (input.campaignIds.length > MAX_SUMMARY_CAMPAIGNS) {
@@ -52,7 +52,7 @@ export function insightUseCases(services: AppServices) {
             `campaign_ids accepts at most ${MAX_SUMMARY_CAMPAIGNS} campaign IDs.`,
           );
         }
-        const campaigns = input.campaignIds.map((id) => resolveCampaign(db, ctx, id));
+        const campaigns = await Promise.all(input.campaignIds.map((id) => resolveCampaign(sql, ctx, id)));
         const allowed = new Set(accounts.map((a) => a.id));
         const outside = campaigns.find((c) => !allowed.has(c.accountId));
         if (outside) {

@@ -23,12 +23,12 @@ const LIVE_STATES: IssueState[] = ['open', 'acknowledged', 'snoozed'];
 
 export function issueUseCases(services: AppServices) {
   const { core } = services;
-  const { db } = core;
+  const { db, sql } = core;
 
   /** An issue of an account the context may see; anything else is 404. */
-  function own(ctx: RequestContext, id: string) {
+  async function own(ctx: RequestContext, id: string) {
     const row = issueRow(db, ctx.workspaceId, id);
-    if (!row || !visibleAccounts(db, ctx).some((a) => a.id === row.account_id)) {
+    if (!row || !(await visibleAccounts(sql, ctx)).some((a) => a.id === row.account_id)) {
       throw new AppError('not_found', `Issue ${id} was not found.`);
     }
     return row;
@@ -40,9 +40,11 @@ export function issueUseCases(services: AppServices) {
       const page = input.page ?? 1;
       const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
       const accountIds = input.accountId
-        ? [resolveAccount(db, ctx, input.accountId).id]
-        : visibleAccounts(db, ctx).map((a) => a.id);
-      const campaignId = input.campaignId ? resolveCampaign(db, ctx, input.campaignId).id : undefined;
+        ? [(await resolveAccount(sql, ctx, input.accountId)).id]
+        : (await visibleAccounts(sql, ctx)).map((a) => a.id);
+      const campaignId = input.campaignId
+        ? (await resolveCampaign(sql, ctx, input.campaignId)).id
+        : undefined;
       const { rows, total } = listIssueRows(db, {
         workspaceId: ctx.workspaceId,
         accountIds,
@@ -56,12 +58,12 @@ export function issueUseCases(services: AppServices) {
     },
 
     async get(ctx: RequestContext, id: string): Promise<TrackedIssue> {
-      const row = own(ctx, id);
+      const row = await own(ctx, id);
       return toTrackedIssue({ ...row, ...namesFor(db, row) });
     },
 
     async acknowledge(ctx: RequestContext, id: string): Promise<TrackedIssue> {
-      const row = own(ctx, id);
+      const row = await own(ctx, id);
       if (row.state === 'resolved') throw new AppError('conflict', `Issue ${id} is resolved.`);
       const next = actOnIssue(core, row, { kind: 'acknowledge' }, ctx.userId);
       return toTrackedIssue({ ...next, ...namesFor(db, next) });
@@ -69,10 +71,10 @@ export function issueUseCases(services: AppServices) {
 
     /** Snoozed until a date (the account's calendar day, inclusive) and/or until it gets worse. */
     async snooze(ctx: RequestContext, id: string, body: SnoozeIssueBody): Promise<TrackedIssue> {
-      const row = own(ctx, id);
+      const row = await own(ctx, id);
       if (row.state === 'resolved') throw new AppError('conflict', `Issue ${id} is resolved.`);
       if (body.until) {
-        const account = resolveAccount(db, ctx, row.account_id);
+        const account = await resolveAccount(sql, ctx, row.account_id);
         if (body.until < dateInZone(core.clock.now(), account.timezone)) {
           throw new AppError('invalid_request', 'until is in the past.');
         }

@@ -58,7 +58,7 @@ function blockedReason(a: AccountView, capReached: boolean): string | null {
 
 export function portfolioUseCases(services: AppServices) {
   const { core, sync } = services;
-  const { db, clock } = core;
+  const { db, sql, clock } = core;
   const isSyncing = (id: string): boolean => sync.isSyncing(id);
 
   // Results per type sum every campaign row of the month (10,000 campaigns: ~250,000 rows), while the
@@ -202,7 +202,7 @@ export function portfolioUseCases(services: AppServices) {
     /** One account: KPIs of the last N days (30 by default) against the N days before, and what to look at. */
     async overview(ctx: RequestContext, input: { accountId: string; days?: number | undefined }) {
       const now = clock.now();
-      const visible = resolveAccount(db, ctx, input.accountId);
+      const visible = await resolveAccount(sql, ctx, input.accountId);
       const account = readAccounts(db, ctx, { id: visible.id, page: 1, pageSize: 1 }, now, isSyncing)[0];
       if (!account) throw new Error(`account ${visible.id} vanished`);
       const [row] = rowsFor(ctx, [account], now);

@@ -60,20 +60,22 @@ export interface ReportFileView {
 
 export function reportUseCases(services: AppServices) {
   const { core, reports } = services;
-  const { db } = core;
+  const { db, sql } = core;
 
   /** The account and campaigns of a request, after the size and plan rules. */
-  function resolveRequest(ctx: RequestContext, input: ReportRequest) {
+  async function resolveRequest(ctx: RequestContext, input: ReportRequest) {
     reports.checkLimits(ctx, input.campaignIds, input.whiteLabel);
-    const account = resolveAccount(db, ctx, input.accountId);
+    const account = await resolveAccount(sql, ctx, input.accountId);
     const campaignIds = input.campaignIds
-      ? [...new Set(input.campaignIds)].map((id) => {
-          const campaign = resolveCampaign(db, ctx, id);
-          if (campaign.accountId !== account.id) {
-            throw new AppError('not_found', `Campaign ${id} was not found in account ${input.accountId}.`);
-          }
-          return campaign.id;
-        })
+      ? await Promise.all(
+          [...new Set(input.campaignIds)].map(async (id) => {
+            const campaign = await resolveCampaign(sql, ctx, id);
+            if (campaign.accountId !== account.id) {
+              throw new AppError('not_found', `Campaign ${id} was not found in account ${input.accountId}.`);
+            }
+            return campaign.id;
+          }),
+        )
       : undefined;
     return {
       accountId: account.id,
@@ -106,13 +108,13 @@ export function reportUseCases(services: AppServices) {
   }
 
   async function visible(ctx: RequestContext, id: string): Promise<Report> {
-    const report = canSeeReport(db, ctx, id) ? await reports.get(ctx, id) : undefined;
+    const report = (await canSeeReport(sql, ctx, id)) ? await reports.get(ctx, id) : undefined;
     if (!report) throw new AppError('not_found', `Report ${id} was not found.`);
     return report;
   }
 
-  function withAccountNames(ctx: RequestContext, schedules: ReturnType<typeof reports.listSchedules>) {
-    const names = new Map(visibleAccounts(db, ctx).map((a) => [a.id, a.name]));
+  async function withAccountNames(ctx: RequestContext, schedules: ReturnType<typeof reports.listSchedules>) {
+    const names = new Map((await visibleAccounts(sql, ctx)).map((a) => [a.id, a.name]));
     return schedules.map((s): ReportScheduleView => ({
       ...s,
       accountName: names.get(s.accountId) ?? s.accountId,
@@ -125,9 +127,11 @@ export function reportUseCases(services: AppServices) {
       filter: ReportFilter,
     ): Promise<{ items: Report[]; total: number; page: number; pageSize: number }> {
       checkFilterRange(filter.from, filter.to, ['from', 'to']);
-      const account = filter.accountId ? resolveAccount(db, ctx, filter.accountId) : undefined;
-      const accountIds = account ? [account.id] : visibleAccounts(db, ctx).map((a) => a.id);
-      const campaignId = filter.campaignId ? resolveCampaign(db, ctx, filter.campaignId).id : undefined;
+      const account = filter.accountId ? await resolveAccount(sql, ctx, filter.accountId) : undefined;
+      const accountIds = account ? [account.id] : (await visibleAccounts(sql, ctx)).map((a) => a.id);
+      const campaignId = filter.campaignId
+        ? (await resolveCampaign(sql, ctx, filter.campaignId)).id
+        : undefined;
       const { page, pageSize } = filter;
       if (accountIds.length === 0) return { items: [], total: 0, page, pageSize };
       const list = await reports.list(ctx, {
@@ -151,7 +155,7 @@ export function reportUseCases(services: AppServices) {
       ctx: RequestContext,
       input: ReportRequest & { dateStart: string; dateEnd: string },
     ): Promise<ReportCreated> {
-      const request = resolveRequest(ctx, input);
+      const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
       return reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
     },
@@ -161,14 +165,14 @@ export function reportUseCases(services: AppServices) {
       ctx: RequestContext,
       input: ReportRequest & { dateStart: string; dateEnd: string },
     ): Promise<ReportContent> {
-      const request = resolveRequest(ctx, input);
+      const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
       return reports.preview(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
     },
 
     /** A client's (ad account's) report branding and the workspace default. */
     async branding(ctx: RequestContext, accountIdText: string): Promise<ClientBrandingView> {
-      return brandingView(ctx, resolveAccount(db, ctx, accountIdText).id);
+      return brandingView(ctx, (await resolveAccount(sql, ctx, accountIdText)).id);
     },
 
     /** Sets a client's branding (Agency plan only, like white-label); null clears it. */
@@ -176,7 +180,7 @@ export function reportUseCases(services: AppServices) {
       ctx: RequestContext,
       input: { accountId: string; branding: WhiteLabel | null },
     ): Promise<ClientBrandingView> {
-      const account = resolveAccount(db, ctx, input.accountId);
+      const account = await resolveAccount(sql, ctx, input.accountId);
       if (input.branding === null) {
         deleteClientBranding(db, ctx.workspaceId, account.id);
         return brandingView(ctx, account.id);
@@ -204,7 +208,7 @@ export function reportUseCases(services: AppServices) {
       input: ReportRequest & { dateStart: string; dateEnd: string },
       onStarted?: (id: string) => void,
     ): Promise<{ report: Report; path: string | null }> {
-      const request = resolveRequest(ctx, input);
+      const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
       const created = reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
       onStarted?.(created.id);
@@ -214,7 +218,7 @@ export function reportUseCases(services: AppServices) {
 
     /** The file behind a signed link (every refusal is 404, DESIGN §5). */
     async download(ctx: RequestContext, id: string, link: { expires: string; signature: string }) {
-      if (!canSeeReport(db, ctx, id)) throw new AppError('not_found', `Report ${id} was not found.`);
+      if (!(await canSeeReport(sql, ctx, id))) throw new AppError('not_found', `Report ${id} was not found.`);
       return reports.download(ctx, id, link) as ReportFileView;
     },
 
@@ -229,8 +233,11 @@ export function reportUseCases(services: AppServices) {
       ctx: RequestContext,
       input: ReportRequest & { cadence: 'weekly' | 'monthly' },
     ): Promise<ReportScheduleView> {
-      const schedule = await reports.schedule(ctx, { ...resolveRequest(ctx, input), cadence: input.cadence });
-      return withAccountNames(ctx, [schedule])[0] as ReportScheduleView;
+      const schedule = await reports.schedule(ctx, {
+        ...(await resolveRequest(ctx, input)),
+        cadence: input.cadence,
+      });
+      return (await withAccountNames(ctx, [schedule]))[0] as ReportScheduleView;
     },
 
     async schedules(
@@ -238,14 +245,14 @@ export function reportUseCases(services: AppServices) {
       input: { includeCancelled?: boolean } = {},
     ): Promise<ReportScheduleView[]> {
       const all = await reports.listSchedules(ctx);
-      return withAccountNames(
+      return await withAccountNames(
         ctx,
         all.filter((s) => input.includeCancelled || s.cancelledAt === null),
       );
     },
 
     async unschedule(ctx: RequestContext, id: string): Promise<ReportScheduleView> {
-      return withAccountNames(ctx, [await reports.cancelSchedule(ctx, id)])[0] as ReportScheduleView;
+      return (await withAccountNames(ctx, [await reports.cancelSchedule(ctx, id)]))[0] as ReportScheduleView;
     },
   };
 }

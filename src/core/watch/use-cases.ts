@@ -10,7 +10,7 @@ import { intervalFor, intervalSettingKey, saveSchedule, scheduleOf, type Interva
 
 export function watchUseCases(services: AppServices) {
   const { core } = services;
-  const { db, clock } = core;
+  const { db, sql, clock } = core;
 
   function scheduleView(accountId: string, workspaceId: string, active: boolean): SyncSchedule {
     const row = scheduleOf(db, accountId);
@@ -29,12 +29,12 @@ export function watchUseCases(services: AppServices) {
 
   return {
     async schedule(ctx: RequestContext, accountIdText: string): Promise<SyncSchedule> {
-      const account = resolveAccount(db, ctx, accountIdText);
+      const account = await resolveAccount(sql, ctx, accountIdText);
       return scheduleView(account.id, ctx.workspaceId, account.connectionStatus === 'active');
     },
 
     async schedules(ctx: RequestContext): Promise<SyncSchedule[]> {
-      return visibleAccounts(db, ctx).map((a) =>
+      return (await visibleAccounts(sql, ctx)).map((a) =>
         scheduleView(a.id, ctx.workspaceId, a.connectionStatus === 'active'),
       );
     },
@@ -47,7 +47,9 @@ export function watchUseCases(services: AppServices) {
       }
       const { accountId, minutes } = parsed.data;
       const now = clock.now();
-      const targets = accountId ? [resolveAccount(db, ctx, accountId)] : visibleAccounts(db, ctx);
+      const targets = accountId
+        ? [await resolveAccount(sql, ctx, accountId)]
+        : await visibleAccounts(sql, ctx);
       db.transaction(() => {
         if (!accountId)
           writeSetting(db, intervalSettingKey(ctx.workspaceId), minutes === null ? null : String(minutes));
