@@ -110,4 +110,13 @@ describe('placeholder numbering for PostgreSQL', () => {
       `SELECT "a?" , '?''?' , $1 -- why?\n, $2`,
     );
   });
+  it('quotes camelCase aliases so PostgreSQL keeps their case, and nothing else', () => {
+    expect(
+      numberedPlaceholders(
+        `SELECT a.id, a.connection_status AS connectionStatus, 'x AS fooBar' AS note, n AS "keptAs" FROM a`,
+      ),
+    ).toBe(
+      `SELECT a.id, a.connection_status AS "connectionStatus", 'x AS fooBar' AS note, n AS "keptAs" FROM a`,
+    );
+  });
 });

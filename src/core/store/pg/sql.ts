@@ -1,5 +1,5 @@
-// PostgreSQL behind the store boundary (`../sql.ts`): the stores' `?` placeholders become `$1…$n`
-// (never inside a quoted string or identifier), values come back as the SQLite store gives them
+// PostgreSQL behind the store boundary (`../sql.ts`): the stores' SQL is translated once per text
+// (`?` → `$1…$n`, camelCase aliases quoted), values come back as the SQLite store gives them
 // (`connect.ts`), and a transaction holds one pooled client from BEGIN to COMMIT.
 import { bound, type RunResult, type Sql, type SqlValue } from '../sql';
 import { inTransaction, type PgClient, type PgPool } from './connect';
@@ -7,29 +7,38 @@ import { inTransaction, type PgClient, type PgPool } from './connect';
 const translated = new Map<string, string>();
 const MAX_TRANSLATED = 2000;
 
-/** `?` → `$n`, skipping '…' strings, "…" identifiers and -- comments. */
+/** Unquoted camelCase aliases (`AS accountId`): PostgreSQL would fold them to lower case. */
+const CAMEL_ALIAS = /\bAS\s+([a-z][a-z0-9_]*[A-Z][A-Za-z0-9_]*)/g;
+
+/**
+ * The stores' SQL for PostgreSQL: `?` → `$n`, and camelCase aliases quoted so rows keep the names
+ * SQLite gives them; '…' strings, "…" identifiers and -- comments are left as they are.
+ */
 export function numberedPlaceholders(text: string): string {
   const hit = translated.get(text);
   if (hit !== undefined) return hit;
   let out = '';
+  let plain = '';
   let n = 0;
+  const flush = () => {
+    out += plain.replace(CAMEL_ALIAS, 'AS "$1"');
+    plain = '';
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string;
-    if (c === "'" || c === '"') {
-      const end = text.indexOf(c, i + 1);
-      const stop = end === -1 ? text.length : end + 1;
-      out += text.slice(i, stop);
-      i = stop - 1;
-    } else if (c === '-' && text[i + 1] === '-') {
-      const end = text.indexOf('\n', i);
-      const stop = end === -1 ? text.length : end;
+    if (c === "'" || c === '"' || (c === '-' && text[i + 1] === '-')) {
+      const close = c === '-' ? '\n' : c;
+      const end = text.indexOf(close, i + 1);
+      const stop = end === -1 ? text.length : c === '-' ? end : end + 1;
+      flush();
       out += text.slice(i, stop);
       i = stop - 1;
     } else if (c === '?') {
       n += 1;
-      out += `$${n}`;
-    } else out += c;
+      plain += `$${n}`;
+    } else plain += c;
   }
+  flush();
   if (translated.size >= MAX_TRANSLATED) translated.delete(translated.keys().next().value as string);
   translated.set(text, out);
   return out;
