@@ -57,8 +57,8 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   return parsed.data;
 }
 
-function startSession(core: Core, res: ServerResponse, userId: string): void {
-  const { token, session } = createSession(core.db, core.clock, userId);
+async function startSession(core: Core, res: ServerResponse, userId: string): Promise<void> {
+  const { token, session } = await createSession(core.sql, core.clock, userId);
   sendJson(res, 200, { ok: true, value: sessionInfo(core, session) }, { 'Set-Cookie': sessionCookie(token) });
 }
 
@@ -69,7 +69,7 @@ export async function handleAuth(
   path: string,
   session: Session | undefined,
 ): Promise<void> {
-  const { db, clock } = core;
+  const { db, sql, clock } = core;
   if (path === '/auth/session' && req.method === 'GET') {
     const info = session ? sessionInfo(core, session) : undefined;
     if (!info) return sendError(res, 401, 'authentication_error', 'Sign in to continue.');
@@ -107,7 +107,7 @@ export async function handleAuth(
   }
   if (path === '/auth/sign-in' && req.method === 'POST') {
     const body = parse(signInBody, await readJson(req));
-    const attempt = reserveSignInAttempt(db, clock, body.email, req.socket.remoteAddress ?? '');
+    const attempt = await reserveSignInAttempt(sql, clock, body.email, req.socket.remoteAddress ?? '');
     if (!attempt.allowed) {
       const minutes = Math.ceil(attempt.waitMs / 60_000);
       return sendError(
@@ -122,7 +122,7 @@ export async function handleAuth(
     if (candidates.length === 0) await verifyPassword(body.password, await dummyHash());
     for (const candidate of candidates) {
       if (await verifyPassword(body.password, candidate.password_hash)) {
-        clearSignInFailures(db, body.email);
+        await clearSignInFailures(sql, body.email);
         if (candidate.disabled_at) {
           return sendError(
             res,
@@ -138,7 +138,7 @@ export async function handleAuth(
     return sendError(res, 401, 'authentication_error', 'That email and password do not match.');
   }
   if (path === '/auth/sign-out' && req.method === 'POST') {
-    if (session) deleteSession(db, session.id);
+    if (session) await deleteSession(sql, session.id);
     res.writeHead(204, { 'Set-Cookie': CLEARED_SESSION_COOKIE, 'Cache-Control': 'no-store' });
     return void res.end();
   }

@@ -52,11 +52,14 @@ export function streamEvents(
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   // Signing out, an ended session or a disabled user ends the stream within ACCESS_RECHECK_MS.
+  const end = (): void => {
+    close();
+    if (!res.writableEnded) res.end();
+  };
   const recheck = setInterval(() => {
-    if (!app.use.identity.accessStillValid(ctx) || !sessionAlive(core.db, sessionId)) {
-      close();
-      if (!res.writableEnded) res.end();
-    }
+    if (!app.use.identity.accessStillValid(ctx)) return end();
+    // A store that cannot answer ends the stream too: the client reconnects and signs in again.
+    sessionAlive(core.sql, sessionId).then((alive) => alive || end(), end);
   }, ACCESS_RECHECK_MS);
   recheck.unref();
   const close = (): void => {

@@ -59,7 +59,11 @@ export function createDashboard(app: HandlerApp, opts: DashboardOptions): Dashbo
       return true;
     }
     try {
-      const session: Session | undefined = findSession(core.db, core.clock, readCookie(req, SESSION_COOKIE));
+      const session: Session | undefined = await findSession(
+        core.sql,
+        core.clock,
+        readCookie(req, SESSION_COOKIE),
+      );
       if (req.method === 'POST' && !sameOrigin(req)) {
         sendError(res, 403, 'permission_error', 'Cross-origin requests are refused.');
         return true;

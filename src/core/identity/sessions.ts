@@ -3,7 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock';
 import { newId } from '../ids';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 export const SESSION_COOKIE = 'adlens_session';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -20,7 +20,11 @@ export interface Session {
 
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
-export function createSession(db: Db, clock: Clock, userId: string): { token: string; session: Session } {
+export async function createSession(
+  sql: Sql,
+  clock: Clock,
+  userId: string,
+): Promise<{ token: string; session: Session }> {
   const token = randomBytes(32).toString('base64url');
   const now = clock.now();
   const session: Session = {
@@ -29,29 +33,34 @@ export function createSession(db: Db, clock: Clock, userId: string): { token: st
     csrfToken: randomBytes(24).toString('base64url'),
     expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
   };
-  db.prepare(
+  await sql.run(
     `INSERT INTO dashboard_sessions (id, user_id, token_hash, csrf_token, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
-  ).run(session.id, userId, hashToken(token), session.csrfToken, now.toISOString(), session.expiresAt);
+    [session.id, userId, hashToken(token), session.csrfToken, now.toISOString(), session.expiresAt],
+  );
   return { token, session };
 }
 
-export function findSession(db: Db, clock: Clock, token: string | undefined): Session | undefined {
+export async function findSession(
+  sql: Sql,
+  clock: Clock,
+  token: string | undefined,
+): Promise<Session | undefined> {
   if (!token) return undefined;
-  const row = db
-    .prepare(`SELECT id, user_id, csrf_token, expires_at FROM dashboard_sessions WHERE token_hash = ?`)
-    .get(hashToken(token)) as
-    { id: string; user_id: string; csrf_token: string; expires_at: string } | undefined;
+  const row = await sql.get<{ id: string; user_id: string; csrf_token: string; expires_at: string }>(
+    `SELECT id, user_id, csrf_token, expires_at FROM dashboard_sessions WHERE token_hash = ?`,
+    [hashToken(token)],
+  );
   if (!row) return undefined;
   if (Date.parse(row.expires_at) <= clock.now().getTime()) {
-    db.prepare(`DELETE FROM dashboard_sessions WHERE id = ?`).run(row.id);
+    await sql.run(`DELETE FROM dashboard_sessions WHERE id = ?`, [row.id]);
     return undefined;
   }
   return { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, expiresAt: row.expires_at };
 }
 
-export function deleteSession(db: Db, id: string): void {
-  db.prepare(`DELETE FROM dashboard_sessions WHERE id = ?`).run(id);
+export async function deleteSession(sql: Sql, id: string): Promise<void> {
+  await sql.run(`DELETE FROM dashboard_sessions WHERE id = ?`, [id]);
 }
 
 export function csrfMatches(session: Session, header: string | string[] | undefined): boolean {
@@ -70,52 +79,66 @@ export const CLEARED_SESSION_COOKIE = `${SESSION_COOKIE}=; HttpOnly; SameSite=St
 /** Failures from one client address (whatever the emails) within the window that lock it out. */
 export const LOCKOUT_CLIENT_FAILURES = 20;
 
-export type SignInAttempt = { allowed: true; attemptId: number } | { allowed: false; waitMs: number };
+export type SignInAttempt = { allowed: true } | { allowed: false; waitMs: number };
 
-function lockedFor(db: Db, column: 'email' | 'client', value: string, limit: number, now: number): number {
+async function lockedFor(
+  sql: Sql,
+  column: 'email' | 'client',
+  value: string,
+  limit: number,
+  now: number,
+): Promise<number> {
   const since = new Date(now - LOCKOUT_WINDOW_MS).toISOString();
-  const rows = db
-    .prepare(
-      `SELECT failed_at FROM sign_in_failures WHERE ${column} = ? AND failed_at > ?
-       ORDER BY failed_at DESC LIMIT ?`,
-    )
-    .all(value, since, limit) as Array<{ failed_at: string }>;
+  const rows = await sql.all<{ failed_at: string }>(
+    `SELECT failed_at FROM sign_in_failures WHERE ${column} = ? AND failed_at > ?
+     ORDER BY failed_at DESC LIMIT ?`,
+    [value, since, limit],
+  );
   if (rows.length < limit) return 0;
   return Math.max(0, Date.parse(rows[0]?.failed_at ?? '') + LOCKOUT_WINDOW_MS - now);
 }
 
 /**
  * Counts an attempt as a failure before the (slow) password check, in one transaction with the
- * lock-out check: parallel attempts each see the ones reserved before them, so a burst cannot slip
- * past the limit. A successful sign-in clears the email's failures afterwards.
+ * lock-out check, holding the email and the client address (in that order, so two attempts never
+ * wait on each other in a circle): parallel attempts, on any process, each see the ones reserved
+ * before them, so a burst cannot slip past the limit. A successful sign-in clears the email's
+ * failures afterwards.
  */
-export function reserveSignInAttempt(db: Db, clock: Clock, email: string, client: string): SignInAttempt {
-  return db
-    .transaction((): SignInAttempt => {
-      const now = clock.now().getTime();
-      const waitMs = Math.max(
-        lockedFor(db, 'email', email, LOCKOUT_FAILURES, now),
-        lockedFor(db, 'client', client, LOCKOUT_CLIENT_FAILURES, now),
-      );
-      if (waitMs > 0) return { allowed: false, waitMs };
-      const result = db
-        .prepare(`INSERT INTO sign_in_failures (email, client, failed_at) VALUES (?, ?, ?)`)
-        .run(email, client, new Date(now).toISOString());
-      return { allowed: true, attemptId: Number(result.lastInsertRowid) };
-    })
-    .immediate();
+export function reserveSignInAttempt(
+  sql: Sql,
+  clock: Clock,
+  email: string,
+  client: string,
+): Promise<SignInAttempt> {
+  return sql.transaction(async (tx): Promise<SignInAttempt> => {
+    await tx.lock(`sign-in:email:${email}`);
+    await tx.lock(`sign-in:client:${client}`);
+    const now = clock.now().getTime();
+    const waitMs = Math.max(
+      await lockedFor(tx, 'email', email, LOCKOUT_FAILURES, now),
+      await lockedFor(tx, 'client', client, LOCKOUT_CLIENT_FAILURES, now),
+    );
+    if (waitMs > 0) return { allowed: false, waitMs };
+    await tx.run(`INSERT INTO sign_in_failures (email, client, failed_at) VALUES (?, ?, ?)`, [
+      email,
+      client,
+      new Date(now).toISOString(),
+    ]);
+    return { allowed: true };
+  });
 }
 
 /** Milliseconds until the email may try again, or 0 when it is not locked out. */
-export function lockoutRemainingMs(db: Db, clock: Clock, email: string): number {
-  return lockedFor(db, 'email', email, LOCKOUT_FAILURES, clock.now().getTime());
+export function lockoutRemainingMs(sql: Sql, clock: Clock, email: string): Promise<number> {
+  return lockedFor(sql, 'email', email, LOCKOUT_FAILURES, clock.now().getTime());
 }
 
-export function clearSignInFailures(db: Db, email: string): void {
-  db.prepare(`DELETE FROM sign_in_failures WHERE email = ?`).run(email);
+export async function clearSignInFailures(sql: Sql, email: string): Promise<void> {
+  await sql.run(`DELETE FROM sign_in_failures WHERE email = ?`, [email]);
 }
 
 /** Whether the session still exists (signed out, expired or its user disabled: it does not). */
-export function sessionAlive(db: Db, sessionId: string): boolean {
-  return db.prepare(`SELECT 1 FROM dashboard_sessions WHERE id = ?`).get(sessionId) !== undefined;
+export async function sessionAlive(sql: Sql, sessionId: string): Promise<boolean> {
+  return (await sql.get(`SELECT 1 FROM dashboard_sessions WHERE id = ?`, [sessionId])) !== undefined;
 }

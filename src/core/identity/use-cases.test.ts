@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../app';
 import { createCore } from '../core';
+import { sqliteSql } from '../store/sql';
 import { createSession, findSession } from './sessions';
 import { createApiKey, getApiKey } from './api-keys';
 import { createUser, getUser, type User } from './users';
@@ -48,7 +49,7 @@ describe('people', () => {
   it('disabling ends sessions and keys and refuses the person, and announces it for live streams', async () => {
     const { identity } = app.use;
     const { db, clock } = app.core;
-    const session = createSession(db, clock, analyst.id);
+    const session = await createSession(sqliteSql(db), clock, analyst.id);
     const key = createApiKey(db, clock, {
       workspaceId: analyst.workspaceId,
       userId: analyst.id,
@@ -64,7 +65,7 @@ describe('people', () => {
 
     const disabled = await identity.disableUser(identity.contextForUser(owner.id), analyst.id);
     expect(disabled.status).toBe('disabled');
-    expect(findSession(db, clock, session.token)).toBeUndefined();
+    expect(await findSession(sqliteSql(db), clock, session.token)).toBeUndefined();
     expect(getApiKey(db, key.apiKey.id)?.revokedAt).not.toBeNull();
     expect(getApiKey(db, ownerKey.apiKey.id)?.revokedAt).toBeNull();
     expect(() => identity.contextForUser(analyst.id)).toThrow(/disabled/);
