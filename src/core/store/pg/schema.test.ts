@@ -13,9 +13,14 @@ import { migratePg, pgMigrations } from './migrate';
 
 /**
  * Tables only the team server has: its migrations ledger, report files (on disk when solo), and what
- * a solo process keeps in memory (rate-limit windows).
+ * a solo process keeps in memory (rate-limit windows, events too large for a NOTIFY).
  */
-const TEAM_ONLY_TABLES = new Set(['schema_migrations', 'report_files', 'team_rate_limit_requests']);
+const TEAM_ONLY_TABLES = new Set([
+  'schema_migrations',
+  'report_files',
+  'team_rate_limit_requests',
+  'team_event_payloads',
+]);
 
 interface ColumnShape {
   kind: ColumnKind;
