@@ -80,6 +80,22 @@ export type CoreEventName = keyof CoreEventMap;
 /** The events forwarded to streams (the /v1 event stream, the bridge, IPC). */
 export type StreamedEventName = Exclude<CoreEventName, 'access.revoked'>;
 
+// Keyed by name so the compiler fails here when an event joins the map without joining the list.
+const EVERY_EVENT: Record<CoreEventName, true> = {
+  'sync.progress': true,
+  'sync.completed': true,
+  'sync.failed': true,
+  'connection.changed': true,
+  'connection.expiring': true,
+  'diagnostic.changed': true,
+  'report.changed': true,
+  'issue.changed': true,
+  'alert.raised': true,
+  'access.revoked': true,
+};
+/** Every event name, for what must carry all of them (a team server's processes share them all). */
+export const CORE_EVENT_NAMES = Object.keys(EVERY_EVENT) as readonly CoreEventName[];
+
 export class CoreEvents {
   private readonly emitter = new EventEmitter();
 
@@ -98,17 +114,7 @@ export class CoreEvents {
 
   /** Every event, with its name: for streams that forward all of them. */
   onAny(listener: <K extends StreamedEventName>(name: K, payload: CoreEventMap[K]) => void): () => void {
-    const names: StreamedEventName[] = [
-      'sync.progress',
-      'sync.completed',
-      'sync.failed',
-      'connection.changed',
-      'connection.expiring',
-      'diagnostic.changed',
-      'report.changed',
-      'issue.changed',
-      'alert.raised',
-    ];
+    const names = CORE_EVENT_NAMES.filter((name): name is StreamedEventName => name !== 'access.revoked');
     const offs = names.map((name) => this.on(name, (payload) => listener(name, payload)));
     return () => offs.forEach((off) => off());
   }

@@ -11,8 +11,16 @@ import { openStore } from '../open';
 import { connectPg } from './connect';
 import { migratePg, pgMigrations } from './migrate';
 
-/** Tables only the team server has: its migrations ledger, and report files (on disk when solo). */
-const TEAM_ONLY_TABLES = new Set(['schema_migrations', 'report_files']);
+/**
+ * Tables only the team server has: its migrations ledger, report files (on disk when solo), and what
+ * a solo process keeps in memory (rate-limit windows, events too large for a NOTIFY).
+ */
+const TEAM_ONLY_TABLES = new Set([
+  'schema_migrations',
+  'report_files',
+  'team_rate_limit_requests',
+  'team_event_payloads',
+]);
 
 interface ColumnShape {
   kind: ColumnKind;
@@ -98,7 +106,9 @@ async function pgShape(url: string): Promise<{ tables: Shape; indexes: string[] 
     const { rows: indexes } = await pool.query<{ indexname: string }>(
       `SELECT indexname FROM pg_indexes i WHERE schemaname = current_schema()
          AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)
+         AND tablename <> ALL ($1::text[])
        ORDER BY indexname`,
+      [[...TEAM_ONLY_TABLES]],
     );
     return { tables, indexes: indexes.map((i) => i.indexname) };
   } finally {
