@@ -1,8 +1,10 @@
 // Meta pacing shared across the team server's processes: each pool here stands for one serve process.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGraph } from '../../test-support/fake-graph-server';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres';
 import { connectPg, type PgPool } from '../store/pg/connect';
 import { migratePg } from '../store/pg/migrate';
+import { GraphClient } from './graph-client';
 import { paceDelayMs, PACE_MAX_DELAY_MS, pacingKey } from './pacing';
 import { PgPacing } from './pacing-pg';
 
@@ -63,5 +65,37 @@ describe('PgPacing', () => {
     const pool = pools[0] as PgPool;
     await pool.query(`UPDATE ad_account_pacing SET blocked_until = now() - interval '1 second'`);
     expect(await other.waitMs(account)).toBe(PACE_MAX_DELAY_MS);
+  });
+
+  it("slows one process's Graph client by the usage another process's client read", async () => {
+    const [one, other] = await twoProcesses();
+    const usage = JSON.stringify({ acc_id_util_pct: 90, ads_api_access_tier: 'standard_access' });
+    const graph = await startFakeGraph(() => ({
+      body: { data: [] },
+      headers: { 'x-ad-account-usage': usage },
+    }));
+    try {
+      const client = (pacing: PgPacing, sleeps: number[]) =>
+        new GraphClient({
+          baseUrl: graph.url,
+          token: 'tok',
+          sleep: async (ms) => void sleeps.push(ms),
+          sharedPacing: { pacing, accountKey: pacingKey(graph.url, 'act_7') },
+        });
+      const [first, second]: [number[], number[]] = [[], []];
+      await client(one, first).listCampaigns('act_7').next();
+      expect(first).toEqual([]);
+      // A fresh client in another process: its own pacer knows nothing, the shared one does.
+      await client(other, second).listCampaigns('act_7').next();
+      expect(second).toEqual([paceDelayMs(90)]);
+
+      // The database out of reach: the client goes on with its own pacer alone.
+      await Promise.all(pools.splice(0).map((pool) => pool.end()));
+      const alone: number[] = [];
+      await client(other, alone).listCampaigns('act_7').next();
+      expect(alone).toEqual([]);
+    } finally {
+      await graph.close();
+    }
   });
 });
