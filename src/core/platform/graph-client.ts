@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACTIVITY_FIELDS, activitySchema, type PlatformActivity } from './activities';
 import { classifyGraphError, GraphError, readUsage } from './errors';
-import { Pacer } from './pacing';
+import { Pacer, type SharedPacing, type UsageReading } from './pacing';
 import {
   AD_ACCOUNT_FIELDS,
   AD_FIELDS,
@@ -73,6 +73,11 @@ export interface GraphClientOptions {
   reportPageLimit?: number;
   /** The account's shared pacing state (platform/pacing.ts); a private one when absent. */
   pacer?: Pacer;
+  /**
+   * Team server: the account's pacing shared with the other processes (pacing-pg.ts), read before
+   * and written after each request on top of `pacer`. Absent when solo.
+   */
+  sharedPacing?: { pacing: SharedPacing; accountKey: string };
   /** The first wait between async report polls; it doubles up to 5 s. */
   asyncPollMs?: number;
   /** Polls before an async report that never finishes counts as failed. */
@@ -181,6 +186,7 @@ export class GraphClient {
   private readonly insightPageLimit: number;
   private readonly reportPageLimit: number;
   private readonly pacer: Pacer;
+  private readonly sharedPacing: GraphClientOptions['sharedPacing'];
   private readonly asyncPollMs: number;
   private readonly maxAsyncPolls: number;
 
@@ -200,6 +206,7 @@ export class GraphClient {
     this.insightPageLimit = options.insightPageLimit ?? 5_000;
     this.reportPageLimit = options.reportPageLimit ?? 2_000;
     this.pacer = options.pacer ?? new Pacer();
+    this.sharedPacing = options.sharedPacing;
     this.asyncPollMs = options.asyncPollMs ?? 500;
     this.maxAsyncPolls = options.maxAsyncPolls ?? 200;
   }
@@ -395,7 +402,8 @@ export class GraphClient {
 
   /** Waits as long as the account's usage asks; a throttle longer than we may wait is thrown. */
   private async pace(): Promise<void> {
-    const delay = this.pacer.delayMs();
+    const shared = this.sharedPacing ? await this.sharedWaitMs() : 0;
+    const delay = Math.max(this.pacer.delayMs(), shared);
     if (delay <= 0) return;
     if (delay > this.maxThrottleWaitMs) {
       throw new GraphError('throttled', 'Meta rate-limits this ad account for longer than a sync waits', {
@@ -405,6 +413,26 @@ export class GraphClient {
     this.stats.paceWaits += 1;
     this.stats.paceWaitMs += delay;
     await this.sleep(delay);
+  }
+
+  // The shared pacing is advice: with the database out of reach this process's own pacer still holds,
+  // and the sync goes on rather than failing on a store it does not read from.
+  private async sharedWaitMs(): Promise<number> {
+    if (!this.sharedPacing) return 0;
+    try {
+      return await this.sharedPacing.pacing.waitMs(this.sharedPacing.accountKey);
+    } catch {
+      return 0;
+    }
+  }
+
+  private async shareUsage(usage: UsageReading): Promise<void> {
+    if (!this.sharedPacing) return;
+    try {
+      await this.sharedPacing.pacing.record(this.sharedPacing.accountKey, usage);
+    } catch {
+      // As above: unshared, this reading still paces this process.
+    }
   }
 
   private withToken(href: string): string {
@@ -436,6 +464,7 @@ export class GraphClient {
         const response = await this.fetchImpl(url, { method, headers: { accept: 'application/json' } });
         const usage = readUsage(response.headers);
         this.pacer.observe(usage);
+        if (this.sharedPacing) await this.shareUsage(usage);
         const text = await response.text();
         const body = parseJson(text);
         if (response.ok && body !== undefined && !hasErrorKey(body)) return body;

@@ -24,6 +24,21 @@ export function paceDelayMs(percent: number): number {
   return Math.round(PACE_MAX_DELAY_MS * x * x);
 }
 
+/** The wait before the next request: the throttle's remaining time, else the usage pace. */
+export function nextRequestDelayMs(percent: number, blockedForMs: number): number {
+  return blockedForMs > 0 ? blockedForMs : paceDelayMs(percent);
+}
+
+/**
+ * Pacing shared by every process of a team server (pacing-pg.ts), keyed by pacingKey: what one
+ * process's responses report slows the others' requests to the same ad account.
+ */
+export interface SharedPacing {
+  record(accountKey: string, reading: UsageReading): Promise<void>;
+  /** How long a request to this account should wait now (0 when unknown or unpaced). */
+  waitMs(accountKey: string): Promise<number>;
+}
+
 export class Pacer {
   /** The last utilisation reported for this account. */
   percent = 0;
@@ -47,17 +62,20 @@ export class Pacer {
 
   /** How long the next request should wait: the throttle's remaining time, else the usage pace. */
   delayMs(): number {
-    const blocked = this.blockedUntil - this.now();
-    if (blocked > 0) return blocked;
-    return paceDelayMs(this.percent);
+    return nextRequestDelayMs(this.percent, this.blockedUntil - this.now());
   }
 }
 
 const pacers = new Map<string, Pacer>();
 
-/** The pacer of one ad account on one platform (the demo's act_1 is not Meta's). */
+/** One ad account on one platform (the demo's act_1 is not Meta's). */
+export function pacingKey(baseUrl: string, platformAccountId: string): string {
+  return `${baseUrl}|${platformAccountId}`;
+}
+
+/** The pacer of one ad account on one platform. */
 export function pacerFor(baseUrl: string, platformAccountId: string, now?: () => number): Pacer {
-  const key = `${baseUrl}|${platformAccountId}`;
+  const key = pacingKey(baseUrl, platformAccountId);
   let pacer = pacers.get(key);
   if (!pacer) {
     pacer = new Pacer(now);
