@@ -61,7 +61,7 @@ const suite: BenchSuite = {
     const ws = seedWorkspace(db, { plan: 'agency' });
     const account = seedAccount(db, { workspaceId: ws.workspaceId, mode: 'live' });
     const big = 1e9;
-    const { key } = seedKey(db, t.clock, {
+    const { key } = await seedKey(db, t.clock, {
       workspaceId: ws.workspaceId,
       limitOverrides: { reads: big, writes: big, diagnostics: big, reports: big },
     });

@@ -10,12 +10,12 @@ const CAMPAIGNS = 300;
 const DAYS = 120;
 const TODAY = '2026-03-10';
 
-function seed(t: TestApi): { key: string; accountId: string; campaignIds: string[] } {
+async function seed(t: TestApi): Promise<{ key: string; accountId: string; campaignIds: string[] }> {
   const db = t.core.db;
   const ws = seedWorkspace(db, { plan: 'agency' });
   const account = seedAccount(db, { workspaceId: ws.workspaceId, mode: 'live' });
   const big = 1e9;
-  const { key } = seedKey(db, t.clock, {
+  const { key } = await seedKey(db, t.clock, {
     workspaceId: ws.workspaceId,
     limitOverrides: { reads: big, writes: big, diagnostics: big, reports: big },
   });
@@ -58,8 +58,8 @@ function seed(t: TestApi): { key: string; accountId: string; campaignIds: string
 async function main(): Promise<void> {
   const uncached = await startTestApi({ now: `${TODAY}T12:00:00.000Z`, server: { cacheResponses: false } });
   const cached = await startTestApi({ now: `${TODAY}T12:00:00.000Z` });
-  const u = seed(uncached);
-  const c = seed(cached);
+  const u = await seed(uncached);
+  const c = await seed(cached);
   process.stdout.write(
     `${JSON.stringify({ uncached: { url: uncached.url, ...u }, cached: { url: cached.url, ...c } })}\n`,
   );

@@ -94,11 +94,13 @@ const suite: BenchSuite = {
       // /v1 responsiveness while PDFs render in the worker.
       const api = await createApiServer(app, { port: 0 });
       reports.setBaseUrl(api.url);
-      const key = createApiKey(core.db, core.clock, {
-        workspaceId: f.workspaceId,
-        mode: 'test',
-        limitOverrides: { reads: 1_000_000 },
-      }).key;
+      const key = (
+        await createApiKey(core.sql, core.clock, {
+          workspaceId: f.workspaceId,
+          mode: 'test',
+          limitOverrides: { reads: 1_000_000 },
+        })
+      ).key;
       const url = `${api.url}/v1/reports?page_size=5`;
       const request = async (): Promise<number> => {
         const started = performance.now();

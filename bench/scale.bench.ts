@@ -102,7 +102,7 @@ const suite: BenchSuite = {
     const figures: BenchFigure[] = [];
     try {
       log(`  generating ${shape.accounts} accounts × ${shape.campaignsPerAccount} campaigns into ${dataDir}`);
-      const agency = loadSqlite(dataDir, shape, log);
+      const agency = await loadSqlite(dataDir, shape, log);
       const { rows } = agency;
       figures.push(
         figure({

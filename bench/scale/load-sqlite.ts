@@ -2,6 +2,7 @@
 // (and migrated) the way the host opens it, in one transaction per account with prepared statements.
 // Indexes and rollup triggers stay in place: a sync writes through them too, so the load time is what
 // the product pays (dropping them around the load would measure a path the product never takes).
+import { sqliteSql } from '../../src/core/store/sql';
 import { statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../../src/core/clock';
@@ -38,7 +39,11 @@ function bytesIn(dir: string): number {
   return readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
 }
 
-export function loadSqlite(dataDir: string, shape: AgencyShape, log: (line: string) => void): LoadedAgency {
+export async function loadSqlite(
+  dataDir: string,
+  shape: AgencyShape,
+  log: (line: string) => void,
+): Promise<LoadedAgency> {
   const started = performance.now();
   const store = openStore(dataDir);
   const db = store.db;
@@ -48,7 +53,7 @@ export function loadSqlite(dataDir: string, shape: AgencyShape, log: (line: stri
   const workspace = createWorkspace(db, { name: 'Scale Agency', plan: 'agency' }, now);
   const owner = createUser(db, { workspaceId: workspace.id, email: 'owner@scale.test', role: 'owner' }, now);
   const big = 1e9;
-  const { key } = createApiKey(db, systemClock, {
+  const { key } = await createApiKey(sqliteSql(db), systemClock, {
     workspaceId: workspace.id,
     mode: 'live',
     name: 'scale bench',

@@ -10,7 +10,7 @@ let t: TestApi;
 let s: Scenario;
 beforeAll(async () => {
   t = await startTestApi();
-  s = seedScenario(t.core.db, t.clock);
+  s = await seedScenario(t.core.db, t.clock);
 });
 afterAll(async () => {
   await t.close();
@@ -38,7 +38,7 @@ function harness() {
 describe('AdLensClient', () => {
   it('sets, reads and clears goals with PUT and DELETE, and a write clears the GET cache', async () => {
     const h = harness();
-    const key = seedKey(t.core.db, t.clock, {
+    const key = await seedKey(t.core.db, t.clock, {
       workspaceId: s.a.workspaceId,
       limitOverrides: { writes: 100 },
     });
@@ -98,7 +98,7 @@ describe('AdLensClient', () => {
 
   it('retries a 429 with backoff of at least the wait the message names, then succeeds', async () => {
     const h = harness();
-    const { key } = seedKey(t.core.db, t.clock, {
+    const { key } = await seedKey(t.core.db, t.clock, {
       workspaceId: s.a.workspaceId,
       limitOverrides: { reads: 2 },
     });
@@ -145,7 +145,7 @@ describe('AdLensClient', () => {
 
   it('slows down when remaining_requests falls below 10% of the limit', async () => {
     const h = harness();
-    const { key } = seedKey(t.core.db, t.clock, {
+    const { key } = await seedKey(t.core.db, t.clock, {
       workspaceId: s.a.workspaceId,
       limitOverrides: { reads: 20 },
     });
@@ -163,7 +163,7 @@ describe('AdLensClient', () => {
 
   it('polls a diagnostic to completion every 2-3 seconds', async () => {
     const sleeps: number[] = [];
-    const { key } = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
+    const { key } = await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
     const client = new AdLensClient({
       baseUrl: t.url,
       apiKey: key,

@@ -1,6 +1,7 @@
 // Test fixtures for the /v1 server: a store seeded with plain SQL (workspaces, accounts, campaigns,
 // ad sets, ads, daily insights) so API tests do not depend on the sync engine, and a server on an
 // ephemeral port with a movable clock.
+import { sqliteSql } from '../core/store/sql';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,12 +238,12 @@ export function seedDailyInsights(
   })();
 }
 
-export function seedKey(
+export async function seedKey(
   db: Db,
   clock: Clock,
   input: { workspaceId: string; mode?: KeyMode; limitOverrides?: LimitOverrides; expiresAt?: string },
-): { key: string; id: string } {
-  const { key, apiKey } = createApiKey(db, clock, input);
+): Promise<{ key: string; id: string }> {
+  const { key, apiKey } = await createApiKey(sqliteSql(db), clock, input);
   return { key, id: apiKey.id };
 }
 

@@ -1,5 +1,6 @@
 // A seeded scenario shared by the API tests: two agency workspaces with live and test accounts,
 // workspaces on every plan, and keys in every state.
+import { sqliteSql } from '../core/store/sql';
 import type { Db } from '../core/store/open';
 import type { Clock } from '../core/clock';
 import { createApiKey, revokeApiKey } from '../core/identity/api-keys';
@@ -13,7 +14,7 @@ import {
   seedWorkspace,
 } from './api-fixtures';
 
-export function seedScenario(db: Db, clock: Clock) {
+export async function seedScenario(db: Db, clock: Clock) {
   const a = seedWorkspace(db, { plan: 'agency', name: 'Agency A' });
   const b = seedWorkspace(db, { plan: 'agency', name: 'Agency B' });
   const starter = seedWorkspace(db, { plan: 'starter' });
@@ -103,20 +104,20 @@ export function seedScenario(db: Db, clock: Clock) {
   });
 
   const keys = {
-    liveA: seedKey(db, clock, { workspaceId: a.workspaceId, mode: 'live' }),
-    testA: seedKey(db, clock, { workspaceId: a.workspaceId, mode: 'test' }),
-    liveB: seedKey(db, clock, { workspaceId: b.workspaceId, mode: 'live' }),
-    starter: seedKey(db, clock, { workspaceId: starter.workspaceId }),
-    pro: seedKey(db, clock, { workspaceId: pro.workspaceId }),
-    trial: seedKey(db, clock, { workspaceId: trial.workspaceId, mode: 'test' }),
-    expired: seedKey(db, clock, { workspaceId: a.workspaceId, expiresAt: '2026-03-01T00:00:00.000Z' }),
-    revoked: (() => {
-      const created = createApiKey(db, clock, { workspaceId: a.workspaceId });
-      revokeApiKey(db, clock, created.apiKey.id);
+    liveA: await seedKey(db, clock, { workspaceId: a.workspaceId, mode: 'live' }),
+    testA: await seedKey(db, clock, { workspaceId: a.workspaceId, mode: 'test' }),
+    liveB: await seedKey(db, clock, { workspaceId: b.workspaceId, mode: 'live' }),
+    starter: await seedKey(db, clock, { workspaceId: starter.workspaceId }),
+    pro: await seedKey(db, clock, { workspaceId: pro.workspaceId }),
+    trial: await seedKey(db, clock, { workspaceId: trial.workspaceId, mode: 'test' }),
+    expired: await seedKey(db, clock, { workspaceId: a.workspaceId, expiresAt: '2026-03-01T00:00:00.000Z' }),
+    revoked: await (async () => {
+      const created = await createApiKey(sqliteSql(db), clock, { workspaceId: a.workspaceId });
+      await revokeApiKey(sqliteSql(db), clock, created.apiKey.id);
       return { key: created.key, id: created.apiKey.id };
     })(),
   };
   return { a, b, starter, pro, trial, a1, a2, a3, b1, trialAccount, c1, c2, c3, c4, c5, cb, s1, s2, keys };
 }
 
-export type Scenario = ReturnType<typeof seedScenario>;
+export type Scenario = Awaited<ReturnType<typeof seedScenario>>;

@@ -55,7 +55,7 @@ export async function smallAgency(): Promise<SmallAgency> {
       email: 'owner@small.test',
       role: 'owner',
     });
-    createApiKey(app.core.db, app.core.clock, { workspaceId: workspace.id, mode: 'test' });
+    await createApiKey(app.core.sql, app.core.clock, { workspaceId: workspace.id, mode: 'test' });
     const ctx = app.use.identity.contextForUser(owner.id);
     const candidate = (await app.use.accounts.demoCandidates(ctx)).find((c) => c.canConnect);
     if (!candidate) throw new Error('the demo platform offers no connectable account');

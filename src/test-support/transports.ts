@@ -97,11 +97,13 @@ export async function transportWorld(accountCount = 2): Promise<TransportWorld> 
       if (outcome.status !== 'completed') throw new Error(`sync of ${account.id} ended ${outcome.status}`);
     }
 
-    const key = createApiKey(core.db, clock, {
-      workspaceId: workspace.id,
-      mode: 'test',
-      limitOverrides: { reads: 100_000, writes: 100_000, diagnostics: 100_000, reports: 100_000 },
-    }).key;
+    const key = (
+      await createApiKey(core.sql, clock, {
+        workspaceId: workspace.id,
+        mode: 'test',
+        limitOverrides: { reads: 100_000, writes: 100_000, diagnostics: 100_000, reports: 100_000 },
+      })
+    ).key;
     const dispatch = createHandlerDispatch({ app, host: { kind: 'desktop' } });
 
     // The analyst signs in on the web dashboard through an invitation, as a browser would.

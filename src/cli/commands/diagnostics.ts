@@ -123,7 +123,7 @@ export const feedbackCommands: CommandModule = [
       .refine((v) => v.applied !== v.dismissed, 'give exactly one of --applied or --dismissed'),
     async run(ctx, input) {
       const { use } = ctx.app();
-      const admin = use.identity.contextForWorkspaceOf({ diagnosticId: input.diagnostic });
+      const admin = await use.identity.contextForWorkspaceOf({ diagnosticId: input.diagnostic });
       const feedback = input.applied ? 'applied' : 'dismissed';
       const { actionKind } = await use.diagnostics.feedback(
         use.identity.contextForMember(admin.workspaceId, input.user),

@@ -51,7 +51,7 @@ describe('key and user commands', () => {
     expect(listed.json().apiKeys).toHaveLength(1);
     const core = createCore({ dataDir });
     try {
-      expect(findApiKeyBySecret(core.db, key)?.id).toBe(apiKey.id);
+      expect((await findApiKeyBySecret(core.sql, key))?.id).toBe(apiKey.id);
       const stored = core.db.prepare(`SELECT key_hash FROM api_keys`).pluck().get();
       expect(stored).toBe(hashApiKey(key));
     } finally {

@@ -71,7 +71,7 @@ const keyCommands: CommandModule = [
     async run(ctx, input) {
       const { use } = ctx.app();
       const keyId = input.positionals[0] as string;
-      const apiKey = await use.identity.revokeKey(use.identity.contextForWorkspaceOf({ keyId }), keyId);
+      const apiKey = await use.identity.revokeKey(await use.identity.contextForWorkspaceOf({ keyId }), keyId);
       return { json: { apiKey }, text: `revoked ${apiKey.id} at ${apiKey.revokedAt}` };
     },
   }),
@@ -103,7 +103,7 @@ const keyCommands: CommandModule = [
           .map((name) => [name, input[name]]),
       );
       const apiKey = await use.identity.setKeyLimits(
-        use.identity.contextForWorkspaceOf({ keyId: id }),
+        await use.identity.contextForWorkspaceOf({ keyId: id }),
         id,
         input.reset ? null : given,
       );

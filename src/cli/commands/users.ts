@@ -20,7 +20,7 @@ function userChange(verb: 'disable' | 'enable' | 'remove', summary: string) {
     async run(ctx, input) {
       const { identity } = ctx.app().use;
       const id = input.positionals[0] as string;
-      const rc = identity.contextForWorkspaceOf({ userId: id });
+      const rc = await identity.contextForWorkspaceOf({ userId: id });
       const user =
         verb === 'disable'
           ? await identity.disableUser(rc, id)

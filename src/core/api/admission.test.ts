@@ -14,7 +14,7 @@ afterEach(async () => {
 async function burst(count: number, admission?: Parameters<typeof startTestApi>[0]) {
   t = await startTestApi(admission);
   const ws = seedWorkspace(t.core.db, { plan: 'agency' });
-  const { key } = seedKey(t.core.db, t.clock, {
+  const { key } = await seedKey(t.core.db, t.clock, {
     workspaceId: ws.workspaceId,
     limitOverrides: { reads: 10_000 },
   });

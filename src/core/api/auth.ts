@@ -3,8 +3,8 @@
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { findApiKeyBySecret, isWellFormedApiKey, touchApiKey, type ApiKeyInfo } from '../identity/api-keys';
-import { API_PLANS, stmt, type Plan, type RequestContext } from '../identity/access';
-import type { Db } from '../store/open';
+import { API_PLANS, type Plan, type RequestContext } from '../identity/access';
+import type { Sql } from '../store/sql';
 import { limitsFor, type Limits } from './rate-limit';
 
 export interface Authenticated {
@@ -26,12 +26,12 @@ export class Authenticator {
   private readonly known = new Map<string, { version: string; key: ApiKeyInfo; plan: Plan }>();
 
   constructor(
-    private readonly db: Db,
+    private readonly sql: Sql,
     private readonly clock: Clock,
     private readonly storeVersion: () => string,
   ) {}
 
-  authenticate(header: string | string[] | undefined): Authenticated {
+  async authenticate(header: string | string[] | undefined): Promise<Authenticated> {
     if (header === undefined || header === '') {
       throw new AppError('authentication_error', 'Missing API key: send it in the x-api-key header.');
     }
@@ -48,7 +48,7 @@ export class Authenticator {
     const version = this.storeVersion();
     let known = this.known.get(secret);
     if (!known || known.version !== version) {
-      known = this.lookUp(secret, version);
+      known = await this.lookUp(secret, version);
       if (this.known.size >= MAX_KNOWN_KEYS) this.known.delete(this.known.keys().next().value as string);
       this.known.set(secret, known);
     }
@@ -67,7 +67,8 @@ export class Authenticator {
     const last = this.touched.get(key.id) ?? 0;
     if (now.getTime() - last >= TOUCH_INTERVAL_MS) {
       this.touched.set(key.id, now.getTime());
-      touchApiKey(this.db, key.id, now.toISOString());
+      // Best effort: a failed touch never fails the request it records.
+      touchApiKey(this.sql, key.id, now.toISOString()).catch(() => this.touched.delete(key.id));
     }
     return {
       key,
@@ -82,11 +83,15 @@ export class Authenticator {
     };
   }
 
-  private lookUp(secret: string, version: string): { version: string; key: ApiKeyInfo; plan: Plan } {
-    const key = findApiKeyBySecret(this.db, secret);
+  private async lookUp(
+    secret: string,
+    version: string,
+  ): Promise<{ version: string; key: ApiKeyInfo; plan: Plan }> {
+    const key = await findApiKeyBySecret(this.sql, secret);
     if (!key) throw new AppError('authentication_error', 'Invalid API key.');
-    const workspace = stmt(this.db, `SELECT plan FROM workspaces WHERE id = ?`).get(key.workspaceId) as
-      { plan: Plan } | undefined;
+    const workspace = await this.sql.get<{ plan: Plan }>(`SELECT plan FROM workspaces WHERE id = ?`, [
+      key.workspaceId,
+    ]);
     if (!workspace) throw new AppError('authentication_error', 'Invalid API key.');
     return { version, key, plan: workspace.plan };
   }

@@ -36,14 +36,16 @@ function insertDiagnostic(
 
 beforeAll(async () => {
   t = await startTestApi();
-  s = seedScenario(t.core.db, t.clock);
+  s = await seedScenario(t.core.db, t.clock);
   check = responseChecker(
     (await call(t.url, '/v1/openapi.json')).body as Parameters<typeof responseChecker>[0],
   );
-  writerKey = seedKey(t.core.db, t.clock, {
-    workspaceId: s.a.workspaceId,
-    limitOverrides: { writes: 1000, diagnostics: 1000 },
-  }).key;
+  writerKey = (
+    await seedKey(t.core.db, t.clock, {
+      workspaceId: s.a.workspaceId,
+      limitOverrides: { writes: 1000, diagnostics: 1000 },
+    })
+  ).key;
 });
 afterAll(async () => {
   await t.close();

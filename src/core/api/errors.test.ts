@@ -9,7 +9,7 @@ let t: TestApi;
 let s: Scenario;
 beforeAll(async () => {
   t = await startTestApi();
-  s = seedScenario(t.core.db, t.clock);
+  s = await seedScenario(t.core.db, t.clock);
 });
 afterAll(async () => {
   t.core.db.exec(`ALTER TABLE campaigns_gone RENAME TO campaigns`);

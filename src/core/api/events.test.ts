@@ -6,7 +6,7 @@ let t: TestApi;
 let s: Scenario;
 beforeAll(async () => {
   t = await startTestApi();
-  s = seedScenario(t.core.db, t.clock);
+  s = await seedScenario(t.core.db, t.clock);
 });
 afterAll(async () => {
   await t.close();

@@ -14,11 +14,13 @@ let before: string;
 
 beforeAll(async () => {
   t = await startTestApi();
-  s = seedScenario(t.core.db, t.clock);
-  key = seedKey(t.core.db, t.clock, {
-    workspaceId: s.a.workspaceId,
-    limitOverrides: { reads: 1e9, writes: 1e9, diagnostics: 1e9, reports: 1e9 },
-  }).key;
+  s = await seedScenario(t.core.db, t.clock);
+  key = (
+    await seedKey(t.core.db, t.clock, {
+      workspaceId: s.a.workspaceId,
+      limitOverrides: { reads: 1e9, writes: 1e9, diagnostics: 1e9, reports: 1e9 },
+    })
+  ).key;
   before = storeChecksum(t.core.db);
 });
 afterAll(async () => {

@@ -22,11 +22,13 @@ async function req(method: 'GET' | 'PUT' | 'DELETE', path: string, k: string, bo
 
 beforeAll(async () => {
   t = await startTestApi();
-  s = seedScenario(t.core.db, t.clock);
+  s = await seedScenario(t.core.db, t.clock);
   check = responseChecker(
     (await call(t.url, '/v1/openapi.json')).body as Parameters<typeof responseChecker>[0],
   );
-  key = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId, limitOverrides: { writes: 1000 } }).key;
+  key = (
+    await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId, limitOverrides: { writes: 1000 } })
+  ).key;
 });
 afterAll(async () => {
   await t.close();
@@ -110,10 +112,12 @@ describe('/v1 goals', () => {
   });
 
   it('counts PUT and DELETE as writes', async () => {
-    const limited = seedKey(t.core.db, t.clock, {
-      workspaceId: s.a.workspaceId,
-      limitOverrides: { writes: 2 },
-    }).key;
+    const limited = (
+      await seedKey(t.core.db, t.clock, {
+        workspaceId: s.a.workspaceId,
+        limitOverrides: { writes: 2 },
+      })
+    ).key;
     expect((await req('PUT', `/v1/campaigns/${s.c1}/goal`, limited, { kind: 'CPA', target: 9 })).status).toBe(
       200,
     );

@@ -11,7 +11,8 @@ let key: string;
 
 beforeAll(async () => {
   s = await dashboardServer();
-  key = createApiKey(s.app.core.db, s.app.core.clock, { workspaceId: s.workspaceId, mode: 'test' }).key;
+  key = (await createApiKey(s.app.core.sql, s.app.core.clock, { workspaceId: s.workspaceId, mode: 'test' }))
+    .key;
 });
 afterAll(async () => {
   await s.close();

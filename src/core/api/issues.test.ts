@@ -32,14 +32,16 @@ const found = (campaignId: string, type: string, severity: 'LOW' | 'MEDIUM' | 'H
 
 beforeAll(async () => {
   t = await startTestApi();
-  s = seedScenario(t.core.db, t.clock);
+  s = await seedScenario(t.core.db, t.clock);
   check = responseChecker(
     (await call(t.url, '/v1/openapi.json')).body as Parameters<typeof responseChecker>[0],
   );
-  writerKey = seedKey(t.core.db, t.clock, {
-    workspaceId: s.a.workspaceId,
-    limitOverrides: { writes: 1000 },
-  }).key;
+  writerKey = (
+    await seedKey(t.core.db, t.clock, {
+      workspaceId: s.a.workspaceId,
+      limitOverrides: { writes: 1000 },
+    })
+  ).key;
   const base = { workspaceId: s.a.workspaceId, accountId: s.a1.id, judgedCampaignIds: [s.c1] };
   reconcileIssues(t.app.core, {
     ...base,

@@ -146,7 +146,7 @@ beforeAll(async () => {
       }),
     });
   }
-  const { key } = seedKey(db, t.core.clock, { workspaceId, mode: 'test' });
+  const { key } = await seedKey(db, t.core.clock, { workspaceId, mode: 'test' });
   const get = async (path: string) => {
     const res = await call(t.url, path, { key });
     expect(res.status, path).toBeLessThan(300);

@@ -59,14 +59,14 @@ describe('rate limits over HTTP', () => {
   let s: Scenario;
   beforeAll(async () => {
     t = await startTestApi();
-    s = seedScenario(t.core.db, t.clock);
+    s = await seedScenario(t.core.db, t.clock);
   });
   afterAll(async () => {
     await t.close();
   });
 
   it('allows 120 reads a minute per key, then 429 naming the wait, and resets after the window', async () => {
-    const { key } = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
+    const { key } = await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
     const remaining: number[] = [];
     for (let i = 0; i < 120; i++) {
       const res = await call(t.url, '/v1/accounts', { key });
@@ -85,7 +85,7 @@ describe('rate limits over HTTP', () => {
       expect(refused.headers.get(header)).toBeNull();
     }
     // Another key of the same workspace has its own counters.
-    const other = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
+    const other = await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
     expect((await call(t.url, '/v1/accounts', { key: other.key })).status).toBe(200);
     t.clock.advance(43_000);
     const after = await call(t.url, '/v1/accounts', { key });
@@ -94,7 +94,7 @@ describe('rate limits over HTTP', () => {
   });
 
   it('allows 10 writes a minute, counted apart from reads', async () => {
-    const { key } = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
+    const { key } = await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
     for (let i = 0; i < 10; i++) {
       // An account whose token expired: 400, but the write was made and counts.
       expect((await call(t.url, `/v1/accounts/${s.a3.id}/sync`, { key, method: 'POST' })).status).toBe(400);
@@ -107,8 +107,8 @@ describe('rate limits over HTTP', () => {
   });
 
   it('counts diagnostic runs (10) and report generations (5) on their own counters', async () => {
-    const { key, id } = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
-    setApiKeyLimits(t.core.db, id, { writes: 1000 });
+    const { key, id } = await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
+    await setApiKeyLimits(t.core.sql, id, { writes: 1000 });
     const badDiagnostic = { account_id: 'act_x!' };
     for (let i = 0; i < 10; i++) {
       expect((await call(t.url, '/v1/diagnostics', { key, body: badDiagnostic })).status).toBe(400);
@@ -129,7 +129,7 @@ describe('rate limits over HTTP', () => {
   });
 
   it('shares the write counter between diagnostics, reports and syncs by default', async () => {
-    const { key } = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
+    const { key } = await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
     for (let i = 0; i < 5; i++) await call(t.url, '/v1/diagnostics', { key, body: { account_id: 'act_x!' } });
     for (let i = 0; i < 5; i++) await call(t.url, `/v1/accounts/${s.a3.id}/sync`, { key, method: 'POST' });
     const refused = await call(t.url, '/v1/diagnostics', { key, body: { account_id: 'act_x!' } });
@@ -138,7 +138,7 @@ describe('rate limits over HTTP', () => {
   });
 
   it('honours per-key raised limits', async () => {
-    const { key } = seedKey(t.core.db, t.clock, {
+    const { key } = await seedKey(t.core.db, t.clock, {
       workspaceId: s.a.workspaceId,
       limitOverrides: { reads: 1000 },
     });

@@ -23,17 +23,19 @@ const PNG_1x1 =
 
 beforeAll(async () => {
   t = await startTestApi();
-  s = seedScenario(t.core.db, t.clock);
+  s = await seedScenario(t.core.db, t.clock);
   check = responseChecker(
     (await call(t.url, '/v1/openapi.json')).body as Parameters<typeof responseChecker>[0],
   );
   const raised = { writes: 1000, reports: 1000 };
-  key = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId, limitOverrides: raised }).key;
-  trialKey = seedKey(t.core.db, t.clock, {
-    workspaceId: s.trial.workspaceId,
-    mode: 'test',
-    limitOverrides: raised,
-  }).key;
+  key = (await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId, limitOverrides: raised })).key;
+  trialKey = (
+    await seedKey(t.core.db, t.clock, {
+      workspaceId: s.trial.workspaceId,
+      mode: 'test',
+      limitOverrides: raised,
+    })
+  ).key;
 });
 afterAll(async () => {
   await t.close();

@@ -25,7 +25,7 @@ async function get(
 
 beforeAll(async () => {
   t = await startTestApi();
-  s = seedScenario(t.core.db, t.clock);
+  s = await seedScenario(t.core.db, t.clock);
   const doc = await call(t.url, '/v1/openapi.json');
   check = responseChecker(doc.body as Parameters<typeof responseChecker>[0]);
 });
@@ -72,9 +72,9 @@ describe('authentication (spec rules 1-7)', () => {
     expect((await get('/v1/accounts', s.keys.liveA.key)).status).toBe(200);
   });
   it('refuses a key as soon as it is revoked, even right after it was used', async () => {
-    const fresh = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
+    const fresh = await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId });
     expect((await get('/v1/accounts', fresh.key)).status).toBe(200);
-    revokeApiKey(t.core.db, t.clock, fresh.id);
+    await revokeApiKey(t.core.sql, t.clock, fresh.id);
     const res = await get('/v1/accounts', fresh.key);
     expect(res.status).toBe(401);
     expect(res.body.error.type).toBe('key_revoked');
@@ -126,7 +126,7 @@ describe('version header, request IDs and errors', () => {
     expect((await get('/v1/accounts?page_size=100', s.keys.liveA.key)).status).toBe(200);
   });
   it('parses page and page_size the same way on every list (digits only, defaults 1 and 20)', async () => {
-    const key = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId }).key;
+    const key = (await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId })).key;
     for (const list of ['/v1/accounts', '/v1/campaigns', '/v1/diagnostics', '/v1/reports']) {
       for (const q of ['page=0x2', 'page=1e1', 'page=1.5', 'page=%202', 'page_size=2.0', 'page_size=']) {
         const res = await get(`${list}?${q}`, key);
@@ -368,7 +368,7 @@ describe('insights summary', () => {
   });
   it('reports invalid_date_range across currencies too', async () => {
     // Agency A's live accounts use USD and EUR: a bad explicit range is named as such before anything.
-    const key = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId }).key;
+    const key = (await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId })).key;
     const after = await get('/v1/insights/summary?date_start=2026-03-10&date_end=2026-03-01', key);
     expect([after.status, after.body.error.type]).toEqual([400, 'invalid_date_range']);
     const long = await get('/v1/insights/summary?date_start=2025-12-01&date_end=2026-03-01', key);
@@ -408,7 +408,7 @@ describe('bodies', () => {
 
 describe('body field types', () => {
   it('says which field has the wrong type instead of calling it missing', async () => {
-    const key = seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId }).key;
+    const key = (await seedKey(t.core.db, t.clock, { workspaceId: s.a.workspaceId })).key;
     const wrong = await get('/v1/diagnostics', key, { body: { account_id: 123 } });
     expect([wrong.status, wrong.body.error.type]).toEqual([400, 'invalid_request']);
     expect(wrong.body.error.message).toMatch(/"account_id".*expected string/);

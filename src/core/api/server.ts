@@ -100,7 +100,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   const routes = apiRoutes();
   const router = new Router(routes);
   const version = storeVersion(app.core.db);
-  const auth = new Authenticator(app.core.db, app.core.clock, version);
+  const auth = new Authenticator(app.core.sql, app.core.clock, version);
   const limiter = new RateLimiter(opts.rateLimitClock ?? app.core.clock);
   const responses = new ResponseCache(version, app.core.clock);
   const closers = new Set<() => void>();
@@ -189,7 +189,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
     res: ServerResponse,
     requestId: string,
   ): Promise<void> {
-    const { ctx, key, limits } = auth.authenticate(req.headers['x-api-key']);
+    const { ctx, key, limits } = await auth.authenticate(req.headers['x-api-key']);
     const decision = limiter.take(key.id, route.counters, limits);
     if (!decision.ok) {
       const s = decision.retryAfterSeconds;

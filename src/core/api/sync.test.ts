@@ -41,8 +41,8 @@ describe('POST /v1/accounts/{id}/sync', () => {
       baseUrl: 'demo:',
       token: 'demo-token',
     });
-    const testKey = seedKey(t.core.db, t.clock, { workspaceId: ws.workspaceId, mode: 'test' }).key;
-    const liveKey = seedKey(t.core.db, t.clock, { workspaceId: ws.workspaceId, mode: 'live' }).key;
+    const testKey = (await seedKey(t.core.db, t.clock, { workspaceId: ws.workspaceId, mode: 'test' })).key;
+    const liveKey = (await seedKey(t.core.db, t.clock, { workspaceId: ws.workspaceId, mode: 'live' })).key;
 
     const stream = await fetch(`${t.url}/v1/events`, { headers: { 'x-api-key': testKey } });
     const reader = (stream.body as ReadableStream<Uint8Array>).getReader();

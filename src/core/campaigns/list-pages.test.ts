@@ -34,7 +34,7 @@ beforeAll(async () => {
   t = await startTestApi({ now: '2026-03-10T12:00:00.000Z' });
   const db = t.core.db;
   const ws = seedWorkspace(db, { plan: 'agency' });
-  key = seedKey(db, t.clock, { workspaceId: ws.workspaceId, mode: 'live' }).key;
+  key = (await seedKey(db, t.clock, { workspaceId: ws.workspaceId, mode: 'live' })).key;
   // Another workspace's campaigns share the index and must never appear.
   const other = seedWorkspace(db, { plan: 'agency' });
   const foreign = seedAccount(db, { workspaceId: other.workspaceId, mode: 'live' });

@@ -63,7 +63,7 @@ beforeAll(async () => {
   };
   la = seed('America/Los_Angeles', 1);
   tokyo = seed('Asia/Tokyo', 2);
-  key = seedKey(db, t.core.clock, { workspaceId, mode: 'test' }).key;
+  key = (await seedKey(db, t.core.clock, { workspaceId, mode: 'test' })).key;
 });
 
 afterAll(async () => {

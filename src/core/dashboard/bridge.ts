@@ -57,9 +57,11 @@ export function streamEvents(
     if (!res.writableEnded) res.end();
   };
   const recheck = setInterval(() => {
-    if (!app.use.identity.accessStillValid(ctx)) return end();
     // A store that cannot answer ends the stream too: the client reconnects and signs in again.
-    sessionAlive(core.sql, sessionId).then((alive) => alive || end(), end);
+    Promise.all([app.use.identity.accessStillValid(ctx), sessionAlive(core.sql, sessionId)]).then(
+      ([valid, alive]) => (valid && alive) || end(),
+      end,
+    );
   }, ACCESS_RECHECK_MS);
   recheck.unref();
   const close = (): void => {

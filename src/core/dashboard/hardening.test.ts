@@ -75,14 +75,14 @@ describe('sign-in lock-out', () => {
 
 describe('live streams end with access', () => {
   it('ends a /v1/events stream within a second of its key being revoked (also from another process)', async () => {
-    const { key, apiKey } = createApiKey(s.app.core.db, s.app.core.clock, {
+    const { key, apiKey } = await createApiKey(s.app.core.sql, s.app.core.clock, {
       workspaceId: s.workspaceId,
       mode: 'test',
     });
     const stream = await openStream(`${s.url}/v1/events`, { 'x-api-key': key });
     // A direct store write, as `cli key revoke` in another process makes it: no event in this one.
     const revokedAt = Date.now();
-    revokeApiKey(s.app.core.db, s.app.core.clock, apiKey.id);
+    await revokeApiKey(s.app.core.sql, s.app.core.clock, apiKey.id);
     expect((await stream.ended) - revokedAt).toBeLessThan(1_000);
   });
 

@@ -51,11 +51,13 @@ beforeAll(async () => {
     (await call(t.url, '/v1/openapi.json')).body as Parameters<typeof responseChecker>[0],
   );
   ws = seedWorkspace(t.core.db);
-  key = createApiKey(t.core.db, t.core.clock, {
-    workspaceId: ws.workspaceId,
-    mode: 'test',
-    limitOverrides: { writes: 1000, diagnostics: 1000 },
-  }).key;
+  key = (
+    await createApiKey(t.core.sql, t.core.clock, {
+      workspaceId: ws.workspaceId,
+      mode: 'test',
+      limitOverrides: { writes: 1000, diagnostics: 1000 },
+    })
+  ).key;
   campaignId = insertCampaign(
     t.core.db,
     ws.accountId,

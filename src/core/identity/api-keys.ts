@@ -6,8 +6,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { newId, randomBase62 } from '../ids';
-import type { Db } from '../store/open';
-import { stmt } from './access';
+import type { Sql } from '../store/sql';
 
 export type KeyMode = 'live' | 'test';
 export const KEY_PREFIXES: Record<KeyMode, string> = { live: 'service_live_', test: 'service_test_' };
@@ -91,25 +90,26 @@ export interface CreateApiKeyInput {
 }
 
 /** Creates a key and returns it with its secret: the only time the full key exists outside the caller. */
-export function createApiKey(
-  db: Db,
+export async function createApiKey(
+  sql: Sql,
   clock: Clock,
   input: CreateApiKeyInput,
-): { key: string; apiKey: ApiKeyInfo } {
-  const workspace = db.prepare(`SELECT id FROM workspaces WHERE id = ?`).get(input.workspaceId);
+): Promise<{ key: string; apiKey: ApiKeyInfo }> {
+  const workspace = await sql.get(`SELECT id FROM workspaces WHERE id = ?`, [input.workspaceId]);
   if (!workspace) throw new AppError('not_found', `workspace ${input.workspaceId} does not exist`);
   let userId = input.userId ?? null;
   if (userId) {
-    const user = db
-      .prepare(`SELECT id FROM users WHERE id = ? AND workspace_id = ?`)
-      .get(userId, input.workspaceId);
+    const user = await sql.get(`SELECT id FROM users WHERE id = ? AND workspace_id = ?`, [
+      userId,
+      input.workspaceId,
+    ]);
     if (!user) throw new AppError('not_found', `user ${userId} is not in workspace ${input.workspaceId}`);
   } else {
-    const owner = db
-      .prepare(
-        `SELECT id FROM users WHERE workspace_id = ? ORDER BY role = 'owner' DESC, created_at, id LIMIT 1`,
-      )
-      .get(input.workspaceId) as { id: string } | undefined;
+    const owner = await sql.get<{ id: string }>(
+      `SELECT id FROM users WHERE workspace_id = ?
+       ORDER BY CASE WHEN role = 'owner' THEN 0 ELSE 1 END, created_at, id LIMIT 1`,
+      [input.workspaceId],
+    );
     userId = owner?.id ?? null;
   }
   const overrides = input.limitOverrides ? LimitOverrides.parse(input.limitOverrides) : null;
@@ -117,73 +117,79 @@ export function createApiKey(
   const key = `${KEY_PREFIXES[mode]}${randomBase62(32)}`;
   const id = newId('key');
   const hint = `${KEY_PREFIXES[mode]}…${key.slice(-4)}`;
-  db.prepare(
+  await sql.run(
     `INSERT INTO api_keys (id, workspace_id, user_id, name, mode, key_hash, hint, limit_overrides, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    id,
-    input.workspaceId,
-    userId,
-    input.name ?? '',
-    mode,
-    hashApiKey(key),
-    hint,
-    overrides ? JSON.stringify(overrides) : null,
-    clock.now().toISOString(),
-    input.expiresAt ?? null,
+    [
+      id,
+      input.workspaceId,
+      userId,
+      input.name ?? '',
+      mode,
+      hashApiKey(key),
+      hint,
+      overrides ? JSON.stringify(overrides) : null,
+      clock.now().toISOString(),
+      input.expiresAt ?? null,
+    ],
   );
-  return { key, apiKey: getApiKey(db, id) as ApiKeyInfo };
+  return { key, apiKey: (await getApiKey(sql, id)) as ApiKeyInfo };
 }
 
-export function getApiKey(db: Db, id: string): ApiKeyInfo | undefined {
-  const row = db.prepare(`SELECT * FROM api_keys WHERE id = ?`).get(id) as ApiKeyRow | undefined;
+export async function getApiKey(sql: Sql, id: string): Promise<ApiKeyInfo | undefined> {
+  const row = await sql.get<ApiKeyRow>(`SELECT * FROM api_keys WHERE id = ?`, [id]);
   return row ? toInfo(row) : undefined;
 }
 
-export function findApiKeyBySecret(db: Db, key: string): ApiKeyInfo | undefined {
-  const row = stmt(db, `SELECT * FROM api_keys WHERE key_hash = ?`).get(hashApiKey(key)) as
-    ApiKeyRow | undefined;
+export async function findApiKeyBySecret(sql: Sql, key: string): Promise<ApiKeyInfo | undefined> {
+  const row = await sql.get<ApiKeyRow>(`SELECT * FROM api_keys WHERE key_hash = ?`, [hashApiKey(key)]);
   return row ? toInfo(row) : undefined;
 }
 
-export function listApiKeys(db: Db, workspaceId: string): ApiKeyInfo[] {
-  const rows = db
-    .prepare(`SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id`)
-    .all(workspaceId) as ApiKeyRow[];
+export async function listApiKeys(sql: Sql, workspaceId: string): Promise<ApiKeyInfo[]> {
+  const rows = await sql.all<ApiKeyRow>(
+    `SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id`,
+    [workspaceId],
+  );
   return rows.map(toInfo);
 }
 
 /** Revokes a key; revoking twice keeps the first revocation time. */
-export function revokeApiKey(db: Db, clock: Clock, id: string): ApiKeyInfo {
-  const existing = getApiKey(db, id);
+export async function revokeApiKey(sql: Sql, clock: Clock, id: string): Promise<ApiKeyInfo> {
+  const existing = await getApiKey(sql, id);
   if (!existing) throw new AppError('not_found', `API key ${id} does not exist`);
   if (!existing.revokedAt) {
-    db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE id = ?`).run(clock.now().toISOString(), id);
+    await sql.run(`UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, [
+      clock.now().toISOString(),
+      id,
+    ]);
   }
-  return getApiKey(db, id) as ApiKeyInfo;
+  return (await getApiKey(sql, id)) as ApiKeyInfo;
 }
 
 /** Revokes every live key of a user (a disabled or removed user's scripts lose access too). */
-export function revokeKeysOfUser(db: Db, clock: Clock, userId: string): string[] {
-  const ids = db
-    .prepare(`SELECT id FROM api_keys WHERE user_id = ? AND revoked_at IS NULL`)
-    .pluck()
-    .all(userId) as string[];
-  const at = clock.now().toISOString();
-  const revoke = db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE id = ?`);
-  for (const id of ids) revoke.run(at, id);
-  return ids;
+export async function revokeKeysOfUser(sql: Sql, clock: Clock, userId: string): Promise<string[]> {
+  const rows = await sql.all<{ id: string }>(
+    `UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL RETURNING id`,
+    [clock.now().toISOString(), userId],
+  );
+  return rows.map((r) => r.id);
 }
 
-export function setApiKeyLimits(db: Db, id: string, overrides: LimitOverrides | null): ApiKeyInfo {
+export async function setApiKeyLimits(
+  sql: Sql,
+  id: string,
+  overrides: LimitOverrides | null,
+): Promise<ApiKeyInfo> {
   const parsed = overrides ? LimitOverrides.parse(overrides) : null;
-  const result = db
-    .prepare(`UPDATE api_keys SET limit_overrides = ? WHERE id = ?`)
-    .run(parsed ? JSON.stringify(parsed) : null, id);
+  const result = await sql.run(`UPDATE api_keys SET limit_overrides = ? WHERE id = ?`, [
+    parsed ? JSON.stringify(parsed) : null,
+    id,
+  ]);
   if (result.changes === 0) throw new AppError('not_found', `API key ${id} does not exist`);
-  return getApiKey(db, id) as ApiKeyInfo;
+  return (await getApiKey(sql, id)) as ApiKeyInfo;
 }
 
-export function touchApiKey(db: Db, id: string, at: string): void {
-  db.prepare(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(at, id);
+export async function touchApiKey(sql: Sql, id: string, at: string): Promise<void> {
+  await sql.run(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`, [at, id]);
 }

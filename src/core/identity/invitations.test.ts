@@ -1,3 +1,4 @@
+import { sqliteSql } from '../store/sql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedWorkspace, TestClock, tempCore } from '../../test-support/api-fixtures';
 import { createApiKey, findApiKeyBySecret, isWellFormedApiKey, listApiKeys, revokeApiKey } from './api-keys';
@@ -14,7 +15,7 @@ function setup() {
 }
 
 describe('invitations', () => {
-  it('gives a one-time link valid 7 days on the recorded server URL', () => {
+  it('gives a one-time link valid 7 days on the recorded server URL', async () => {
     const { clock, db, ws } = setup();
     recordServerUrl(db, 'http://127.0.0.1:5555');
     const { token, url, invitation } = createInvitation(db, clock, {
@@ -31,7 +32,7 @@ describe('invitations', () => {
     expect(() => findOpenInvitation(db, clock, second.token)).toThrow();
     expect(() => findOpenInvitation(db, clock, 'x'.repeat(40))).toThrow();
   });
-  it('refuses a bad email, an unknown workspace and a current member', () => {
+  it('refuses a bad email, an unknown workspace and a current member', async () => {
     const { clock, db, ws } = setup();
     expect(() => createInvitation(db, clock, { workspaceId: ws.workspaceId, email: 'nope' })).toThrow(
       /email/,
@@ -47,21 +48,27 @@ describe('invitations', () => {
 });
 
 describe('api keys', () => {
-  it('creates keys of both modes bound to the owner, finds them by secret only, revokes once', () => {
+  it('creates keys of both modes bound to the owner, finds them by secret only, revokes once', async () => {
     const { clock, db, ws } = setup();
-    const live = createApiKey(db, clock, { workspaceId: ws.workspaceId });
-    const test = createApiKey(db, clock, { workspaceId: ws.workspaceId, mode: 'test', name: 'ci' });
+    const live = await createApiKey(sqliteSql(db), clock, { workspaceId: ws.workspaceId });
+    const test = await createApiKey(sqliteSql(db), clock, {
+      workspaceId: ws.workspaceId,
+      mode: 'test',
+      name: 'ci',
+    });
     expect(isWellFormedApiKey(live.key) && isWellFormedApiKey(test.key)).toBe(true);
     expect(live.apiKey).toMatchObject({ mode: 'live', userId: ws.ownerId, revokedAt: null });
     expect(test.key.startsWith('service_test_')).toBe(true);
-    expect(findApiKeyBySecret(db, test.key)?.id).toBe(test.apiKey.id);
-    expect(JSON.stringify(listApiKeys(db, ws.workspaceId))).not.toContain(live.key);
-    const first = revokeApiKey(db, clock, live.apiKey.id).revokedAt;
+    expect((await findApiKeyBySecret(sqliteSql(db), test.key))?.id).toBe(test.apiKey.id);
+    expect(JSON.stringify(await listApiKeys(sqliteSql(db), ws.workspaceId))).not.toContain(live.key);
+    const first = (await revokeApiKey(sqliteSql(db), clock, live.apiKey.id)).revokedAt;
     clock.advance(1000);
-    expect(revokeApiKey(db, clock, live.apiKey.id).revokedAt).toBe(first);
-    expect(() => createApiKey(db, clock, { workspaceId: ws.workspaceId, userId: 'user_other' })).toThrow();
-    expect(() =>
-      createApiKey(db, clock, { workspaceId: ws.workspaceId, limitOverrides: { reads: 0 } }),
-    ).toThrow();
+    expect((await revokeApiKey(sqliteSql(db), clock, live.apiKey.id)).revokedAt).toBe(first);
+    await expect(
+      createApiKey(sqliteSql(db), clock, { workspaceId: ws.workspaceId, userId: 'user_other' }),
+    ).rejects.toThrow();
+    await expect(
+      createApiKey(sqliteSql(db), clock, { workspaceId: ws.workspaceId, limitOverrides: { reads: 0 } }),
+    ).rejects.toThrow();
   });
 });

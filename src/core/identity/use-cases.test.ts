@@ -50,12 +50,12 @@ describe('people', () => {
     const { identity } = app.use;
     const { db, clock } = app.core;
     const session = await createSession(sqliteSql(db), clock, analyst.id);
-    const key = createApiKey(db, clock, {
+    const key = await createApiKey(sqliteSql(db), clock, {
       workspaceId: analyst.workspaceId,
       userId: analyst.id,
       mode: 'test',
     });
-    const ownerKey = createApiKey(db, clock, {
+    const ownerKey = await createApiKey(sqliteSql(db), clock, {
       workspaceId: owner.workspaceId,
       userId: owner.id,
       mode: 'test',
@@ -66,8 +66,8 @@ describe('people', () => {
     const disabled = await identity.disableUser(identity.contextForUser(owner.id), analyst.id);
     expect(disabled.status).toBe('disabled');
     expect(await findSession(sqliteSql(db), clock, session.token)).toBeUndefined();
-    expect(getApiKey(db, key.apiKey.id)?.revokedAt).not.toBeNull();
-    expect(getApiKey(db, ownerKey.apiKey.id)?.revokedAt).toBeNull();
+    expect((await getApiKey(sqliteSql(db), key.apiKey.id))?.revokedAt).not.toBeNull();
+    expect((await getApiKey(sqliteSql(db), ownerKey.apiKey.id))?.revokedAt).toBeNull();
     expect(() => identity.contextForUser(analyst.id)).toThrow(/disabled/);
     expect(announced).toEqual([
       { workspaceId: analyst.workspaceId, userId: analyst.id, keyIds: [key.apiKey.id] },
@@ -76,7 +76,7 @@ describe('people', () => {
     const enabled = await identity.enableUser(identity.contextForUser(owner.id), analyst.id);
     expect(enabled.status).toBe('active');
     expect(identity.contextForUser(analyst.id).userId).toBe(analyst.id);
-    expect(getApiKey(db, key.apiKey.id)?.revokedAt).not.toBeNull();
+    expect((await getApiKey(sqliteSql(db), key.apiKey.id))?.revokedAt).not.toBeNull();
   });
 
   it('removing keeps the row for history and releases the email for a new invitation', async () => {

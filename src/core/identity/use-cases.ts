@@ -48,7 +48,7 @@ export interface CreateKeyInput {
 }
 
 export function identityUseCases(services: AppServices) {
-  const { db, clock, events } = services.core;
+  const { db, sql, clock, events } = services.core;
 
   /** People management is the owner's: an admin or member may not disable, remove or list access. */
   function requireOwner(ctx: RequestContext): void {
@@ -72,9 +72,9 @@ export function identityUseCases(services: AppServices) {
   }
 
   /** Ends what a user's access opened: sessions, keys and (through the event) their live streams. */
-  function cutAccess(user: User): void {
+  async function cutAccess(user: User): Promise<void> {
     endSessionsOf(db, user.id);
-    const keyIds = revokeKeysOfUser(db, clock, user.id);
+    const keyIds = await revokeKeysOfUser(sql, clock, user.id);
     events.emit('access.revoked', { workspaceId: user.workspaceId, userId: user.id, keyIds });
   }
 
@@ -89,8 +89,8 @@ export function identityUseCases(services: AppServices) {
     }
   }
 
-  function ownKey(ctx: RequestContext, id: string): ApiKeyInfo {
-    const key = getApiKey(db, id);
+  async function ownKey(ctx: RequestContext, id: string): Promise<ApiKeyInfo> {
+    const key = await getApiKey(sql, id);
     if (!key || key.workspaceId !== ctx.workspaceId)
       throw new AppError('not_found', `API key ${id} was not found.`);
     return key;
@@ -127,12 +127,12 @@ export function identityUseCases(services: AppServices) {
     },
 
     /** The administrator's context of the workspace a key, user or diagnostic belongs to (`key revoke KEY_ID`). */
-    contextForWorkspaceOf(
+    async contextForWorkspaceOf(
       ref: { keyId: string } | { userId: string } | { diagnosticId: string },
-    ): RequestContext {
+    ): Promise<RequestContext> {
       const workspaceId =
         'keyId' in ref
-          ? getApiKey(db, ref.keyId)?.workspaceId
+          ? (await getApiKey(sql, ref.keyId))?.workspaceId
           : 'userId' in ref
             ? getUser(db, ref.userId)?.workspaceId
             : workspaceOfDiagnostic(db, ref.diagnosticId);
@@ -161,9 +161,9 @@ export function identityUseCases(services: AppServices) {
      * Whether a context still has access (a live stream re-checks this): its key is neither revoked
      * nor expired, and its user is neither disabled nor removed.
      */
-    accessStillValid(ctx: RequestContext): boolean {
+    async accessStillValid(ctx: RequestContext): Promise<boolean> {
       if (ctx.keyId) {
-        const key = getApiKey(db, ctx.keyId);
+        const key = await getApiKey(sql, ctx.keyId);
         if (!key || key.revokedAt) return false;
         if (key.expiresAt && Date.parse(key.expiresAt) <= clock.now().getTime()) return false;
       }
@@ -184,7 +184,7 @@ export function identityUseCases(services: AppServices) {
 
     /** The workspace's keys, newest first (hints only, never the secret). */
     async listKeys(ctx: RequestContext): Promise<ApiKeyInfo[]> {
-      return listApiKeys(db, ctx.workspaceId).reverse();
+      return (await listApiKeys(sql, ctx.workspaceId)).reverse();
     },
 
     async createKey(
@@ -200,7 +200,7 @@ export function identityUseCases(services: AppServices) {
       const expiresAt = input.expiresInDays
         ? new Date(clock.now().getTime() + input.expiresInDays * 86_400_000).toISOString()
         : null;
-      return createApiKey(db, clock, {
+      return await createApiKey(sql, clock, {
         workspaceId: ctx.workspaceId,
         mode: input.mode,
         name: input.name ?? '',
@@ -210,8 +210,8 @@ export function identityUseCases(services: AppServices) {
     },
 
     async revokeKey(ctx: RequestContext, id: string): Promise<ApiKeyInfo> {
-      ownKey(ctx, id);
-      const revoked = revokeApiKey(db, clock, id);
+      await ownKey(ctx, id);
+      const revoked = await revokeApiKey(sql, clock, id);
       events.emit('access.revoked', { workspaceId: ctx.workspaceId, userId: null, keyIds: [id] });
       return revoked;
     },
@@ -222,9 +222,9 @@ export function identityUseCases(services: AppServices) {
       id: string,
       change: Partial<LimitOverrides> | null,
     ): Promise<ApiKeyInfo> {
-      const current = ownKey(ctx, id);
-      return setApiKeyLimits(
-        db,
+      const current = await ownKey(ctx, id);
+      return await setApiKeyLimits(
+        sql,
         id,
         change === null ? null : { ...(current.limitOverrides ?? {}), ...change },
       );
@@ -256,7 +256,7 @@ export function identityUseCases(services: AppServices) {
       guardTarget(ctx, user);
       if (user.status === 'active') {
         setUserDisabled(db, user.id, clock.now().toISOString());
-        cutAccess(user);
+        await cutAccess(user);
       }
       return memberOf(ctx, userId);
     },
@@ -275,7 +275,7 @@ export function identityUseCases(services: AppServices) {
       const user = memberOf(ctx, userId);
       guardTarget(ctx, user);
       markUserRemoved(db, user.id, clock.now().toISOString());
-      cutAccess(user);
+      await cutAccess(user);
       return getUser(db, user.id) as User;
     },
 

@@ -82,7 +82,7 @@ beforeAll(async () => {
   const db = t.core.db;
   const { workspaceId, ownerId } = seedWorkspace(db, { plan: 'agency' });
   ctx = { workspaceId, plan: 'agency', userId: ownerId, keyId: null, mode: 'all' };
-  ({ key } = seedKey(db, t.core.clock, { workspaceId, mode: 'test' }));
+  ({ key } = await seedKey(db, t.core.clock, { workspaceId, mode: 'test' }));
 
   // Alpha: healthy, on budget (50 a day against 50).
   ids.alpha = seedAccount(db, { workspaceId, mode: 'test', name: 'Alpha' }).id;

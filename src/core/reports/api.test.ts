@@ -24,16 +24,20 @@ beforeAll(async () => {
   ({ reports, diagnostics } = app);
   api = await createApiServer(app, { port: 0 });
   const limits = { reads: 1000, writes: 1000, reports: 1000 };
-  key = createApiKey(h.core.db, clock, {
-    workspaceId: h.fixture.workspaceId,
-    mode: 'test',
-    limitOverrides: limits,
-  }).key;
-  otherKey = createApiKey(h.core.db, clock, {
-    workspaceId: h.fixture.other.workspaceId,
-    mode: 'test',
-    limitOverrides: limits,
-  }).key;
+  key = (
+    await createApiKey(h.core.sql, clock, {
+      workspaceId: h.fixture.workspaceId,
+      mode: 'test',
+      limitOverrides: limits,
+    })
+  ).key;
+  otherKey = (
+    await createApiKey(h.core.sql, clock, {
+      workspaceId: h.fixture.other.workspaceId,
+      mode: 'test',
+      limitOverrides: limits,
+    })
+  ).key;
 });
 
 afterAll(async () => {

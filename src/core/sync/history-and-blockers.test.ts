@@ -111,11 +111,13 @@ beforeAll(async () => {
     const outcome = await app.sync.syncAccount(account.id);
     expect(outcome.status, outcome.error?.message).toBe('completed');
   }
-  key = createApiKey(core.db, core.clock, {
-    workspaceId: workspace.id,
-    mode: 'test',
-    limitOverrides: { writes: 1000, diagnostics: 1000 },
-  }).key;
+  key = (
+    await createApiKey(core.sql, core.clock, {
+      workspaceId: workspace.id,
+      mode: 'test',
+      limitOverrides: { writes: 1000, diagnostics: 1000 },
+    })
+  ).key;
   api = await createApiServer(app, { port: 0 });
   check = responseChecker(
     (await call(api.url, '/v1/openapi.json')).body as Parameters<typeof responseChecker>[0],

@@ -36,7 +36,8 @@ export const eventRoutes = [
       heartbeat.unref();
       // A revoked or expired key (revoked here or by the CLI in another process) ends the stream.
       const recheck = setInterval(() => {
-        if (!app.use.identity.accessStillValid(ctx)) close();
+        // A store that cannot answer ends the stream too: the client reconnects and authenticates again.
+        app.use.identity.accessStillValid(ctx).then((valid) => valid || close(), close);
       }, ACCESS_RECHECK_MS);
       recheck.unref();
       let closed = false;
