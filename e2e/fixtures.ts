@@ -21,6 +21,8 @@ export interface ServerOptions {
   invite?: string;
   /** More arguments for e2e/serve-dashboard.ts (e.g. --plan agency). */
   args?: string[];
+  /** Another host script under e2e/ with the same READY/OK protocol (e.g. desktop-standin.ts). */
+  script?: string;
 }
 
 // Playwright runs from the repository root (where playwright.config.ts is).
@@ -31,7 +33,8 @@ export async function startServer(
   options: ServerOptions = {},
 ): Promise<DashboardServer & { stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-e2e-'));
-  const args = ['--import', 'tsx', join(ROOT, 'e2e', 'serve-dashboard.ts'), '--data-dir', dataDir];
+  const script = join(ROOT, 'e2e', options.script ?? 'serve-dashboard.ts');
+  const args = ['--import', 'tsx', script, '--data-dir', dataDir];
   if (options.bare) args.push('--bare');
   if (options.invite) args.push('--invite', options.invite);
   if (options.args) args.push(...options.args);

@@ -3,10 +3,11 @@
 // `INVITE <url>` for --invite. Reads test controls on stdin ("expire-token" → "OK expire-token", "make-admin",
 // "restore-token" → "OK restore-token").
 //   node --import tsx e2e/serve-dashboard.ts --data-dir DIR [--bare] [--invite EMAIL] [--campaigns N]
-//     [--plan agency] [--smtp-port N]
+//     [--plan agency] [--smtp-port N] [--workspace-name NAME]
 // --bare: a trial workspace and its owner, no account connected (the connect tests start there).
 // --plan: the workspace's plan (white-label tests); --smtp-port: the SMTP server a test started
-// (127.0.0.1, no TLS), set as the workspace's SMTP server. Control "due-reports" makes every scheduled
+// (127.0.0.1, no TLS), set as the workspace's SMTP server; --workspace-name: tells a team server's
+// workspace from the desktop's local one. Control "due-reports" makes every scheduled
 // report due now and starts it ("OK due-reports"): a schedule's run without waiting for Monday.
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
       campaigns: { type: 'string' },
       plan: { type: 'string' },
       'smtp-port': { type: 'string' },
+      'workspace-name': { type: 'string' },
     },
   });
   const dataDir = values['data-dir'];
@@ -46,6 +48,9 @@ async function main(): Promise<void> {
   const workspaceId = listWorkspaces(core.db)[0]?.id;
   if (values.plan && workspaceId) {
     core.db.prepare(`UPDATE workspaces SET plan = ? WHERE id = ?`).run(values.plan, workspaceId);
+  }
+  if (values['workspace-name'] && workspaceId) {
+    core.db.prepare(`UPDATE workspaces SET name = ? WHERE id = ?`).run(values['workspace-name'], workspaceId);
   }
   if (values['smtp-port'] && workspaceId) {
     await host.app.use.alerts.setSmtp(host.app.use.identity.contextForWorkspace(workspaceId), {

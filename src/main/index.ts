@@ -11,8 +11,12 @@ import { getWorkspaceOwner } from '../core/identity/users';
 import { listWorkspaces } from '../core/identity/workspaces';
 import type { BridgeEvent } from '../shared/ipc/types';
 import { registerIpc } from './ipc';
+import { setApplicationMenu } from './menu';
 import { NotificationPolicy } from './notify-policy';
 import { desktopTokenCipher } from './safe-storage-cipher';
+import { registerTeamServerIpc } from './team-ipc';
+import { TeamMode } from './team-mode/controller';
+import { windowSwitcher } from './team-window';
 import { keepRunningInTray } from './tray';
 import { createMainWindow, hardenSession } from './window';
 
@@ -22,10 +26,13 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   let win: BrowserWindow | null = null;
+  // The window on screen: the local one, or the team server's in team mode.
+  let onScreen: () => BrowserWindow | null = () => win;
   app.on('second-instance', () => {
-    if (!win) return;
-    if (win.isMinimized()) win.restore();
-    win.focus();
+    const current = onScreen();
+    if (!current) return;
+    if (current.isMinimized()) current.restore();
+    current.focus();
   });
   app.on('web-contents-created', (_event, contents) => {
     contents.on('will-attach-webview', (event) => event.preventDefault());
@@ -62,7 +69,32 @@ if (!app.requestSingleInstanceLock()) {
     const ctx = (): HandlerContext => services.use.identity.contextForUser(owner.id);
 
     hardenSession();
-    win = createMainWindow();
+    // Local store or a team server's dashboard (Settings > Team server; the Team Server menu): the
+    // choice is a file in the data directory, read before any window shows.
+    let switcher: ReturnType<typeof windowSwitcher> | null = null;
+    const teamMode = new TeamMode({
+      file: join(dataDir, 'team-server.json'),
+      show: (target) => {
+        switcher?.show(target);
+        refreshMenu();
+      },
+      warn: (message) => consoleLogger.warn(message),
+    });
+    const initial = teamMode.initialTarget();
+    const localWin = createMainWindow({ showWhenReady: initial.kind === 'local' });
+    win = localWin;
+    switcher = windowSwitcher(localWin);
+    onScreen = () => switcher?.current() ?? localWin;
+    const refreshMenu = (): void =>
+      setApplicationMenu(teamMode.view(), (action) => {
+        if (action === 'useLocal') teamMode.useLocal();
+        else if (action === 'useTeam') teamMode.useRemembered();
+        // Settings > Team server, in the local window (the item is offered in local mode).
+        else void localWin.webContents.executeJavaScript(`location.hash = '#/settings'`);
+      });
+    refreshMenu();
+    if (initial.kind === 'team') switcher.show(initial);
+    const unregisterTeam = registerTeamServerIpc(teamMode, localWin);
     let quitting = false;
     // Closing the window can leave the watch running in the tray (Settings), with start at login.
     const applyPreferences = keepRunningInTray(
@@ -87,7 +119,10 @@ if (!app.requestSingleInstanceLock()) {
       if (payload.workspaceId === owner.workspaceId) policy.add({ name, payload } as unknown as BridgeEvent);
     });
     const timer = setInterval(() => {
-      for (const notice of policy.flush(win?.isFocused() ?? false)) {
+      const notices = policy.flush(win?.isFocused() ?? false);
+      // In team mode the window shows the team's data: the local store's notices would mislead.
+      if (teamMode.view().mode === 'team') return;
+      for (const notice of notices) {
         if (!Notification.isSupported()) break;
         const shown = new Notification({ title: notice.title, body: notice.body });
         shown.on('click', () => {
@@ -106,6 +141,7 @@ if (!app.requestSingleInstanceLock()) {
       clearInterval(timer);
       offNotify();
       unregister();
+      unregisterTeam();
       void (async () => {
         await host.stop();
         app.exit(0);

@@ -12,11 +12,14 @@ import type { BridgeEvent } from '../shared/ipc/types';
 const reportId = z.string().regex(/^rpt_[0-9A-Za-z]{16}$/);
 
 /** Only our own window's top frame may call in. */
-function trusted(event: IpcMainInvokeEvent, win: BrowserWindow): boolean {
+export function trusted(event: IpcMainInvokeEvent, win: BrowserWindow): boolean {
   return event.sender === win.webContents && event.senderFrame === win.webContents.mainFrame;
 }
 
-const refused: Result<never> = { ok: false, error: { type: 'permission_error', message: 'Unknown caller.' } };
+export const refused: Result<never> = {
+  ok: false,
+  error: { type: 'permission_error', message: 'Unknown caller.' },
+};
 
 export function registerIpc(
   env: HandlerEnv,

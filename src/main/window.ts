@@ -14,7 +14,10 @@ export function hardenSession(): void {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
 }
 
-export function createMainWindow(): BrowserWindow {
+/** The local window; `showWhenReady: false` when the app opens on the team server's window instead. */
+export function createMainWindow(
+  options: { showWhenReady: boolean } = { showWhenReady: true },
+): BrowserWindow {
   const win = new BrowserWindow({
     width: 1360,
     height: 880,
@@ -32,7 +35,7 @@ export function createMainWindow(): BrowserWindow {
       spellcheck: false,
     },
   });
-  win.once('ready-to-show', () => win.show());
+  if (options.showWhenReady) win.once('ready-to-show', () => win.show());
   const contents = win.webContents;
   contents.on('will-navigate', (event, url) => {
     event.preventDefault();

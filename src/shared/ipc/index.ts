@@ -25,4 +25,21 @@ export interface DesktopBridge {
   onEvent(listener: (event: BridgeEvent) => void): () => void;
   /** Opens the native save dialog for a completed report; resolves to the saved path or null. */
   saveReport(reportId: string): Promise<Result<{ path: string | null }>>;
+  /** Which store the window shows: the local one, or a team server's dashboard (desktop only). */
+  teamServer: TeamServerBridge;
+}
+
+/** The desktop's team-server choice as main persisted it; `url` is remembered in local mode too. */
+export interface TeamServerView {
+  mode: 'local' | 'team';
+  /** The team server's origin (https, or http on this computer only), or null when never set. */
+  url: string | null;
+}
+
+export interface TeamServerBridge {
+  get(): Promise<Result<TeamServerView>>;
+  /** Validates and saves the address, then shows the team server's dashboard in the window. */
+  use(url: string): Promise<Result<TeamServerView>>;
+  /** Back to the local store (the address stays remembered). */
+  useLocal(): Promise<Result<TeamServerView>>;
 }

@@ -81,3 +81,10 @@ export const ipcChannel = (name: HandlerName): `ipc:${HandlerName}` => `ipc:${na
 /** The channel main pushes core events on, and the one the renderer asks a report save on. */
 export const EVENTS_CHANNEL = 'adlens:event';
 export const SAVE_REPORT_CHANNEL = 'adlens:save-report';
+
+/** The desktop's team-server choice: read it, switch to a team server, switch back to the local store. */
+export const TEAM_SERVER_CHANNELS = {
+  get: 'adlens:team-server:get',
+  use: 'adlens:team-server:use',
+  useLocal: 'adlens:team-server:use-local',
+} as const;

@@ -1,6 +1,6 @@
 // Settings: workspace and plan, API keys (shown once, with a copy button), the Andromeda profile,
 // white-label defaults, the reporting currency, the local API address, alert destinations (owners
-// and admins), and (for the owner) the people with access.
+// and admins), (for the owner) the people with access, and (desktop) the team server.
 import { useState, type FormEvent } from 'react';
 import type { AndromedaProfile, ApiKeyCreated, SettingsView } from '../../../shared/ipc';
 import { useCall, useCallMutation } from '../api/hooks';
@@ -10,6 +10,7 @@ import { Alerts } from './settings/Alerts';
 import { AlertSchedule, SmtpSettings } from './settings/Email';
 import { People } from './settings/People';
 import { ReportingCurrency } from './settings/ReportingCurrency';
+import { TeamServer, teamServerBridge } from './settings/TeamServer';
 
 function CopyButton(props: { text: string; label: string }): React.JSX.Element {
   const [copied, setCopied] = useState(false);
@@ -367,6 +368,7 @@ export default function Settings(): React.JSX.Element {
   if (settings.isPending) return <Loading label="Loading settings…" />;
   if (settings.isError) return <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />;
   const s = settings.data;
+  const teamBridge = teamServerBridge();
   return (
     <>
       <PageHeader title="Settings" subtitle={`${s.workspace.name} · signed in as ${s.user.email}`} />
@@ -435,6 +437,12 @@ export default function Settings(): React.JSX.Element {
         <section className="panel" aria-labelledby="watch-title">
           <h2 id="watch-title">Keep watching</h2>
           <DesktopWatch settings={s} />
+        </section>
+      ) : null}
+      {teamBridge ? (
+        <section className="panel" aria-labelledby="team-server-title">
+          <h2 id="team-server-title">Team server</h2>
+          <TeamServer bridge={teamBridge} />
         </section>
       ) : null}
       <section className="panel" aria-labelledby="meta-app-title">
