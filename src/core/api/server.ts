@@ -13,7 +13,7 @@ import type { App } from '../app';
 import { Admission, type AdmissionOptions } from './admission';
 import { Authenticator } from './auth';
 import { describeError, describeZodError, isJsonContentType, parseQuery, readBody, sendError } from './http';
-import { RateLimiter } from './rate-limit';
+import { RateLimiter, type RateLimitCounters } from './rate-limit';
 import { ResponseCache, storeVersion } from './response-cache';
 import { Router, type Route, type RouteResult } from './route';
 import { apiRoutes } from './routes';
@@ -48,6 +48,11 @@ export interface ApiServerOptions {
   fallback?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** The rate limiter's time source (tests move it to see windows reset); default the core clock. */
   rateLimitClock?: Clock;
+  /**
+   * Where rate-limit windows are counted: this process's memory by default; a team server passes
+   * counters shared by all its processes (`PgRateLimiter`), so a key's limit holds in total.
+   */
+  rateLimits?: RateLimitCounters;
   /** Reuse JSON answers while the store is unchanged (default); off to measure the computation. */
   cacheResponses?: boolean;
   /** Overload protection (bounded in-flight requests, a short queue, shedding on event-loop lag). */
@@ -101,7 +106,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   const router = new Router(routes);
   const version = storeVersion(app.core.db);
   const auth = new Authenticator(app.core.sql, app.core.clock, version);
-  const limiter = new RateLimiter(opts.rateLimitClock ?? app.core.clock);
+  const limiter = opts.rateLimits ?? new RateLimiter(opts.rateLimitClock ?? app.core.clock);
   const responses = new ResponseCache(version, app.core.clock);
   const closers = new Set<() => void>();
   let openApiText: string | undefined;
@@ -190,7 +195,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
     requestId: string,
   ): Promise<void> {
     const { ctx, key, limits } = await auth.authenticate(req.headers['x-api-key']);
-    const decision = limiter.take(key.id, route.counters, limits);
+    const decision = await limiter.take(key.id, route.counters, limits);
     if (!decision.ok) {
       const s = decision.retryAfterSeconds;
       throw new AppError(
