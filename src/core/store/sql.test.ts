@@ -3,7 +3,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineStores, ENGINES } from '../../test-support/engines';
 import { numberedPlaceholders } from './pg/sql';
-import { isUniqueViolation, type Sql } from './sql';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from './open';
+import { isUniqueViolation, sqliteSql, type Sql } from './sql';
 
 const engines = engineStores();
 afterAll(() => engines.stop(), 60_000);
@@ -101,6 +105,29 @@ describe.each(ENGINES)('the store boundary on %s', (engine) => {
     expect(isUniqueViolation(error)).toBe(true);
     expect(isUniqueViolation(new Error('other'))).toBe(false);
     await close();
+  });
+});
+
+describe('the SQLite adapter', () => {
+  it('is one per connection: transactions of callers that each asked for it queue on the same line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adlens-sql-adapter-'));
+    const store = openStore(dir);
+    try {
+      const mine = sqliteSql(store.db);
+      const theirs = sqliteSql(store.db);
+      expect(theirs).toBe(mine);
+      await table(mine);
+      const write = (sql: Sql, id: string) =>
+        sql.transaction(async (tx) => {
+          await tx.run(`INSERT INTO ledger (id, micros) VALUES (?, ?)`, [id, 1]);
+          await new Promise((r) => setTimeout(r, 10));
+        });
+      await Promise.all([write(mine, 'a'), write(theirs, 'b')]);
+      expect(await count(mine)).toBe(2);
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -47,6 +47,18 @@ export const bound = (params: readonly SqlValue[]): unknown[] =>
  * from outside it waits for it to end (its own `tx` goes straight through).
  */
 export function sqliteSql(db: Db): Sql {
+  // One adapter per connection: its transaction queue must be the only one on that connection.
+  let adapter = adapters.get(db);
+  if (!adapter) {
+    adapter = sqliteAdapter(db);
+    adapters.set(db, adapter);
+  }
+  return adapter;
+}
+
+const adapters = new WeakMap<Db, Sql>();
+
+function sqliteAdapter(db: Db): Sql {
   const direct = (depth: number): Sql => {
     const self: Sql = {
       engine: 'sqlite',
