@@ -44,7 +44,9 @@ export const bound = (params: readonly SqlValue[]): unknown[] =>
 /**
  * SQLite behind the boundary. better-sqlite3 is synchronous on one connection, so a transaction that
  * awaits would let another request's statements fall inside it: while one is open, every statement
- * from outside it waits for it to end (its own `tx` goes straight through).
+ * from outside it waits for it to end (its own `tx` goes straight through). Code still on `core.db`
+ * bypasses that queue, so until every store is behind the boundary a transaction here awaits nothing
+ * but its own statements (no I/O, no timers) and stays short.
  */
 export function sqliteSql(db: Db): Sql {
   // One adapter per connection: its transaction queue must be the only one on that connection.
