@@ -2,7 +2,8 @@
 // from the campaigns table, the 30-day spend from the account-day rollup, summed over the 30 days
 // ending today in each account's own time zone (an account's "today" is its own, never UTC's).
 import { addDays, dateInZone } from '../clock';
-import { stmt, type RequestContext, accountScope } from '../identity/access';
+import { type RequestContext, accountScope } from '../identity/access';
+import { stmt } from '../store/statements';
 import { microsToAmount } from '../money';
 import { disableReasonName } from '../../shared/disable-reasons';
 import type { Db } from '../store/open';

@@ -1,6 +1,6 @@
 // The alert tables (destinations, the deliveries outbox, digests) and the few reads alerts need from
 // the rest of the store. The only SQL of alerts.
-import { stmt } from '../identity/access';
+import { stmt } from '../store/statements';
 import type { Db } from '../store/open';
 
 export interface DestinationRow {

@@ -10,7 +10,8 @@ import type {
   RiskLevel,
 } from '../../shared/ipc/types';
 import { effectiveGoal, goalsOf } from '../goals/store';
-import { accountScope, stmt, type RequestContext, type VisibleAccount } from '../identity/access';
+import { accountScope, type RequestContext, type VisibleAccount } from '../identity/access';
+import { stmt } from '../store/statements';
 import { campaignInsights, type CampaignInsights as StoreInsights } from '../insights';
 import { deriveMetrics } from '../insights/metrics';
 import { microsToAmount } from '../money';

@@ -1,7 +1,7 @@
 // The SQL of a diagnostic's history and evidence series: the completed diagnostics of one scope (a
 // campaign, or the whole account) on their (campaign_id, completed_at) and (account_id, completed_at)
 // keys, and the daily rows of the entity an issue names (ad, ad set, campaign or account) on theirs.
-import { stmt } from '../identity/access';
+import { stmt } from '../store/statements';
 import type { Db } from '../store/open';
 import type { RiskLevel } from '../../shared/api/diagnostics';
 

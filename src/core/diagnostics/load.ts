@@ -4,7 +4,7 @@ import type { Statement } from 'better-sqlite3';
 import { parseIssues } from '../campaigns/blockers';
 import { addDays } from '../clock';
 import type { MetaRecommendations } from '../../shared/api/diagnostics';
-import { stmt } from '../identity/access';
+import { stmt } from '../store/statements';
 import type { Db } from '../store/open';
 import type { PeerTotals } from './goal-judgement';
 import { parseTargeting } from './targeting';

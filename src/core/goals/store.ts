@@ -1,6 +1,6 @@
 // The goals table: an account's goal and its campaigns' own. The only SQL of goals.
 import type { Goal, GoalKind } from '../../shared/api/goals';
-import { stmt } from '../identity/access';
+import { stmt } from '../store/statements';
 import type { Db } from '../store/open';
 
 export interface GoalRow {

@@ -1,33 +1,11 @@
 // Who may see what. A request context names a workspace and a mode; every lookup of an ad account,
 // campaign, diagnostic or report made on behalf of a request goes through here, so that one workspace
 // never sees another's data and a test key never sees live-mode accounts (nor a live key test ones).
-import type { Statement } from 'better-sqlite3';
 import { AppError } from '../errors';
 import { isPlatformAccountId } from '../ids';
 import type { Db } from '../store/open';
 import type { Sql } from '../store/sql';
-
-const MAX_STATEMENTS_PER_DB = 500;
-const statementCaches = new WeakMap<Db, Map<string, Statement>>();
-
-/**
- * A prepared statement cached per connection: the API's per-request lookups (key, account, campaign)
- * run thousands of times a second, and SQLite's prepare step would dominate them.
- */
-export function stmt(db: Db, sql: string): Statement {
-  let cache = statementCaches.get(db);
-  if (!cache) {
-    cache = new Map();
-    statementCaches.set(db, cache);
-  }
-  let statement = cache.get(sql);
-  if (!statement) {
-    statement = db.prepare(sql);
-    if (cache.size >= MAX_STATEMENTS_PER_DB) cache.delete(cache.keys().next().value as string);
-    cache.set(sql, statement);
-  }
-  return statement;
-}
+import { stmt } from '../store/statements';
 
 export type Plan = 'starter' | 'pro' | 'agency' | 'trial';
 

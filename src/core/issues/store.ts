@@ -1,7 +1,7 @@
 // The issues table: one row per problem across diagnoses. The only SQL on it.
 import type { IssueChange, IssueState, TrackedIssue } from '../../shared/api/issues';
 import type { RiskLevel } from '../../shared/api/diagnostics';
-import { stmt } from '../identity/access';
+import { stmt } from '../store/statements';
 import type { Db } from '../store/open';
 
 export interface IssueRow {

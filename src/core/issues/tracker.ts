@@ -6,7 +6,7 @@ import { addDays, dateInZone } from '../clock';
 import type { Core } from '../core';
 import { campaignsWithDelivery } from '../diagnostics/load';
 import type { StoredResult } from '../diagnostics/rows';
-import { stmt } from '../identity/access';
+import { stmt } from '../store/statements';
 import { reconcileIssues, type FoundIssue } from './lifecycle';
 
 interface CompletedDiagnostic {

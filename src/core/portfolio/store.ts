@@ -1,7 +1,7 @@
 // The portfolio's SQL. Every statement is keyed: per account on the account-day rollup or on the
 // (account_id, date, …) covering index of the campaign rows, per workspace on the issues index, so a
 // portfolio of 50 accounts and 10,000 campaigns never reads a growing table whole.
-import { stmt } from '../identity/access';
+import { stmt } from '../store/statements';
 import type { Db } from '../store/open';
 import type { RiskLevel } from '../../shared/api/diagnostics';
 

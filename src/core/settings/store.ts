@@ -1,7 +1,7 @@
 // The settings table (key → text value): install-wide facts such as the demo seed, the server's URL,
 // the report-signing secret, the desktop's API port and each workspace's white-label defaults. The
 // only SQL on that table.
-import { stmt } from '../identity/access';
+import { stmt } from '../store/statements';
 import type { Db } from '../store/open';
 
 export function readSetting(db: Db, key: string): string | undefined {

@@ -4,7 +4,7 @@
 // (`ON CONFLICT … DO UPDATE/NOTHING`, `excluded.`, `RETURNING`); where they differ a store branches on
 // `sql.engine`, in the store, once.
 import type { Db } from './open';
-import { stmt } from '../identity/access';
+import { stmt } from './statements';
 
 /** Booleans are stored as 0/1 on both engines (the schemas are twins). */
 export type SqlValue = string | number | bigint | boolean | null | Buffer;

@@ -1,6 +1,6 @@
 // The watcher's tables: each account's sync schedule, and the completed syncs not yet judged. The
 // only SQL on sync_schedules and on sync_runs.judged_at.
-import { stmt } from '../identity/access';
+import { stmt } from '../store/statements';
 import { readSetting } from '../settings/store';
 import { DEFAULT_INTERVAL_MINUTES } from './slots';
 import type { Db } from '../store/open';
