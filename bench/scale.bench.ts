@@ -10,7 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { figure, percentile, type BenchFigure, type BenchSuite } from './harness';
-import { account, agencyShape, datesEnding } from './scale/agency';
+import { startTestPostgres } from '../src/test-support/postgres';
+import { connectPg } from '../src/core/store/pg/connect';
+import { migratePg } from '../src/core/store/pg/migrate';
+import { account, agencyShape, datesEnding, type AgencyShape } from './scale/agency';
+import { loadPostgres } from './scale/load-pg';
 import { loadSqlite } from './scale/load-sqlite';
 import { concurrent, sequential, type Read } from './scale/reads';
 
@@ -21,6 +25,8 @@ const CONCURRENT_SECONDS = Number(process.env.ADLENS_SCALE_SECONDS ?? 4);
 const READ_TARGET_MS = 50;
 const RSS_TARGET_MB = 400;
 const SUITE = 'scale';
+/** Engines to load: `ADLENS_SCALE_ENGINES=sqlite` skips PostgreSQL. */
+const ENGINES = (process.env.ADLENS_SCALE_ENGINES ?? 'sqlite,postgres').split(',');
 
 function log(line: string): void {
   console.log(line);
@@ -242,8 +248,45 @@ const suite: BenchSuite = {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+    if (ENGINES.includes('postgres')) figures.push(...(await postgresFigures(shape)));
     return figures;
   },
 };
+
+/**
+ * The same agency loaded into PostgreSQL (a server the bench starts from npm, as the tests do): load
+ * time and size on disk. The reads need `serve --database-url`, which is not built yet.
+ */
+async function postgresFigures(shape: AgencyShape): Promise<BenchFigure[]> {
+  const server = await startTestPostgres();
+  try {
+    const pool = connectPg(await server.createDatabase(), { max: 2 });
+    try {
+      await migratePg(pool);
+      log(`  loading the same agency into PostgreSQL`);
+      const agency = await loadPostgres(pool, shape, log);
+      log('  PostgreSQL reads: not measured (serve --database-url is not built yet)');
+      return [
+        figure({
+          suite: SUITE,
+          name: 'PostgreSQL: load (one INSERT … unnest per table and account)',
+          value: agency.loadMs / 1000,
+          unit: 's',
+          note: `${Math.round(agency.rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s`,
+        }),
+        figure({
+          suite: SUITE,
+          name: 'PostgreSQL: size on disk',
+          value: agency.bytesOnDisk / 2 ** 30,
+          unit: 'GiB',
+        }),
+      ];
+    } finally {
+      await pool.end();
+    }
+  } finally {
+    await server.stop();
+  }
+}
 
 export default suite;
