@@ -6,6 +6,18 @@ import { account, adSet, campaign, datesEnding, days, type AgencyShape, type Gen
 export type ColumnType = 'text' | 'bigint' | 'double' | 'bytea';
 export type Value = string | number | Buffer | null;
 
+/** A day's metrics, in the order `dayValues` gives them. */
+const METRICS = {
+  spend_micros: 'bigint',
+  impressions: 'bigint',
+  clicks: 'bigint',
+  conversions: 'bigint',
+  revenue_micros: 'bigint',
+  reach: 'bigint',
+  frequency: 'double',
+  link_clicks: 'bigint',
+} as const;
+
 /** The loaded tables, parents first, with their columns and PostgreSQL types. */
 export const TABLES = {
   platform_connections: {
@@ -61,14 +73,7 @@ export const TABLES = {
     campaign_id: 'text',
     date: 'text',
     account_id: 'text',
-    spend_micros: 'bigint',
-    impressions: 'bigint',
-    clicks: 'bigint',
-    conversions: 'bigint',
-    revenue_micros: 'bigint',
-    reach: 'bigint',
-    frequency: 'double',
-    link_clicks: 'bigint',
+    ...METRICS,
   },
   ad_sets: {
     id: 'text',
@@ -91,14 +96,7 @@ export const TABLES = {
     date: 'text',
     account_id: 'text',
     campaign_id: 'text',
-    spend_micros: 'bigint',
-    impressions: 'bigint',
-    clicks: 'bigint',
-    conversions: 'bigint',
-    revenue_micros: 'bigint',
-    reach: 'bigint',
-    frequency: 'double',
-    link_clicks: 'bigint',
+    ...METRICS,
   },
 } as const satisfies Record<string, Record<string, ColumnType>>;
 
