@@ -57,3 +57,29 @@ export function engineStores(): { open(engine: Engine): Promise<EngineStore>; st
     },
   };
 }
+
+const SEEDED_AT = '2026-11-28T00:00:00.000Z';
+
+/**
+ * A workspace row and its users, written through the boundary (the identity stores that would write
+ * them are still SQLite-only): the minimum a store test on either engine needs beneath its own rows.
+ */
+export async function seedWorkspaceRows(
+  sql: Sql,
+  workspaceId: string,
+  users: ReadonlyArray<{ id: string; email: string; role?: 'owner' | 'member' }> = [],
+): Promise<void> {
+  await sql.run(`INSERT INTO workspaces (id, name, plan, created_at) VALUES (?, ?, 'agency', ?)`, [
+    workspaceId,
+    workspaceId,
+    SEEDED_AT,
+  ]);
+  for (const u of users)
+    await sql.run(`INSERT INTO users (id, workspace_id, email, role, created_at) VALUES (?, ?, ?, ?, ?)`, [
+      u.id,
+      workspaceId,
+      u.email,
+      u.role ?? 'member',
+      SEEDED_AT,
+    ]);
+}

@@ -2,7 +2,7 @@
 // the context's mode), an account connected only elsewhere is a permission error, an unknown one and
 // a foreign campaign are not found, and platform IDs resolve like service IDs.
 import { afterAll, describe, expect, it } from 'vitest';
-import { engineStores, ENGINES } from '../../test-support/engines';
+import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
 import type { Sql } from '../store/sql';
 import {
   canSeeDiagnostic,
@@ -19,11 +19,7 @@ const AT = '2026-11-28T00:00:00Z';
 
 async function seed(sql: Sql): Promise<void> {
   for (const ws of ['ws_agency', 'ws_other']) {
-    await sql.run(`INSERT INTO workspaces (id, name, plan, created_at) VALUES (?, ?, 'agency', ?)`, [
-      ws,
-      ws,
-      AT,
-    ]);
+    await seedWorkspaceRows(sql, ws);
     await sql.run(
       `INSERT INTO platform_connections (id, workspace_id, base_url, api_version, mode, token_encrypted, created_at, updated_at)
        VALUES (?, ?, 'https://graph.facebook.com', 'v23.0', 'live', ?, ?, ?)`,

@@ -2,7 +2,7 @@
 // given a user, is found only by its secret (stored hashed), keeps its first revocation time, and a
 // user's live keys are revoked together.
 import { afterAll, describe, expect, it } from 'vitest';
-import { engineStores, ENGINES } from '../../test-support/engines';
+import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
 import { fixedClock } from '../clock';
 import {
   createApiKey,
@@ -23,15 +23,10 @@ describe.each(ENGINES)('API keys on %s', (engine) => {
   it('creates, finds by secret, limits and revokes keys in the workspace', async () => {
     const { sql, close } = await engines.open(engine);
     const clock = fixedClock(AT);
-    await sql.run(
-      `INSERT INTO workspaces (id, name, plan, created_at) VALUES ('ws_1', 'Agency', 'agency', ?)`,
-      [AT],
-    );
-    await sql.run(
-      `INSERT INTO users (id, workspace_id, email, role, created_at) VALUES
-         ('usr_member', 'ws_1', 'm@agency.test', 'member', ?), ('usr_owner', 'ws_1', 'o@agency.test', 'owner', ?)`,
-      [AT, AT],
-    );
+    await seedWorkspaceRows(sql, 'ws_1', [
+      { id: 'usr_member', email: 'm@agency.test' },
+      { id: 'usr_owner', email: 'o@agency.test', role: 'owner' },
+    ]);
     const owned = await createApiKey(sql, clock, { workspaceId: 'ws_1', name: 'reporting' });
     expect(owned.apiKey).toMatchObject({
       userId: 'usr_owner',

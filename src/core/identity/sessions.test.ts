@@ -2,7 +2,7 @@
 // found by its token until it expires or is deleted, and a burst of parallel sign-in attempts for one
 // email reserves exactly the lock-out limit, however many connections the attempts arrive on.
 import { afterAll, describe, expect, it } from 'vitest';
-import { engineStores, ENGINES } from '../../test-support/engines';
+import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
 import { fixedClock } from '../clock';
 import {
   clearSignInFailures,
@@ -24,14 +24,7 @@ const AT = '2026-11-28T09:00:00.000Z';
 describe.each(ENGINES)('dashboard sessions on %s', (engine) => {
   it('finds a session by its token until it expires or is signed out', async () => {
     const { sql, close } = await engines.open(engine);
-    await sql.run(
-      `INSERT INTO workspaces (id, name, plan, created_at) VALUES ('ws_1', 'Agency', 'agency', ?)`,
-      [AT],
-    );
-    await sql.run(
-      `INSERT INTO users (id, workspace_id, email, created_at) VALUES ('usr_1', 'ws_1', 'a@agency.test', ?)`,
-      [AT],
-    );
+    await seedWorkspaceRows(sql, 'ws_1', [{ id: 'usr_1', email: 'a@agency.test' }]);
     const clock = fixedClock(AT);
     const { token, session } = await createSession(sql, clock, 'usr_1');
     expect(await findSession(sql, clock, token)).toEqual(session);

@@ -1,20 +1,12 @@
 // The saved_views store on both engines: save by name (replacing keeps the ID), list per workspace
 // and screen in name order, delete only within the workspace.
 import { afterAll, describe, expect, it } from 'vitest';
-import { engineStores, ENGINES } from '../../test-support/engines';
-import type { Sql } from '../store/sql';
+import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
 import { deleteView, upsertView, viewsOf } from './store';
 
 const engines = engineStores();
 afterAll(() => engines.stop(), 60_000);
 
-async function workspace(sql: Sql, id: string): Promise<void> {
-  await sql.run(`INSERT INTO workspaces (id, name, plan, created_at) VALUES (?, ?, 'agency', ?)`, [
-    id,
-    id,
-    '2026-11-28T00:00:00Z',
-  ]);
-}
 const view = (id: string, workspaceId: string, name: string, definition: string, at: string) => ({
   id,
   workspaceId,
@@ -28,8 +20,8 @@ const view = (id: string, workspaceId: string, name: string, definition: string,
 describe.each(ENGINES)('saved views on %s', (engine) => {
   it('saves by name, lists in name order, and deletes only within its workspace', async () => {
     const { sql, close } = await engines.open(engine);
-    await workspace(sql, 'ws_a');
-    await workspace(sql, 'ws_b');
+    await seedWorkspaceRows(sql, 'ws_a');
+    await seedWorkspaceRows(sql, 'ws_b');
     const first = await upsertView(sql, view('view_1', 'ws_a', 'Weekly', '{"v":1}', '2026-11-28T10:00:00Z'));
     await upsertView(sql, view('view_2', 'ws_a', 'Alpha', '{}', '2026-11-28T10:00:00Z'));
     const replaced = await upsertView(
