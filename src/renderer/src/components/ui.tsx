@@ -152,6 +152,21 @@ export function Trend(props: {
   );
 }
 
+/** Column headers of numbers (right-aligned); a null label is a column this table leaves out. */
+export function NumericHeaders(props: { labels: ReadonlyArray<string | null> }): React.JSX.Element {
+  return (
+    <>
+      {props.labels.map((label) =>
+        label === null ? null : (
+          <th key={label} scope="col" className="num">
+            {label}
+          </th>
+        ),
+      )}
+    </>
+  );
+}
+
 export interface FilterOption {
   value: string;
   label: string;

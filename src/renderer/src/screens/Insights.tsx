@@ -6,7 +6,7 @@ import { useCall } from '../api/hooks';
 import { COLORS, TimeChart } from '../components/charts';
 import { DateRangePicker, useDateRange } from '../components/DateRangePicker';
 import { ChangeBelow } from '../components/Change';
-import { Empty, ErrorState, Loading, PageHeader, Trend } from '../components/ui';
+import { Empty, ErrorState, Loading, NumericHeaders, PageHeader, Trend } from '../components/ui';
 import { COMPARE_LABELS } from '../../../shared/date-ranges';
 import { compact, compactMoney, date, integer, money, percent, ratio } from '../format';
 import { href, setQuery, useRoute } from '../router';
@@ -194,23 +194,15 @@ export default function Insights(): React.JSX.Element {
                       <thead>
                         <tr>
                           <th scope="col">Result type</th>
-                          <th scope="col" className="num">
-                            Campaigns
-                          </th>
-                          <th scope="col" className="num">
-                            Results
-                          </th>
-                          <th scope="col" className="num">
-                            Cost per result
-                          </th>
-                          <th scope="col" className="num">
-                            Spend
-                          </th>
-                          {hasValue ? (
-                            <th scope="col" className="num">
-                              ROAS
-                            </th>
-                          ) : null}
+                          <NumericHeaders
+                            labels={[
+                              'Campaigns',
+                              'Results',
+                              'Cost per result',
+                              'Spend',
+                              hasValue ? 'ROAS' : null,
+                            ]}
+                          />
                         </tr>
                       </thead>
                       <tbody>
@@ -259,23 +251,9 @@ export default function Insights(): React.JSX.Element {
                   <thead>
                     <tr>
                       <th scope="col">Campaign</th>
-                      <th scope="col" className="num">
-                        Spend
-                      </th>
-                      <th scope="col" className="num">
-                        Share
-                      </th>
-                      <th scope="col" className="num">
-                        Results
-                      </th>
-                      <th scope="col" className="num">
-                        Cost per result
-                      </th>
-                      {hasValue ? (
-                        <th scope="col" className="num">
-                          ROAS
-                        </th>
-                      ) : null}
+                      <NumericHeaders
+                        labels={['Spend', 'Share', 'Results', 'Cost per result', hasValue ? 'ROAS' : null]}
+                      />
                     </tr>
                   </thead>
                   <tbody>

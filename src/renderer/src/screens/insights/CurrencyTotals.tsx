@@ -1,7 +1,7 @@
 // Insights across currencies: one total per currency, each in its own money (never added together),
 // and a note saying whether the usual figures below are converted at the agency's rates.
 import type { HandlerResult } from '../../../../shared/ipc';
-import { Trend } from '../../components/ui';
+import { NumericHeaders, Trend } from '../../components/ui';
 import { compact, integer, money, percent, ratio } from '../../format';
 import { href } from '../../router';
 
@@ -47,29 +47,9 @@ export function CurrencyTotals(props: { summary: Summary }): React.JSX.Element {
           <thead>
             <tr>
               <th scope="col">Currency</th>
-              <th scope="col" className="num">
-                Accounts
-              </th>
-              <th scope="col" className="num">
-                Spend
-              </th>
-              <th scope="col" className="num">
-                Impressions
-              </th>
-              <th scope="col" className="num">
-                Clicks
-              </th>
-              <th scope="col" className="num">
-                CTR
-              </th>
-              <th scope="col" className="num">
-                CPM
-              </th>
-              {hasRoas ? (
-                <th scope="col" className="num">
-                  ROAS
-                </th>
-              ) : null}
+              <NumericHeaders
+                labels={['Accounts', 'Spend', 'Impressions', 'Clicks', 'CTR', 'CPM', hasRoas ? 'ROAS' : null]}
+              />
             </tr>
           </thead>
           <tbody>
