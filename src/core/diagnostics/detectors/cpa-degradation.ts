@@ -178,9 +178,20 @@ export function detectCpaDegradation(
   // baseline itself showed (quasi-Poisson: Poisson variance times the baseline's dispersion).
   // Runs shorter or longer than a week are judged against the noise of runs of their own length.
   const dispersion = baseline ? dispersionOf(daily, windows.referenceCpr, baseline) : 1;
-  const weighted = baseline ? weekdayWeighted(daily, windows.referenceCpr, th.minConversions) : daily;
-  const dispersionAt = (days: number): number =>
-    baseline ? Math.max(dispersion, dispersionOf(weighted, windows.referenceCpr, baseline, days)) : 1;
+  // Built only when a run is read (most campaigns are judged on the week alone), each length once.
+  let weightedDays: Map<string, DayRow> | null = null;
+  const weighted = (): Map<string, DayRow> =>
+    (weightedDays ??= baseline ? weekdayWeighted(daily, windows.referenceCpr, th.minConversions) : daily);
+  const dispersionByLength = new Map<number, number>();
+  const dispersionAt = (days: number): number => {
+    if (!baseline) return 1;
+    let d = dispersionByLength.get(days);
+    if (d === undefined) {
+      d = Math.max(dispersion, dispersionOf(weighted(), windows.referenceCpr, baseline, days));
+      dispersionByLength.set(days, d);
+    }
+    return d;
+  };
   const zOf = (t: { conversions: number; spend: number }, against: number, days = 1): number =>
     shortfallZ(t.conversions, t.spend / against) / Math.sqrt(days === 1 ? dispersion : dispersionAt(days));
   // The week first; when it does not carry the rise (too few results, or a rise that began inside
@@ -197,7 +208,7 @@ export function detectCpaDegradation(
       found = { target: t.value, source: t.source, from: windows.recentCpr.from, totals: recent };
       break;
     }
-    const run = runSinceOnset(ctx, daily, weighted, t.value, weekCpr, zOf);
+    const run = runSinceOnset(ctx, daily, weighted(), t.value, weekCpr, zOf);
     if (run) {
       found = { target: t.value, source: t.source, ...run };
       break;
