@@ -39,7 +39,14 @@ export interface AccuracyReport {
   impossibleRecommendations: { campaign: string; action: string; reason: string }[];
   recommendationsChecked: number;
   /** Per campaign: what was injected and what was found (for error analysis). */
-  outcomes: { campaignId: string; name: string; truth: string; detected: IssueType[] }[];
+  outcomes: {
+    campaignId: string;
+    name: string;
+    truth: string;
+    detected: IssueType[];
+    /** Each detected type's first issue description (what the analyst reads). */
+    descriptions: Partial<Record<IssueType, string>>;
+  }[];
 }
 
 export interface SyncedDemo {
@@ -147,7 +154,15 @@ export function scoreAccuracy(synced: SyncedDemo, rangeDays: number): AccuracyRe
       const verdict = isPossible({ changes: (r.changes ?? []) as Change[], fixesDelivery }, structure);
       if (!verdict.ok) impossible.push({ campaign: data.name, action: r.action, reason: verdict.reason });
     }
-    outcomes.push({ campaignId: entry.platformCampaignId, name: data.name, truth: entry.category, detected });
+    const descriptions: Partial<Record<IssueType, string>> = {};
+    for (const i of content.issues) descriptions[i.type] ??= i.description;
+    outcomes.push({
+      campaignId: entry.platformCampaignId,
+      name: data.name,
+      truth: entry.category,
+      detected,
+      descriptions,
+    });
     if (entry.category === 'HEALTHY') {
       healthy += 1;
       if (detected.length > 0) healthyFlagged += 1;

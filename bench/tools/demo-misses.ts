@@ -1,38 +1,22 @@
 // Error analysis on the default demo world (the regression guard, not a held-out family): prints every
-// miss and false alarm of the categories given, with the finding's description.
+// miss and false alarm of the categories given, with the finding's description, from the same scoring
+// the diagnostics bench runs (seeds 101-103, the last 21 days).
 // Usage: node --import tsx bench/tools/demo-misses.ts CPA_DEGRADATION
-import { addDays } from '../../src/core/clock';
-import { DEFAULT_PROFILE } from '../../src/core/diagnostics/andromeda';
-import { diagnose, loadFromDate } from '../../src/core/diagnostics/engine';
-import { loadCampaigns } from '../../src/core/diagnostics/load';
-import { syncDemo } from '../accuracy/accuracy';
+import type { IssueType } from '../../src/shared/api/diagnostics';
+import { scoreAccuracy, syncDemo } from '../accuracy/accuracy';
 
-const categories = process.argv.slice(2);
-const TODAY = '2026-03-15';
-const RANGE_DAYS = 21;
-const from = addDays(TODAY, -(RANGE_DAYS - 1));
+const categories = process.argv.slice(2) as IssueType[];
+
 async function main(): Promise<void> {
   for (const seed of [101, 102, 103]) {
-    const synced = await syncDemo({ seed, today: TODAY });
+    const synced = await syncDemo({ seed, today: '2026-03-15' });
     try {
-      for (const entry of synced.truth) {
-        const id = synced.campaignIds.get(entry.platformCampaignId);
-        if (!id) continue;
-        const [data] = loadCampaigns(synced.core.db, [id], loadFromDate(from, TODAY), TODAY);
-        if (!data) continue;
-        const content = diagnose({
-          campaigns: [data],
-          from,
-          to: TODAY,
-          learned: { profile: DEFAULT_PROFILE, customized: false, feedback: new Map() },
-        });
+      for (const o of scoreAccuracy(synced, 21).outcomes) {
         for (const cat of categories) {
-          const issue = content.issues.find((i) => i.type === cat);
-          if (entry.category === cat && !issue) console.log(`MISS ${cat} seed ${seed} ${data.name}`);
-          if (entry.category !== cat && issue)
-            console.log(
-              `FALSE ${cat} seed ${seed} ${data.name} truth=${entry.category}: ${issue.description}`,
-            );
+          const found = o.detected.includes(cat);
+          if (o.truth === cat && !found) console.log(`MISS ${cat} seed ${seed} ${o.name}`);
+          if (o.truth !== cat && found)
+            console.log(`FALSE ${cat} seed ${seed} ${o.name} truth=${o.truth}: ${o.descriptions[cat] ?? ''}`);
         }
       }
     } finally {
