@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from './open';
+import { jsonText, jsonTuples, jsonValues } from './dialect';
 import { isUniqueViolation, sqliteSql, type Sql } from './sql';
 
 const engines = engineStores();
@@ -94,6 +95,47 @@ describe.each(ENGINES)('the store boundary on %s', (engine) => {
       });
     await Promise.all([claim('one'), claim('two'), claim('three')]);
     expect(await count(sql)).toBe(1);
+    await close();
+  });
+
+  it('sums money exactly and reads JSON lists, tuples and fields the same way (dialect.ts)', async () => {
+    const { sql, close } = await engines.open(engine);
+    await table(sql);
+    await sql.run(`INSERT INTO ledger (id, micros, note) VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?)`, [
+      'a',
+      4_503_599_627_370_496,
+      '{"kind":"x"}',
+      'b',
+      3,
+      '{"kind":"y"}',
+      'c',
+      2,
+      null,
+    ]);
+    const totals = await sql.get<{ total: number; mean: number }>(
+      `SELECT SUM(micros) AS total, AVG(micros) AS mean FROM ledger WHERE id IN ${jsonValues(sql)}`,
+      [JSON.stringify(['b', 'c'])],
+    );
+    expect(totals).toEqual({ total: 5, mean: 2.5 });
+    const exact = await sql.get<{ total: number }>(`SELECT SUM(micros) AS total FROM ledger`);
+    expect(exact?.total).toBe(4_503_599_627_370_501);
+    const tuples = await sql.all<{ id: string; n: number; r: number }>(
+      `WITH t(id, n, r) AS (${jsonTuples(sql, ['text', 'integer', 'real'])}) SELECT id, n, r FROM t ORDER BY id`,
+      [
+        JSON.stringify([
+          ['z', 7, 0.5],
+          ['y', -2, 1.25],
+        ]),
+      ],
+    );
+    expect(tuples).toEqual([
+      { id: 'y', n: -2, r: 1.25 },
+      { id: 'z', n: 7, r: 0.5 },
+    ]);
+    const kinds = await sql.all<{ kind: string | null }>(
+      `SELECT ${jsonText(sql, 'note', 'kind')} AS kind FROM ledger ORDER BY id`,
+    );
+    expect(kinds.map((k) => k.kind)).toEqual(['x', 'y', null]);
     await close();
   });
 

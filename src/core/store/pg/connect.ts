@@ -8,6 +8,8 @@ export type PgPool = pg.Pool;
 export type PgClient = pg.PoolClient;
 
 const INT8_OID = 20;
+/** `sum()` of a BIGINT column is NUMERIC: an integer sum stays exact, a fraction (`avg()`) is a double. */
+const NUMERIC_OID = 1700;
 
 function exactInteger(text: string): number {
   const value = Number(text);
@@ -16,9 +18,17 @@ function exactInteger(text: string): number {
   return value;
 }
 
+function numeric(text: string): number {
+  return /^-?\d+$/.test(text) ? exactInteger(text) : Number(text);
+}
+
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? exactInteger : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === INT8_OID
+      ? exactInteger
+      : oid === NUMERIC_OID
+        ? numeric
+        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /** Checks the URL's shape (never echoes it: it may hold a password) and opens a pool. */
