@@ -4,6 +4,8 @@
 // request that queued it is answered first; the same ID is never queued or run twice at once; stop()
 // takes no new work, drops what waits (it stays in the store for the next start) and lets running
 // jobs finish.
+import type { Jobs } from './jobs';
+
 export interface JobQueueOptions {
   /** Runs one job; a thrown error is reported to `onError` and the queue goes on. */
   run(id: string): void | Promise<void>;
@@ -12,7 +14,7 @@ export interface JobQueueOptions {
   concurrency?: number;
 }
 
-export class JobQueue {
+export class JobQueue implements Jobs {
   private readonly waiting: string[] = [];
   private readonly running = new Set<string>();
   private readonly concurrency: number;

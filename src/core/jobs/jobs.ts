@@ -1,0 +1,36 @@
+// The background-work port every service queues its jobs on (diagnostics, reports, syncs). A job is
+// the ID of a row its service persisted first. Solo: `JobQueue`, in this process. Team server:
+// `TeamJobQueue`, claimed exactly once across every serve process through row leases.
+import type { JobKind } from './leases';
+
+export interface Jobs {
+  /**
+   * Queues a job; false when stopping, or when this process already has it queued or running.
+   * Jobs sharing an `exclusiveKey` (a sync's ad account) never run at once.
+   */
+  enqueue(id: string, options?: { exclusiveKey?: string }): boolean;
+  /** Jobs waiting here, not counting the running ones. */
+  readonly queued: number;
+  readonly runningCount: number;
+  /** The first job running here, if any. */
+  readonly active: string | null;
+  has(id: string): boolean;
+  readonly isStopped: boolean;
+  /** Accepts work again after stop() (a service's resume()). */
+  start(): void;
+  /** Resolves when nothing this process queued or claimed is waiting or running. */
+  whenIdle(): Promise<void>;
+  /** No new jobs; waiting ones stay in the store for the next start; running ones finish. */
+  stop(): Promise<void>;
+}
+
+export interface JobsOptions {
+  /** Runs one job; a thrown error is reported to `onError` and the runner goes on. */
+  run(id: string): void | Promise<void>;
+  onError?(id: string, error: unknown): void;
+  /** Jobs running at once in this process (default 1). */
+  concurrency?: number;
+}
+
+/** Makes a service's runner: the host chooses the solo or the team one. */
+export type JobsFactory = (kind: JobKind, options: JobsOptions) => Jobs;
