@@ -85,7 +85,7 @@ export function createApp(core: Core, options: AppOptions = {}): App {
         untrack();
         await Promise.all([sync.stop(), diagnostics.stop(), reports.stop()]);
         await alerts.stop();
-        core.close();
+        await core.close();
       })();
       return stopping;
     },

@@ -1,5 +1,8 @@
 import { systemClock, type Clock } from './clock';
 import { CoreEvents } from './events';
+import type { JobsFactory } from './jobs/jobs';
+import { JobQueue } from './jobs/queue';
+import { dataDirReportFiles, type ReportFiles } from './reports/files';
 import { fileTokenCipher, type TokenCipher } from './secrets';
 import { checkSealingKey } from './sealing-check';
 import { openStore, type Db, type Store } from './store/open';
@@ -39,8 +42,16 @@ export interface Core {
   readonly clock: Clock;
   readonly tokenCipher: TokenCipher;
   readonly logger: Logger;
-  close(): void;
+  /** Where each service's background jobs run: this process (solo) or any serve process (team). */
+  readonly jobs: JobsFactory;
+  /** Where finished report files live: the data directory (solo) or the database (team). */
+  readonly reportFiles: ReportFiles;
+  /** Closes the store (a team server's pool ends asynchronously). */
+  close(): void | Promise<void>;
 }
+
+/** Solo: every job runs in this process, on its one queue per service. */
+export const localJobs: JobsFactory = (_kind, options) => new JobQueue(options);
 
 export function createCore(options: CoreOptions): Core {
   const store = openStore(options.dataDir);
@@ -58,6 +69,8 @@ export function createCore(options: CoreOptions): Core {
       clock,
       tokenCipher,
       logger,
+      jobs: localJobs,
+      reportFiles: dataDirReportFiles(options.dataDir),
       close: () => store.close(),
     };
   } catch (error) {

@@ -2,11 +2,10 @@
 // written atomically); a team server has no data directory, so they go into the database's
 // `report_files` table and any process serves a download. The row of `reports` names the file by
 // its relative path either way.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Sql } from '../store/sql';
-import { writeFileAtomic } from './render';
 
 export interface ReportFiles {
   /** Stores a finished report's bytes, whole or not at all. */
@@ -48,4 +47,18 @@ export function databaseReportFiles(sql: Sql): ReportFiles {
       return row.content;
     },
   };
+}
+
+/** Writes to a temporary name in the same directory, then renames: readers see all or nothing. */
+export function writeFileAtomic(path: string, body: Buffer): void {
+  // Report files are the user's data: private like the database (directory 0700, files 0600).
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+  try {
+    writeFileSync(temporary, body, { mode: 0o600 });
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }

@@ -1,12 +1,10 @@
 // Turns the content model into a file's bytes, and writes files so that a crash never leaves half a file.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { threadId } from 'node:worker_threads';
 import type { ReportContent, ReportFormat, ReportSummary } from '../../shared/api/reports';
 import { AppError, isAppError } from '../errors';
 import type { Db } from '../store/open';
 import { buildReportContent, type ReportContentInput } from './content';
+import { writeFileAtomic } from './files';
 import { renderMarkdown } from './markdown';
 
 export const FILE_EXTENSIONS: Record<ReportFormat, string> = { json: 'json', pdf: 'pdf', markdown: 'md' };
@@ -28,20 +26,6 @@ export async function renderReport(content: ReportContent, format: ReportFormat)
       const { renderPdf } = await import('./pdf/render');
       return renderPdf(content);
     }
-  }
-}
-
-/** Writes to a temporary name in the same directory, then renames: readers see all or nothing. */
-export function writeFileAtomic(path: string, body: Buffer): void {
-  // Report files are the user's data: private like the database (directory 0700, files 0600).
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
-  try {
-    writeFileSync(temporary, body, { mode: 0o600 });
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
   }
 }
 
