@@ -24,17 +24,27 @@ function opens(cipher: TokenCipher, sealed: Buffer, expected?: string): boolean 
   }
 }
 
+/** The check value sealed with `cipher` (stored once per install). */
+export function sealingCheckValue(cipher: TokenCipher): string {
+  return cipher.encrypt(CHECK_TEXT).toString('base64');
+}
+
+/** Whether `cipher` opens a stored check value: the key is the one the store was sealed with. */
+export function sealsWith(cipher: TokenCipher, stored: string): boolean {
+  return opens(cipher, Buffer.from(stored, 'base64'), CHECK_TEXT);
+}
+
 /** Returns the IDs of the connections marked as needing re-authentication (none when the key is right). */
 export function checkSealingKey(db: Db, cipher: TokenCipher, now: Date, logger: Logger): string[] {
   const stored = readSetting(db, SEALING_CHECK_SETTING);
-  if (stored && opens(cipher, Buffer.from(stored, 'base64'), CHECK_TEXT)) return [];
+  if (stored && sealsWith(cipher, stored)) return [];
   const connections = db
     .prepare(`SELECT id, token_encrypted FROM platform_connections WHERE status = 'active'`)
     .all() as Array<{ id: string; token_encrypted: Buffer }>;
   const unreadable = connections.filter((c) => !opens(cipher, c.token_encrypted)).map((c) => c.id);
   db.transaction(() => {
     for (const id of unreadable) expireConnection(db, id, KEY_CHANGED_REASON, now.toISOString());
-    writeSetting(db, SEALING_CHECK_SETTING, cipher.encrypt(CHECK_TEXT).toString('base64'));
+    writeSetting(db, SEALING_CHECK_SETTING, sealingCheckValue(cipher));
   })();
   if (unreadable.length > 0) {
     logger.warn(`token key changed: ${unreadable.length} connection(s) need re-authentication`, {
