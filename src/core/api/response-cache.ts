@@ -15,6 +15,16 @@ export function storeVersion(db: Db): () => string {
   return () => statement.get() as string;
 }
 
+/**
+ * A team server's processes cannot see each other's writes coming (PostgreSQL has no data_version
+ * to read): a version that differs on every call turns both caches off, so each answer and each
+ * key lookup reads the database.
+ */
+export function neverSameVersion(): () => string {
+  let n = 0;
+  return () => String((n += 1));
+}
+
 export class ResponseCache {
   private readonly entries = new Map<string, Buffer>();
 
