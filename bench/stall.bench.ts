@@ -43,7 +43,7 @@ const suite: BenchSuite = {
     try {
       const { use, core } = host.app;
       const owner = core.db.prepare(`SELECT id FROM users`).pluck().get() as string;
-      const ctx = use.identity.contextForUser(owner);
+      const ctx = await use.identity.contextForUser(owner);
       const sync = await measure(async () => {
         for (const candidate of await use.accounts.demoCandidates(ctx)) {
           if (candidate.canConnect)

@@ -73,7 +73,7 @@ async function connected(demo: DemoChild, platformAccountId: string) {
   const sync = new SyncService(core, {
     demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
   });
-  const workspace = createWorkspace(core.db, { name: 'Bench', plan: 'agency' });
+  const workspace = await createWorkspace(core.sql, { name: 'Bench', plan: 'agency' });
   const account = await sync.connectAccount({
     workspaceId: workspace.id,
     platformAccountId,
@@ -189,7 +189,7 @@ export async function syncUnderLatency(): Promise<BenchFigure[]> {
 export async function upsertRate(): Promise<BenchFigure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-bench-upsert-'));
   const core = createCore({ dataDir });
-  const workspace = createWorkspace(core.db, { name: 'Bench', plan: 'agency' });
+  const workspace = await createWorkspace(core.sql, { name: 'Bench', plan: 'agency' });
   const db = core.db;
   const accountId = 'act_BenchAccount0001';
   db.prepare(
@@ -331,7 +331,7 @@ export async function peakRss(): Promise<BenchFigure[]> {
     const platformAccountId = await largeAccountId(demo);
     const core = createCore({ dataDir });
     const sync = new SyncService(core, { demoPlatform: async () => demo });
-    const workspace = createWorkspace(core.db, { name: 'Bench', plan: 'agency' });
+    const workspace = await createWorkspace(core.sql, { name: 'Bench', plan: 'agency' });
     const account = await sync.connectAccount({
       workspaceId: workspace.id,
       platformAccountId,

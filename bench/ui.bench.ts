@@ -29,7 +29,7 @@ const CAMPAIGNS = 10_000;
 const ACCOUNTS = 50;
 const RUNS = 7;
 
-function seed(dataDir: string): string {
+async function seed(dataDir: string): Promise<string> {
   const core = createCore({ dataDir });
   const { workspaceId } = seedWorkspace(core.db, { plan: 'agency', name: 'Bench Agency' });
   const accounts = Array.from({ length: ACCOUNTS }, (_, i) =>
@@ -65,7 +65,7 @@ function seed(dataDir: string): string {
     }
   })();
   void today;
-  const { token } = createInvitation(core.db, core.clock, {
+  const { token } = await createInvitation(core.sql, core.clock, {
     workspaceId,
     email: 'bench@agency.test',
     baseUrl: 'http://127.0.0.1',
@@ -179,7 +179,7 @@ const suite: BenchSuite = {
     if (!existsSync(join(ROOT, 'out/renderer/index.html')))
       throw new Error('run `npm run build` first (the bench measures the built renderer)');
     const dataDir = mkdtempSync(join(tmpdir(), 'adlens-ui-bench-'));
-    const token = seed(dataDir);
+    const token = await seed(dataDir);
     const server = await startServer(dataDir);
     const browser = await chromium.launch(CHROMIUM_LAUNCH);
     try {

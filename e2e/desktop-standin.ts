@@ -42,10 +42,11 @@ async function main(): Promise<void> {
     initialSync: 'await',
   });
   const services = host.app;
-  const workspace = listWorkspaces(host.core.db)[0];
-  const owner = workspace ? getWorkspaceOwner(host.core.db, workspace.id) : undefined;
+  const workspace = (await listWorkspaces(host.core.sql))[0];
+  const owner = workspace ? await getWorkspaceOwner(host.core.sql, workspace.id) : undefined;
   if (!owner) throw new Error('this data directory has no local owner');
-  const ctx = (): HandlerContext => services.use.identity.contextForUser(owner.id);
+  const ownerContext: HandlerContext = await services.use.identity.contextForUser(owner.id);
+  const ctx = (): HandlerContext => ownerContext;
   const dispatch = createHandlerDispatch({ app: services, host: { kind: 'desktop' } });
 
   let shown: WindowTarget | null = null;

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   });
   const { core, platform } = host;
   const server = { url: host.url };
-  const workspaceId = listWorkspaces(core.db)[0]?.id;
+  const workspaceId = (await listWorkspaces(core.sql))[0]?.id;
   if (values.plan && workspaceId) {
     core.db.prepare(`UPDATE workspaces SET plan = ? WHERE id = ?`).run(values.plan, workspaceId);
   }
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     core.db.prepare(`UPDATE workspaces SET name = ? WHERE id = ?`).run(values['workspace-name'], workspaceId);
   }
   if (values['smtp-port'] && workspaceId) {
-    await host.app.use.alerts.setSmtp(host.app.use.identity.contextForWorkspace(workspaceId), {
+    await host.app.use.alerts.setSmtp(await host.app.use.identity.contextForWorkspace(workspaceId), {
       host: '127.0.0.1',
       port: Number(values['smtp-port']),
       security: 'none',
@@ -62,9 +62,9 @@ async function main(): Promise<void> {
   }
   console.log(`READY ${server.url}`);
   if (values.invite) {
-    const workspace = listWorkspaces(core.db)[0];
+    const workspace = (await listWorkspaces(core.sql))[0];
     if (!workspace) throw new Error('no workspace to invite into');
-    const { url } = createInvitation(core.db, core.clock, {
+    const { url } = await createInvitation(core.sql, core.clock, {
       workspaceId: workspace.id,
       email: values.invite,
       baseUrl: server.url,

@@ -78,7 +78,7 @@ export async function syncDemo(opts: {
       demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
       client: { sleep: async () => {}, backoffBaseMs: 1 },
     });
-    const workspace = createWorkspace(core.db, { name: 'Accuracy', plan: 'agency' });
+    const workspace = await createWorkspace(core.sql, { name: 'Accuracy', plan: 'agency' });
     const client = new GraphClient({ baseUrl: demo.url, apiVersion: demo.apiVersion, token: 'demo-token' });
     for await (const page of client.listAdAccounts()) {
       for (const account of page) {

@@ -36,8 +36,13 @@ export async function loadSqlite(
   // A bigger page cache for the load only (the host keeps its own setting).
   db.pragma('cache_size = -524288');
   const now = new Date();
-  const workspace = createWorkspace(db, { name: 'Scale Agency', plan: 'agency' }, now);
-  const owner = createUser(db, { workspaceId: workspace.id, email: 'owner@scale.test', role: 'owner' }, now);
+  const sql = sqliteSql(db);
+  const workspace = await createWorkspace(sql, { name: 'Scale Agency', plan: 'agency' }, now);
+  const owner = await createUser(
+    sql,
+    { workspaceId: workspace.id, email: 'owner@scale.test', role: 'owner' },
+    now,
+  );
   const big = 1e9;
   const { key } = await createApiKey(sqliteSql(db), systemClock, {
     workspaceId: workspace.id,

@@ -145,7 +145,7 @@ export async function runCommand(
       core: () => (core ??= createCore({ dataDir: dataDir ?? '', ...pinnedClock() })),
       app: () =>
         (app ??= createApp(ctx.core(), {
-          sync: { demoPlatform: (demo ??= lazyEmbeddedDemo(ctx.core().db)).source },
+          sync: { demoPlatform: (demo ??= lazyEmbeddedDemo(ctx.core().sql)).source },
         })),
       sync: () => ctx.app().sync,
       note: (line) => io.stderr(`${line}\n`),

@@ -50,7 +50,7 @@ async function main(): Promise<number> {
     logger: { ...consoleLogger, info: () => {} },
   });
   const labels = new Map<string, string>();
-  for (const workspace of listWorkspaces(host.core.db)) {
+  for (const workspace of await listWorkspaces(host.core.sql)) {
     for (const account of listAdAccounts(host.core.db, workspace.id))
       labels.set(account.id, account.platformAccountId);
   }

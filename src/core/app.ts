@@ -54,8 +54,7 @@ export function createApp(core: Core, options: AppOptions = {}): App {
   const host: HostPorts = { ...NO_HOST, ...options.host };
   // A host without its own /v1 server (the CLI) signs download links for the server that last ran
   // on this store, so every transport shows the same links; a server sets its own URL when it listens.
-  const recordedServer = readSetting(core.db, SERVER_URL_SETTING);
-  if (recordedServer) reports.setBaseUrl(recordedServer);
+  reports.useRecordedBaseUrl(readSetting(core.sql, SERVER_URL_SETTING));
   const alerts = new AlertsService(core, host);
   // Every process queues the alerts of what it saw; one that exits early leaves them in the outbox
   // for the running host's next tick.

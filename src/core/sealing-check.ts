@@ -5,7 +5,6 @@
 // check is re-sealed with the key now in use, so new connections work.
 import type { Logger } from './core';
 import type { TokenCipher } from './secrets';
-import { readSetting, writeSetting } from './settings/store';
 import type { Db } from './store/open';
 import { expireConnection } from './sync/accounts';
 
@@ -36,7 +35,12 @@ export function sealsWith(cipher: TokenCipher, stored: string): boolean {
 
 /** Returns the IDs of the connections marked as needing re-authentication (none when the key is right). */
 export function checkSealingKey(db: Db, cipher: TokenCipher, now: Date, logger: Logger): string[] {
-  const stored = readSetting(db, SEALING_CHECK_SETTING);
+  // createCore opens SQLite synchronously, so this reads the check with a statement of its own (the
+  // team server checks its key asynchronously: team-core.ts).
+  const stored = (
+    db.prepare(`SELECT value FROM settings WHERE key = ?`).get(SEALING_CHECK_SETTING) as
+      { value: string } | undefined
+  )?.value;
   if (stored && sealsWith(cipher, stored)) return [];
   const connections = db
     .prepare(`SELECT id, token_encrypted FROM platform_connections WHERE status = 'active'`)
@@ -44,7 +48,9 @@ export function checkSealingKey(db: Db, cipher: TokenCipher, now: Date, logger: 
   const unreadable = connections.filter((c) => !opens(cipher, c.token_encrypted)).map((c) => c.id);
   db.transaction(() => {
     for (const id of unreadable) expireConnection(db, id, KEY_CHANGED_REASON, now.toISOString());
-    writeSetting(db, SEALING_CHECK_SETTING, sealingCheckValue(cipher));
+    db.prepare(
+      `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    ).run(SEALING_CHECK_SETTING, sealingCheckValue(cipher));
   })();
   if (unreadable.length > 0) {
     logger.warn(`token key changed: ${unreadable.length} connection(s) need re-authentication`, {

@@ -53,7 +53,7 @@ if (!app.requestSingleInstanceLock()) {
     const host = await startHost({
       dataDir,
       kind: 'desktop',
-      port: (core) => configuredApiPort(core.db),
+      port: (core) => configuredApiPort(core.sql),
       portFallback: true,
       logger: consoleLogger,
       tokenCipher: (dir) => desktopTokenCipher(dir, (m) => consoleLogger.warn(m)),
@@ -63,10 +63,12 @@ if (!app.requestSingleInstanceLock()) {
     const { core, app: services } = host;
     const env: HandlerEnv = { app: services, host: { kind: 'desktop' } };
 
-    const workspace = listWorkspaces(core.db)[0];
-    const owner = workspace ? getWorkspaceOwner(core.db, workspace.id) : undefined;
+    const workspace = (await listWorkspaces(core.sql))[0];
+    const owner = workspace ? await getWorkspaceOwner(core.sql, workspace.id) : undefined;
     if (!owner) throw new Error('this data directory has no local owner');
-    const ctx = (): HandlerContext => services.use.identity.contextForUser(owner.id);
+    // The window acts as the local owner, read once at start (IPC handlers and event filters need it at once).
+    const ownerContext: HandlerContext = await services.use.identity.contextForUser(owner.id);
+    const ctx = (): HandlerContext => ownerContext;
 
     hardenSession();
     // Local store or a team server's dashboard (Settings > Team server; the Team Server menu): the
@@ -97,9 +99,11 @@ if (!app.requestSingleInstanceLock()) {
     const unregisterTeam = registerTeamServerIpc(teamMode, localWin);
     let quitting = false;
     // Closing the window can leave the watch running in the tray (Settings), with start at login.
+    // The window's close handler decides at once: it reads the preferences as last loaded.
+    let preferences = await desktopPreferences(core.sql);
     const applyPreferences = keepRunningInTray(
       win,
-      () => desktopPreferences(core.db),
+      () => preferences,
       () => quitting,
     );
     const dispatch = createHandlerDispatch(env);
@@ -107,7 +111,10 @@ if (!app.requestSingleInstanceLock()) {
       env,
       async (context, name, args) => {
         const result = await dispatch(context, name, args);
-        if (name === 'settings.update' && result.ok) applyPreferences();
+        if (name === 'settings.update' && result.ok) {
+          preferences = await desktopPreferences(core.sql);
+          applyPreferences();
+        }
         return result;
       },
       ctx,

@@ -31,9 +31,13 @@ export async function dashboardServer(): Promise<DashboardServer> {
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>AdLens</title>');
   const app = createApp(createCore({ dataDir: join(dir, 'data') }), { renderReportsInWorker: false });
-  const { db } = app.core;
-  const workspace = createWorkspace(db, { name: 'Agency', plan: 'agency' });
-  const owner = createUser(db, { workspaceId: workspace.id, email: 'owner@agency.test', role: 'owner' });
+  const { db, sql } = app.core;
+  const workspace = await createWorkspace(sql, { name: 'Agency', plan: 'agency' });
+  const owner = await createUser(sql, {
+    workspaceId: workspace.id,
+    email: 'owner@agency.test',
+    role: 'owner',
+  });
   const dashboard = createDashboard(app, { rendererDir });
   const api = await createApiServer(app, { port: 0, fallback: dashboard });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -49,7 +53,7 @@ export async function dashboardServer(): Promise<DashboardServer> {
     workspaceId: workspace.id,
     owner,
     async member(email, password) {
-      const user = createUser(db, { workspaceId: workspace.id, email, role: 'member' });
+      const user = await createUser(sql, { workspaceId: workspace.id, email, role: 'member' });
       db.prepare(`UPDATE users SET password_hash = ? WHERE id = ?`).run(
         await hashPassword(password),
         user.id,

@@ -35,7 +35,7 @@ export async function connectDemoAccount(
     ...(options.inWorker ? { inWorker: true } : {}),
     demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
   });
-  const workspace = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
+  const workspace = await createWorkspace(core.sql, { name: 'Agency', plan: 'agency' });
   const account = await sync.connectAccount({
     workspaceId: workspace.id,
     platformAccountId,

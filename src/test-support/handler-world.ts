@@ -24,14 +24,14 @@ export interface HandlerWorld {
   close(): Promise<void>;
 }
 
-function world(
+async function world(
   prefix: string,
-  build: (dir: string) => { app: App; userId: string },
+  build: (dir: string) => Promise<{ app: App; userId: string }>,
   onClose: () => Promise<void> = async () => {},
-): HandlerWorld {
+): Promise<HandlerWorld> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const { app, userId } = build(dir);
-  const ctx = app.use.identity.contextForUser(userId);
+  const { app, userId } = await build(dir);
+  const ctx = await app.use.identity.contextForUser(userId);
   const dispatch = createHandlerDispatch({
     app,
     host: { kind: 'desktop' },
@@ -61,9 +61,9 @@ export async function demoHandlerWorld(
 ): Promise<HandlerWorld & { platform: DemoPlatform }> {
   const platform = await startDemoPlatform({ port: 0, seed });
   const demo = { url: platform.url, apiVersion: platform.apiVersion };
-  const w = world(
+  const w = await world(
     prefix,
-    (dir) => {
+    async (dir) => {
       const core = createCore({ dataDir: dir });
       const app = createApp(core, {
         sync: { demoPlatform: async () => demo },
@@ -75,8 +75,12 @@ export async function demoHandlerWorld(
         renderReportsInWorker: false,
       });
       app.start();
-      const ws = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
-      const owner = createUser(core.db, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
+      const ws = await createWorkspace(core.sql, { name: 'Agency', plan: 'agency' });
+      const owner = await createUser(core.sql, {
+        workspaceId: ws.id,
+        email: 'owner@agency.test',
+        role: 'owner',
+      });
       return { app, userId: owner.id };
     },
     () => platform.close(),
@@ -85,12 +89,12 @@ export async function demoHandlerWorld(
 }
 
 /** A store seeded with the reports fixture (an account, `campaigns` campaigns, another workspace). */
-export function seededHandlerWorld(
+export async function seededHandlerWorld(
   prefix: string,
   opts: { campaigns: number; clock: Clock },
-): HandlerWorld & { fixture: ReportFixture } {
+): Promise<HandlerWorld & { fixture: ReportFixture }> {
   let fixture: ReportFixture | undefined;
-  const w = world(prefix, (dir) => {
+  const w = await world(prefix, async (dir) => {
     const core = createCore({ dataDir: dir, clock: opts.clock });
     fixture = seedReportFixture(core.db, { campaigns: opts.campaigns });
     return {

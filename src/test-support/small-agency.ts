@@ -49,14 +49,14 @@ export async function smallAgency(): Promise<SmallAgency> {
       host: { demoPlatform: () => demo, runsBackgroundWork: false },
       renderReportsInWorker: false,
     });
-    const workspace = createWorkspace(app.core.db, { name: 'Small Agency', plan: 'agency' });
-    const owner = createUser(app.core.db, {
+    const workspace = await createWorkspace(app.core.sql, { name: 'Small Agency', plan: 'agency' });
+    const owner = await createUser(app.core.sql, {
       workspaceId: workspace.id,
       email: 'owner@small.test',
       role: 'owner',
     });
     await createApiKey(app.core.sql, app.core.clock, { workspaceId: workspace.id, mode: 'test' });
-    const ctx = app.use.identity.contextForUser(owner.id);
+    const ctx = await app.use.identity.contextForUser(owner.id);
     const candidate = (await app.use.accounts.demoCandidates(ctx)).find((c) => c.canConnect);
     if (!candidate) throw new Error('the demo platform offers no connectable account');
     const account = await app.use.accounts.connect(ctx, { platformAccountId: candidate.platformAccountId });

@@ -66,13 +66,13 @@ export async function transportWorld(accountCount = 2): Promise<TransportWorld> 
     });
     app = built;
     app.start();
-    const workspace = createWorkspace(core.db, { name: 'Parity Agency', plan: 'agency' });
-    const owner = createUser(core.db, {
+    const workspace = await createWorkspace(core.sql, { name: 'Parity Agency', plan: 'agency' });
+    const owner = await createUser(core.sql, {
       workspaceId: workspace.id,
       email: 'owner@parity.test',
       role: 'owner',
     });
-    const ctx = app.use.identity.contextForUser(owner.id);
+    const ctx = await app.use.identity.contextForUser(owner.id);
     const dashboard = createDashboard(app, { rendererDir: join(dataDir, 'no-renderer') });
     api = await createApiServer(app, { port: 0, fallback: dashboard });
     apiUrl = api.url;
@@ -107,7 +107,7 @@ export async function transportWorld(accountCount = 2): Promise<TransportWorld> 
     const dispatch = createHandlerDispatch({ app, host: { kind: 'desktop' } });
 
     // The analyst signs in on the web dashboard through an invitation, as a browser would.
-    const { token } = createInvitation(core.db, clock, {
+    const { token } = await createInvitation(core.sql, clock, {
       workspaceId: workspace.id,
       email: 'analyst@parity.test',
       baseUrl: server.url,

@@ -80,7 +80,7 @@ const accountCommands: CommandModule = [
       }),
     async run(ctx, input) {
       const { use } = ctx.app();
-      const workspace = use.identity.contextForWorkspace(input.workspace);
+      const workspace = await use.identity.contextForWorkspace(input.workspace);
       if (input.available) {
         const found = await use.accounts.available(workspace, {
           platformUrl: input['platform-url'],
@@ -126,7 +126,7 @@ const accountCommands: CommandModule = [
     async run(ctx, input) {
       const { use } = ctx.app();
       const url = input['platform-url'];
-      const workspace = use.identity.contextForWorkspace(input.workspace);
+      const workspace = await use.identity.contextForWorkspace(input.workspace);
       const ids = input['platform-account'];
       const [single] = ids;
       if (ids.length === 1 && single) {

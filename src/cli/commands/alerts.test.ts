@@ -26,7 +26,11 @@ describe('alerts commands', () => {
     const ws = (await run('workspace', workspaceCommands, ['create', '--name', 'Agency', '--plan', 'agency']))
       .json.workspace as { id: string };
     const core = createCore({ dataDir });
-    const user = createUser(core.db, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
+    const user = await createUser(core.sql, {
+      workspaceId: ws.id,
+      email: 'owner@agency.test',
+      role: 'owner',
+    });
     core.close();
     const hook = await webhookReceiver(cleanups);
 

@@ -59,7 +59,7 @@ const alertCommands: CommandModule = [
       }),
     async run(ctx, input) {
       const { identity, alerts } = ctx.app().use;
-      const created = await alerts.add(identity.contextForWorkspace(input.workspace), {
+      const created = await alerts.add(await identity.contextForWorkspace(input.workspace), {
         kind: input.webhook ? 'webhook' : 'email',
         target: (input.webhook ?? input.email) as string,
         ...(input.account ? { accountId: input.account } : {}),
@@ -84,7 +84,7 @@ const alertCommands: CommandModule = [
     input: z.object({ workspace, positionals: cli.noPositionals }),
     async run(ctx, input) {
       const { identity, alerts } = ctx.app().use;
-      const destinations = await alerts.list(identity.contextForWorkspace(input.workspace));
+      const destinations = await alerts.list(await identity.contextForWorkspace(input.workspace));
       return { json: { destinations }, text: destinations.map(line).join('\n') || '(no destinations)' };
     },
   }),
@@ -96,7 +96,7 @@ const alertCommands: CommandModule = [
     async run(ctx, input) {
       const { identity, alerts } = ctx.app().use;
       const result = await alerts.test(
-        identity.contextForWorkspace(input.workspace),
+        await identity.contextForWorkspace(input.workspace),
         input.positionals[0] as string,
       );
       return {
@@ -116,7 +116,7 @@ const alertCommands: CommandModule = [
     async run(ctx, input) {
       const { identity, alerts } = ctx.app().use;
       const removed = await alerts.remove(
-        identity.contextForWorkspace(input.workspace),
+        await identity.contextForWorkspace(input.workspace),
         input.positionals[0] as string,
       );
       return { json: { destination: removed }, text: `removed ${removed.id}` };
@@ -147,7 +147,7 @@ const alertCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const { identity, alerts } = ctx.app().use;
-      const smtp = await alerts.setSmtp(identity.contextForWorkspace(input.workspace), {
+      const smtp = await alerts.setSmtp(await identity.contextForWorkspace(input.workspace), {
         host: input.host,
         port: input.port,
         ...(input.security ? { security: input.security } : {}),
@@ -185,7 +185,7 @@ const alertCommands: CommandModule = [
       }),
     async run(ctx, input) {
       const { identity, alerts } = ctx.app().use;
-      const prefs = await alerts.setPreferences(identity.contextForWorkspace(input.workspace), {
+      const prefs = await alerts.setPreferences(await identity.contextForWorkspace(input.workspace), {
         quietFrom: input.off ? null : (input.from as number),
         quietTo: input.off ? null : (input.to as number),
         ...(input.timezone ? { timezone: input.timezone } : {}),
@@ -211,7 +211,7 @@ const alertCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const { identity, alerts } = ctx.app().use;
-      const prefs = await alerts.setPreferences(identity.contextForWorkspace(input.workspace), {
+      const prefs = await alerts.setPreferences(await identity.contextForWorkspace(input.workspace), {
         pacingShare: input.share,
       });
       return {
@@ -232,7 +232,7 @@ const alertCommands: CommandModule = [
       }),
       async run(ctx, input) {
         const { identity, alerts, accounts } = ctx.app().use;
-        const wsCtx = identity.contextForWorkspace(input.workspace);
+        const wsCtx = await identity.contextForWorkspace(input.workspace);
         const current = await alerts.preferences(wsCtx);
         const account = await accounts.get(wsCtx, input.account);
         const muted =
@@ -269,7 +269,7 @@ const alertCommands: CommandModule = [
       .refine((i) => (i.off === true) !== (i.hour !== undefined), { message: 'give --hour H or --off' }),
     async run(ctx, input) {
       const { identity, alerts } = ctx.app().use;
-      const digest = await alerts.setDigest(identity.contextForWorkspace(input.workspace), {
+      const digest = await alerts.setDigest(await identity.contextForWorkspace(input.workspace), {
         userId: input.user,
         hour: input.off ? null : (input.hour as number),
         ...(input.timezone ? { timezone: input.timezone } : {}),

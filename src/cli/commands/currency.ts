@@ -31,7 +31,7 @@ export const currencyCommands: CommandModule = [
     input: z.object({ workspace, positionals: cli.noPositionals }),
     async run(ctx, input) {
       const { identity, settings } = ctx.app().use;
-      const reporting = await settings.reportingCurrency(identity.contextForWorkspace(input.workspace));
+      const reporting = await settings.reportingCurrency(await identity.contextForWorkspace(input.workspace));
       return { json: { reportingCurrency: reporting }, text: text(reporting) };
     },
   }),
@@ -52,10 +52,13 @@ export const currencyCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const { identity, settings } = ctx.app().use;
-      const reporting = await settings.setReportingCurrency(identity.contextForWorkspace(input.workspace), {
-        currency: input.currency,
-        rates: input.rate,
-      });
+      const reporting = await settings.setReportingCurrency(
+        await identity.contextForWorkspace(input.workspace),
+        {
+          currency: input.currency,
+          rates: input.rate,
+        },
+      );
       return { json: { reportingCurrency: reporting }, text: text(reporting) };
     },
   }),
@@ -66,7 +69,7 @@ export const currencyCommands: CommandModule = [
     input: z.object({ workspace, positionals: cli.noPositionals }),
     async run(ctx, input) {
       const { identity, settings } = ctx.app().use;
-      await settings.setReportingCurrency(identity.contextForWorkspace(input.workspace), null);
+      await settings.setReportingCurrency(await identity.contextForWorkspace(input.workspace), null);
       return { json: { reportingCurrency: null }, text: text(null) };
     },
   }),

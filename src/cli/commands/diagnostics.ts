@@ -32,7 +32,7 @@ export const profileCommands: CommandModule = [
     async run(ctx, input) {
       const { use } = ctx.app();
       const profile = await use.diagnostics.setProfile(
-        use.identity.contextForMember(input.workspace, input.user),
+        await use.identity.contextForMember(input.workspace, input.user),
         {
           ...(input['risk-appetite'] ? { riskAppetite: input['risk-appetite'] } : {}),
           ...(input['focus-metric'] ? { focusMetric: input['focus-metric'] } : {}),
@@ -52,7 +52,7 @@ export const profileCommands: CommandModule = [
     async run(ctx, input) {
       const { use } = ctx.app();
       const profile = await use.diagnostics.profile(
-        use.identity.contextForMember(input.workspace, input.user),
+        await use.identity.contextForMember(input.workspace, input.user),
       );
       return {
         json: { profile },
@@ -81,7 +81,7 @@ export const profileCommands: CommandModule = [
     async run(ctx, input) {
       const { use } = ctx.app();
       const set = await use.campaigns.setTargetCpa(
-        use.identity.contextForWorkspace(input.workspace),
+        await use.identity.contextForWorkspace(input.workspace),
         input.campaign,
         input.clear ? null : (input.cpa ?? null),
       );
@@ -126,7 +126,7 @@ export const feedbackCommands: CommandModule = [
       const admin = await use.identity.contextForWorkspaceOf({ diagnosticId: input.diagnostic });
       const feedback = input.applied ? 'applied' : 'dismissed';
       const { actionKind } = await use.diagnostics.feedback(
-        use.identity.contextForMember(admin.workspaceId, input.user),
+        await use.identity.contextForMember(admin.workspaceId, input.user),
         {
           diagnosticId: input.diagnostic,
           recommendationId: input.recommendation,
@@ -185,7 +185,7 @@ export const diagnoseCommands: CommandModule = [
     async run(ctx, input) {
       const { use } = ctx.app();
       const detail = await use.diagnostics.runNow(
-        use.identity.contextForMember(input.workspace, input.user),
+        await use.identity.contextForMember(input.workspace, input.user),
         {
           accountId: input.account,
           campaignId: input.campaign ?? null,

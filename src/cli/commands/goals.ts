@@ -39,7 +39,7 @@ export const goalCommands: CommandModule = [
     input: z.object(scope).refine(needsOne, { message: scopeMessage }),
     async run(ctx, input) {
       const { identity, goals } = ctx.app().use;
-      const rc = identity.contextForWorkspace(input.workspace);
+      const rc = await identity.contextForWorkspace(input.workspace);
       if (input.campaign) {
         const goal = await goals.campaign(rc, input.campaign);
         const text = `campaign ${goal.campaignId}: ${goal.effective ? `${goalText(goal.effective)} (${goal.effective.source}'s goal)` : 'no goal'}`;
@@ -75,7 +75,7 @@ export const goalCommands: CommandModule = [
       ),
     async run(ctx, input) {
       const { identity, goals } = ctx.app().use;
-      const rc = identity.contextForWorkspace(input.workspace);
+      const rc = await identity.contextForWorkspace(input.workspace);
       const goal: Goal =
         input.cpa !== undefined
           ? { kind: 'CPA', target: input.cpa }
@@ -99,7 +99,7 @@ export const goalCommands: CommandModule = [
     input: z.object(scope).refine(needsOne, { message: scopeMessage }),
     async run(ctx, input) {
       const { identity, goals } = ctx.app().use;
-      const rc = identity.contextForWorkspace(input.workspace);
+      const rc = await identity.contextForWorkspace(input.workspace);
       if (input.campaign && !input.account) {
         const goal = await goals.clearForCampaign(rc, input.campaign);
         return { json: { goal }, text: `campaign ${goal.campaignId}: own goal cleared` };

@@ -94,7 +94,7 @@ describe('key and user commands', () => {
     const core = createCore({ dataDir });
     try {
       const token = url.split('/').pop() as string;
-      expect(findOpenInvitation(core.db, systemClock, token).id).toBe(invitation.id);
+      expect((await findOpenInvitation(core.sql, systemClock, token)).id).toBe(invitation.id);
       expect(
         core.db.prepare(`SELECT count(*) FROM invitations WHERE token_hash = ?`).pluck().get(token),
       ).toBe(0);

@@ -35,7 +35,7 @@ const keyCommands: CommandModule = [
     async run(ctx, input) {
       const { use } = ctx.app();
       const { key, apiKey } = await use.identity.createKey(
-        use.identity.contextForWorkspace(input.workspace),
+        await use.identity.contextForWorkspace(input.workspace),
         {
           mode: input.mode,
           name: input.name,
@@ -59,7 +59,7 @@ const keyCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const { use } = ctx.app();
-      const apiKeys = await use.identity.listKeys(use.identity.contextForWorkspace(input.workspace));
+      const apiKeys = await use.identity.listKeys(await use.identity.contextForWorkspace(input.workspace));
       return { json: { apiKeys }, text: apiKeys.map(line).join('\n') || '(no keys)' };
     },
   }),

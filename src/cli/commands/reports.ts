@@ -59,7 +59,7 @@ const reportCommands: CommandModule = [
     async run(ctx, input) {
       const { use } = ctx.app();
       const { report, path } = await use.reports.generateNow(
-        use.identity.contextForWorkspace(input.workspace),
+        await use.identity.contextForWorkspace(input.workspace),
         {
           accountId: input.account,
           title: input.title,
@@ -99,13 +99,16 @@ const reportCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const { use } = ctx.app();
-      const { items, total } = await use.reports.list(use.identity.contextForWorkspace(input.workspace), {
-        accountId: input.account,
-        status: input.status,
-        format: input.format,
-        page: 1,
-        pageSize: 100,
-      });
+      const { items, total } = await use.reports.list(
+        await use.identity.contextForWorkspace(input.workspace),
+        {
+          accountId: input.account,
+          status: input.status,
+          format: input.format,
+          page: 1,
+          pageSize: 100,
+        },
+      );
       const text = items
         .map((r) => `${r.id}\t${r.status}\t${r.format}\t${r.dateRange.from}..${r.dateRange.to}\t${r.title}`)
         .join('\n');
@@ -146,7 +149,7 @@ const reportCommands: CommandModule = [
         ...(input.folder ? { folder: input.folder } : {}),
         ...(input.email?.length ? { emails: input.email } : {}),
       });
-      const schedule = await use.reports.schedule(use.identity.contextForWorkspace(input.workspace), {
+      const schedule = await use.reports.schedule(await use.identity.contextForWorkspace(input.workspace), {
         accountId: input.account,
         title: input.title,
         cadence: input.cadence,
@@ -172,7 +175,7 @@ const reportCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const { use } = ctx.app();
-      const schedules = await use.reports.schedules(use.identity.contextForWorkspace(input.workspace), {
+      const schedules = await use.reports.schedules(await use.identity.contextForWorkspace(input.workspace), {
         includeCancelled: true,
       });
       const text = schedules
@@ -194,7 +197,7 @@ const reportCommands: CommandModule = [
     async run(ctx, input) {
       const { use } = ctx.app();
       const schedule = await use.reports.unschedule(
-        use.identity.contextForWorkspace(input.workspace),
+        await use.identity.contextForWorkspace(input.workspace),
         input.positionals[0] ?? '',
       );
       return { json: { schedule }, text: `${schedule.id}\tcancelled ${schedule.cancelledAt ?? ''}` };

@@ -16,7 +16,7 @@ const syncCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const app = ctx.app();
-      const rc = app.use.identity.contextForWorkspace(input.workspace);
+      const rc = await app.use.identity.contextForWorkspace(input.workspace);
       const accounts = await app.use.accounts.all(rc);
       const stop = showSyncProgress(
         app.core.events,

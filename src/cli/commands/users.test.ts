@@ -21,8 +21,8 @@ describe('user commands', () => {
     const ws = (await run('workspace', workspaceCommands, ['create', '--name', 'Agency', '--plan', 'agency']))
       .json.workspace as { id: string };
     const core = createCore({ dataDir });
-    const ana = createUser(core.db, { workspaceId: ws.id, email: 'ana@agency.test', role: 'member' });
-    createUser(core.db, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
+    const ana = await createUser(core.sql, { workspaceId: ws.id, email: 'ana@agency.test', role: 'member' });
+    await createUser(core.sql, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
     core.close();
     const key = (await run('key', keyCommands, ['create', '--workspace', ws.id, '--user', ana.id])).json
       .apiKey as { id: string };

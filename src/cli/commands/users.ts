@@ -45,7 +45,7 @@ const userCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const { identity } = ctx.app().use;
-      const { invitation, url } = await identity.invite(identity.contextForWorkspace(input.workspace), {
+      const { invitation, url } = await identity.invite(await identity.contextForWorkspace(input.workspace), {
         email: input.email,
         baseUrl: input['base-url'],
       });
@@ -65,7 +65,7 @@ const userCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const { identity } = ctx.app().use;
-      const invitations = await identity.listInvitations(identity.contextForWorkspace(input.workspace));
+      const invitations = await identity.listInvitations(await identity.contextForWorkspace(input.workspace));
       return {
         json: { invitations },
         text:
@@ -88,7 +88,7 @@ const userCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const { identity } = ctx.app().use;
-      const users = await identity.listUsers(identity.contextForWorkspace(input.workspace));
+      const users = await identity.listUsers(await identity.contextForWorkspace(input.workspace));
       return { json: { users }, text: users.map(line).join('\n') || '(no users)' };
     },
   }),

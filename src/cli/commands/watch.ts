@@ -40,7 +40,7 @@ export const issueCommands: CommandModule = [
     }),
     async run(ctx, input) {
       const { identity, issues } = ctx.app().use;
-      const list = await issues.list(identity.contextForWorkspace(input.workspace), {
+      const list = await issues.list(await identity.contextForWorkspace(input.workspace), {
         accountId: input.account,
         campaignId: input.campaign,
         states: input.state ? (input.state.split(',') as IssueState[]) : undefined,
@@ -57,7 +57,7 @@ export const issueCommands: CommandModule = [
     async run(ctx, input) {
       const { identity, issues } = ctx.app().use;
       const issue = await issues.acknowledge(
-        identity.contextForWorkspace(input.workspace),
+        await identity.contextForWorkspace(input.workspace),
         input.positionals[0] as string,
       );
       return { json: { issue }, text: issueLine(issue) };
@@ -80,7 +80,7 @@ export const issueCommands: CommandModule = [
     async run(ctx, input) {
       const { identity, issues } = ctx.app().use;
       const issue = await issues.snooze(
-        identity.contextForWorkspace(input.workspace),
+        await identity.contextForWorkspace(input.workspace),
         input.positionals[0] as string,
         {
           ...(input.until ? { until: input.until } : {}),
@@ -100,7 +100,7 @@ export const scheduleCommands: CommandModule = [
     input: z.object({ workspace, positionals: cli.noPositionals }),
     async run(ctx, input) {
       const { identity, watch } = ctx.app().use;
-      const schedules = await watch.schedules(identity.contextForWorkspace(input.workspace));
+      const schedules = await watch.schedules(await identity.contextForWorkspace(input.workspace));
       return { json: { schedules }, text: schedules.map(scheduleLine).join('\n') || '(no accounts)' };
     },
   }),
@@ -127,7 +127,7 @@ export const scheduleCommands: CommandModule = [
       }),
     async run(ctx, input) {
       const { identity, watch } = ctx.app().use;
-      const schedules = await watch.setInterval(identity.contextForWorkspace(input.workspace), {
+      const schedules = await watch.setInterval(await identity.contextForWorkspace(input.workspace), {
         ...(input.account ? { accountId: input.account } : {}),
         minutes: input.default ? null : (input.every as number),
       });

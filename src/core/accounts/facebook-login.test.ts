@@ -23,15 +23,19 @@ afterAll(async () => {
   await demo.close();
 });
 
-function world(openInBrowser: ((url: string) => Promise<void>) | null) {
+async function world(openInBrowser: ((url: string) => Promise<void>) | null) {
   const app = createApp(createCore({ dataDir: mkdtempSync(join(tmpdir(), 'adlens-fb-login-')) }), {
     renderReportsInWorker: false,
     host: { demoPlatform: () => ({ url: demo.url, apiVersion: demo.apiVersion }), openInBrowser },
   });
   apps.push(app);
-  const ws = createWorkspace(app.core.db, { name: 'Agency', plan: 'agency' });
-  const owner = createUser(app.core.db, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
-  return { app, ctx: app.use.identity.contextForUser(owner.id) };
+  const ws = await createWorkspace(app.core.sql, { name: 'Agency', plan: 'agency' });
+  const owner = await createUser(app.core.sql, {
+    workspaceId: ws.id,
+    email: 'owner@agency.test',
+    role: 'owner',
+  });
+  return { app, ctx: await app.use.identity.contextForUser(owner.id) };
 }
 
 /** The system browser: follows the dialog's redirect to the loopback listener. */
@@ -41,7 +45,7 @@ const browser = async (url: string): Promise<void> => {
 
 describe('Facebook Login for Business', () => {
   it('needs the agency app in Settings, then ends with a token that lists the accounts it reaches', async () => {
-    const { app, ctx } = world(browser);
+    const { app, ctx } = await world(browser);
     await expect(app.use.accounts.facebookLogin(ctx, { platform: 'demo' })).rejects.toMatchObject({
       type: 'invalid_request',
       message: expect.stringContaining('Settings'),
@@ -51,7 +55,7 @@ describe('Facebook Login for Business', () => {
       metaAppSecret: 'a-very-secret-app-secret',
     });
     expect(settings.metaApp).toEqual({ appId: '1234567890', hasSecret: true });
-    expect(readSetting(app.core.db, 'meta_app_secret_sealed')).not.toContain('very-secret');
+    expect(await readSetting(app.core.sql, 'meta_app_secret_sealed')).not.toContain('very-secret');
 
     const { token, expiresAt } = await app.use.accounts.facebookLogin(ctx, { platform: 'demo' });
     expect(token.length).toBeGreaterThan(10);
@@ -61,7 +65,7 @@ describe('Facebook Login for Business', () => {
   });
 
   it('is refused where no browser can be opened (the web dashboard), with the way out', async () => {
-    const { app, ctx } = world(null);
+    const { app, ctx } = await world(null);
     await app.use.settings.update(ctx, 'web', {
       metaAppId: '1234567890',
       metaAppSecret: 'a-very-secret-app-secret',

@@ -25,7 +25,7 @@ export async function facebookLogin(
       'Facebook Login opens your browser, so it runs in the desktop app; here, paste an access token instead.',
     );
   }
-  const app = metaApp(services.core.db, services.core.tokenCipher);
+  const app = await metaApp(services.core.sql, services.core.tokenCipher);
   if (!app) {
     throw new AppError(
       'invalid_request',

@@ -240,7 +240,7 @@ export function accountUseCases(services: AppServices) {
      * is re-authenticated instead (its connection's token replaced), on its own platform.
      */
     async connect(ctx: RequestContext, input: ConnectInput): Promise<AccountView> {
-      requireWorkspace(db, ctx.workspaceId);
+      await requireWorkspace(sql, ctx.workspaceId);
       const existing = accountIdByPlatformId(db, ctx.workspaceId, input.platformAccountId);
       if (existing) return reconnectAndSync(ctx, existing, input.platform?.token);
       const account = await sync.connectAccount({
@@ -258,7 +258,7 @@ export function accountUseCases(services: AppServices) {
 
     /** Facebook Login in the system browser (desktop): the long-lived token to list accounts with. */
     async facebookLogin(ctx: RequestContext, input: FacebookLoginInput = {}) {
-      requireWorkspace(db, ctx.workspaceId);
+      await requireWorkspace(sql, ctx.workspaceId);
       return facebookLogin(services, input);
     },
 
@@ -267,7 +267,7 @@ export function accountUseCases(services: AppServices) {
      * business, each saying whether it can be connected and why not.
      */
     async available(ctx: RequestContext, input: PlatformInput = {}): Promise<AvailableAccounts> {
-      requireWorkspace(db, ctx.workspaceId);
+      await requireWorkspace(sql, ctx.workspaceId);
       const platform = platformOf(input);
       const endpoint = platform
         ? {
@@ -299,7 +299,7 @@ export function accountUseCases(services: AppServices) {
      * account the token cannot read is refused with the reason, the others connect and start syncing.
      */
     async connectMany(ctx: RequestContext, input: ConnectManyInput): Promise<ConnectManyResult> {
-      requireWorkspace(db, ctx.workspaceId);
+      await requireWorkspace(sql, ctx.workspaceId);
       const ids = [...new Set(input.platformAccountIds)];
       if (ids.length === 0)
         throw new AppError('invalid_request', 'Choose at least one ad account to connect.');

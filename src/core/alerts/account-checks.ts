@@ -26,11 +26,15 @@ export interface AccountCheck {
  * with spend (once per such day; conversions stand for results at account level), and a day's spend far
  * off the active daily budgets (once per day).
  */
-export function accountChecks(core: Core, workspaceId: string, accountId: string): AccountCheck[] {
+export async function accountChecks(
+  core: Core,
+  workspaceId: string,
+  accountId: string,
+): Promise<AccountCheck[]> {
   const checks: AccountCheck[] = [];
   const account = accountName(core.db, accountId);
   if (!account) return checks;
-  const prefs = prefsOf(core, workspaceId);
+  const prefs = await prefsOf(core, workspaceId);
   const today = dateInZone(core.clock.now(), prefs.timezone);
   if (account.status === 'disabled') {
     checks.push({

@@ -25,15 +25,15 @@ async function world(start = '2026-03-15T10:00:00Z') {
   const clock = handClock(start);
   const app: App = createApp(createCore({ dataDir, clock }), { renderReportsInWorker: false });
   cleanups.push(() => app.stop());
-  const workspace = createWorkspace(app.core.db, { name: 'Agency', plan: 'agency' });
-  const owner = createUser(app.core.db, {
+  const workspace = await createWorkspace(app.core.sql, { name: 'Agency', plan: 'agency' });
+  const owner = await createUser(app.core.sql, {
     workspaceId: workspace.id,
     email: 'owner@agency.test',
     role: 'owner',
   });
   const account = seedAccount(app.core.db, { workspaceId: workspace.id, mode: 'live' });
   const campaign = seedCampaign(app.core.db, { accountId: account.id, name: 'Alpha' });
-  const ctx = app.use.identity.contextForWorkspace(workspace.id);
+  const ctx = await app.use.identity.contextForWorkspace(workspace.id);
   const found = (severity: FoundIssue['severity']): FoundIssue => ({
     campaignId: campaign,
     type: 'CPA_DEGRADATION',
@@ -185,6 +185,9 @@ describe('operational alerts', () => {
       syncRunId: 'sync_4',
       error: { type: 'interrupted', message: 'the app closed' },
     });
+    // Reactions read the store when they run (asynchronously, in event order): the account is
+    // disabled once the first syncs' alerts are through, as a later sync would find it.
+    await w.settle();
     db.prepare(`UPDATE ad_accounts SET status = 'disabled' WHERE id = ?`).run(w.account.id);
     events.emit('sync.completed', { ...completed, syncRunId: 'sync_5' });
     events.emit('sync.completed', { ...completed, syncRunId: 'sync_6' });

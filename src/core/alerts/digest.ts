@@ -19,7 +19,7 @@ export async function composeDigest(
   today: string,
   now: Date,
 ): Promise<ComposedDigest | null> {
-  const workspace = getWorkspace(db, digest.workspace_id);
+  const workspace = await getWorkspace(sql, digest.workspace_id);
   if (!workspace) return null;
   const since = digest.last_sent_at ?? new Date(now.getTime() - 24 * 60 * 60_000).toISOString();
   const accounts = (

@@ -28,8 +28,8 @@ export interface StoredSmtp {
   from: string;
 }
 
-export function prefsOf(core: Core, workspaceId: string): StoredPrefs {
-  const stored = readSetting(core.db, prefsKey(workspaceId));
+export async function prefsOf(core: Core, workspaceId: string): Promise<StoredPrefs> {
+  const stored = await readSetting(core.sql, prefsKey(workspaceId));
   return {
     quietFrom: null,
     quietTo: null,

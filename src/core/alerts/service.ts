@@ -71,6 +71,9 @@ const ISSUE_ALERTS: Record<string, AlertType | undefined> = {
 export class AlertsService {
   private offs: (() => void)[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Reactions to events still running (each reads the store asynchronously). */
+  private readonly reacting = new Set<Promise<void>>();
+  private lastReaction: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly core: Core,
@@ -84,10 +87,10 @@ export class AlertsService {
     this.offs.push(
       events.on('issue.changed', (e) => this.safely(() => this.onIssue(e.issueId, e.workspaceId, e.change))),
       events.on('sync.failed', (e) =>
-        this.safely(() => {
+        this.safely(async () => {
           if (e.error.type === 'interrupted') return; // a stop at shutdown is nobody's problem
           const account = accountName(this.core.db, e.accountId);
-          this.raise({
+          await this.raise({
             workspaceId: e.workspaceId,
             accountId: e.accountId,
             type: 'sync.failed',
@@ -107,13 +110,13 @@ export class AlertsService {
       // The core announces a token within 7 days of lapsing once a day per connection: one alert a
       // day, for each account that shares the token.
       events.on('connection.expiring', (e) =>
-        this.safely(() => {
+        this.safely(async () => {
           for (const accountId of e.accountIds.length > 0 ? e.accountIds : [e.accountId]) {
             const account = accountName(this.core.db, accountId);
             const name = account?.name ?? accountId;
             const days =
               e.daysLeft <= 0 ? 'has lapsed' : `lapses in ${e.daysLeft} day${e.daysLeft === 1 ? '' : 's'}`;
-            this.raise({
+            await this.raise({
               workspaceId: e.workspaceId,
               accountId,
               type: 'token.expiring',
@@ -147,15 +150,22 @@ export class AlertsService {
 
   /** Resolves when no delivery attempt is under way (tests, shutdown). */
   async whenIdle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    while (this.inFlight.size > 0 || this.reacting.size > 0)
+      await Promise.allSettled([...this.inFlight.values(), ...this.reacting]);
   }
 
-  private safely(fn: () => void): void {
-    try {
-      fn();
-    } catch (error) {
-      this.core.logger.error('alerts failed', { error: String(error) });
-    }
+  private safely(fn: () => void | Promise<void>): void {
+    // One reaction at a time, in the order of the events: alerts keep the order things happened in.
+    const reaction = this.lastReaction.then(async () => {
+      try {
+        await fn();
+      } catch (error) {
+        this.core.logger.error('alerts failed', { error: String(error) });
+      }
+    });
+    this.lastReaction = reaction;
+    this.reacting.add(reaction);
+    void reaction.finally(() => this.reacting.delete(reaction));
   }
 
   private link(campaignId: string | null): string | null {
@@ -178,7 +188,7 @@ export class AlertsService {
     };
   }
 
-  private onIssue(issueId: string, workspaceId: string, change: string): void {
+  private async onIssue(issueId: string, workspaceId: string, change: string): Promise<void> {
     const type = ISSUE_ALERTS[change];
     if (!type) return;
     const row = issueRow(this.core.db, workspaceId, issueId);
@@ -188,7 +198,7 @@ export class AlertsService {
       type as 'issue.opened'
     ];
     const where = `${issue.accountName}${issue.campaignName ? ` / ${issue.campaignName}` : ''}`;
-    this.raise({
+    await this.raise({
       workspaceId,
       accountId: row.account_id,
       type,
@@ -210,9 +220,9 @@ export class AlertsService {
   }
 
   /** After a sync: the account checks, each raised once (see accountChecks). */
-  private afterSync(workspaceId: string, accountId: string): void {
-    for (const check of accountChecks(this.core, workspaceId, accountId)) {
-      this.raise({
+  private async afterSync(workspaceId: string, accountId: string): Promise<void> {
+    for (const check of await accountChecks(this.core, workspaceId, accountId)) {
+      await this.raise({
         workspaceId,
         accountId,
         type: check.type,
@@ -230,9 +240,9 @@ export class AlertsService {
   }
 
   /** Announces an alert and queues it for each destination whose rules it meets (none if muted). */
-  raise(alert: Alert): number {
+  async raise(alert: Alert): Promise<number> {
     const { db, clock, events } = this.core;
-    const prefs = prefsOf(this.core, alert.workspaceId);
+    const prefs = await prefsOf(this.core, alert.workspaceId);
     if (alert.accountId && prefs.mutedAccountIds.includes(alert.accountId)) return 0;
     const now = clock.now();
     const targets = destinationsOf(db, alert.workspaceId).filter(
@@ -355,7 +365,7 @@ export class AlertsService {
           error: response.ok ? null : `HTTP ${response.status}`,
         };
       }
-      if (!hasSmtpServer(this.core, destination.workspace_id))
+      if (!(await hasSmtpServer(this.core, destination.workspace_id)))
         return { ok: false, httpStatus: null, error: 'no SMTP server is set for the workspace' };
       await sendWorkspaceMail(this.core, destination.workspace_id, {
         to: destination.target,
@@ -391,7 +401,7 @@ export class AlertsService {
     if (!composed) return;
     // Recorded first: a crash after this line skips one digest rather than sending two.
     saveDigest(this.core.db, { ...digest, last_day: today, last_sent_at: now.toISOString() });
-    this.raise({
+    await this.raise({
       workspaceId: digest.workspace_id,
       accountId: null,
       type: 'digest',

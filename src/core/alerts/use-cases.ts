@@ -82,9 +82,9 @@ export function alertUseCases(services: AppServices) {
   }
 
   /** Setting alerts up is the workspace's business: owners and admins (or the CLI's administrator). */
-  function requireAdmin(ctx: RequestContext): void {
+  async function requireAdmin(ctx: RequestContext): Promise<void> {
     if (!ctx.userId) return;
-    const user = getUser(db, ctx.userId);
+    const user = await getUser(sql, ctx.userId);
     if (user && user.role === 'member') {
       throw new AppError('permission_error', 'Only owners and admins set alerts up.');
     }
@@ -97,7 +97,7 @@ export function alertUseCases(services: AppServices) {
 
     /** Adds a destination; a webhook's signing secret is in the answer this once. */
     async add(ctx: RequestContext, input: AddAlertDestination): Promise<AlertDestinationCreated> {
-      requireAdmin(ctx);
+      await requireAdmin(ctx);
       const data = parse(AddAlertDestinationSchema, input);
       const account = data.accountId ? await resolveAccount(sql, ctx, data.accountId) : null;
       const secret = data.kind === 'webhook' ? `whsec_${randomBase62(32)}` : null;
@@ -118,7 +118,7 @@ export function alertUseCases(services: AppServices) {
     },
 
     async remove(ctx: RequestContext, id: string): Promise<AlertDestinationView> {
-      requireAdmin(ctx);
+      await requireAdmin(ctx);
       const row = own(ctx, id);
       const shown = view(row);
       deleteDestination(db, row.id);
@@ -135,9 +135,9 @@ export function alertUseCases(services: AppServices) {
      * one already sealed is kept for the same user (a form cannot show it back to resend it).
      */
     async setSmtp(ctx: RequestContext, input: SmtpSettings): Promise<SmtpView | null> {
-      requireAdmin(ctx);
+      await requireAdmin(ctx);
       const data = parse(SmtpSettingsSchema, input);
-      const previous = readSetting(db, smtpKey(ctx.workspaceId));
+      const previous = await readSetting(sql, smtpKey(ctx.workspaceId));
       const current = previous ? (JSON.parse(previous) as StoredSmtp) : null;
       const user = data.user ?? null;
       const stored: StoredSmtp = {
@@ -152,12 +152,12 @@ export function alertUseCases(services: AppServices) {
             : null,
         from: data.from,
       };
-      writeSetting(db, smtpKey(ctx.workspaceId), JSON.stringify(stored));
+      await writeSetting(sql, smtpKey(ctx.workspaceId), JSON.stringify(stored));
       return this.smtp(ctx);
     },
 
     async smtp(ctx: RequestContext): Promise<SmtpView | null> {
-      const stored = readSetting(db, smtpKey(ctx.workspaceId));
+      const stored = await readSetting(sql, smtpKey(ctx.workspaceId));
       if (!stored) return null;
       const { password, ...rest } = JSON.parse(stored) as StoredSmtp;
       return { ...rest, passwordSet: password !== null };
@@ -165,11 +165,11 @@ export function alertUseCases(services: AppServices) {
 
     /** Sends a test e-mail through the workspace's SMTP server now and reports the server's answer. */
     async testSmtp(ctx: RequestContext, input: { to?: string | undefined }): Promise<SmtpTestResult> {
-      requireAdmin(ctx);
+      await requireAdmin(ctx);
       const data = parse(SmtpTestSchema, input);
-      const to = data.to ?? (ctx.userId ? getUser(db, ctx.userId)?.email : undefined);
+      const to = data.to ?? (ctx.userId ? (await getUser(sql, ctx.userId))?.email : undefined);
       if (!to) throw new AppError('invalid_request', 'say which address the test e-mail goes to.');
-      if (!readSetting(db, smtpKey(ctx.workspaceId)))
+      if (!(await readSetting(sql, smtpKey(ctx.workspaceId))))
         throw new AppError('invalid_request', 'set the SMTP server first.');
       try {
         await sendWorkspaceMail(core, ctx.workspaceId, {
@@ -202,7 +202,7 @@ export function alertUseCases(services: AppServices) {
     /** Quiet hours (in a time zone) and muted accounts; what is not given is kept. */
     async setPreferences(ctx: RequestContext, input: AlertPreferences) {
       const data = parse(AlertPreferencesSchema, input);
-      const current = prefsOf(core, ctx.workspaceId);
+      const current = await prefsOf(core, ctx.workspaceId);
       const muted = data.mutedAccountIds
         ? await Promise.all(data.mutedAccountIds.map(async (id) => (await resolveAccount(sql, ctx, id)).id))
         : undefined;
@@ -216,18 +216,18 @@ export function alertUseCases(services: AppServices) {
       if ((next.quietFrom === null) !== (next.quietTo === null)) {
         throw new AppError('invalid_request', 'quiet hours need both a start and an end hour.');
       }
-      writeSetting(db, prefsKey(ctx.workspaceId), JSON.stringify(next));
+      await writeSetting(sql, prefsKey(ctx.workspaceId), JSON.stringify(next));
       return next;
     },
 
     /** A user's morning digest: the local hour and time zone (hour null: none). */
     async setDigest(ctx: RequestContext, input: DigestSettings) {
       const data = parse(DigestSettingsSchema, input);
-      const user = getUser(db, data.userId);
+      const user = await getUser(sql, data.userId);
       if (!user || user.workspaceId !== ctx.workspaceId) {
         throw new AppError('not_found', `User ${data.userId} was not found.`);
       }
-      if (ctx.userId && ctx.userId !== user.id) requireAdmin(ctx);
+      if (ctx.userId && ctx.userId !== user.id) await requireAdmin(ctx);
       if (data.hour === null) {
         deleteDigest(db, user.id);
         return { userId: user.id, hour: null, timezone: data.timezone, lastSentAt: null };

@@ -315,7 +315,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host}:${port}`;
-  recordServerUrl(app.core.db, url);
+  await recordServerUrl(app.core.sql, url);
   app.reports.setBaseUrl(url);
 
   return {

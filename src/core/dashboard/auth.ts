@@ -39,9 +39,9 @@ export interface SessionInfo {
   csrfToken: string;
 }
 
-export function sessionInfo(core: Core, session: Session): SessionInfo | undefined {
-  const user = getUser(core.db, session.userId);
-  const workspace = user ? getWorkspace(core.db, user.workspaceId) : undefined;
+export async function sessionInfo(core: Core, session: Session): Promise<SessionInfo | undefined> {
+  const user = await getUser(core.sql, session.userId);
+  const workspace = user ? await getWorkspace(core.sql, user.workspaceId) : undefined;
   if (!user || !workspace) return undefined;
   return {
     user: { id: user.id, email: user.email, name: user.name, role: user.role },
@@ -59,7 +59,12 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 
 async function startSession(core: Core, res: ServerResponse, userId: string): Promise<void> {
   const { token, session } = await createSession(core.sql, core.clock, userId);
-  sendJson(res, 200, { ok: true, value: sessionInfo(core, session) }, { 'Set-Cookie': sessionCookie(token) });
+  sendJson(
+    res,
+    200,
+    { ok: true, value: await sessionInfo(core, session) },
+    { 'Set-Cookie': sessionCookie(token) },
+  );
 }
 
 export async function handleAuth(
@@ -69,16 +74,16 @@ export async function handleAuth(
   path: string,
   session: Session | undefined,
 ): Promise<void> {
-  const { db, sql, clock } = core;
+  const { sql, clock } = core;
   if (path === '/auth/session' && req.method === 'GET') {
-    const info = session ? sessionInfo(core, session) : undefined;
+    const info = session ? await sessionInfo(core, session) : undefined;
     if (!info) return sendError(res, 401, 'authentication_error', 'Sign in to continue.');
     return sendJson(res, 200, { ok: true, value: info });
   }
   if (path === '/auth/invitation' && req.method === 'GET') {
     const token = new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? '';
-    const invitation = findOpenInvitation(db, clock, token);
-    const workspace = getWorkspace(db, invitation.workspaceId);
+    const invitation = await findOpenInvitation(sql, clock, token);
+    const workspace = await getWorkspace(sql, invitation.workspaceId);
     return sendJson(res, 200, {
       ok: true,
       value: { email: invitation.email, workspaceName: workspace?.name ?? '' },
@@ -86,12 +91,12 @@ export async function handleAuth(
   }
   if (path === '/auth/accept' && req.method === 'POST') {
     const body = parse(acceptBody, await readJson(req));
-    const invitation = findOpenInvitation(db, clock, body.token);
+    const invitation = await findOpenInvitation(sql, clock, body.token);
     const passwordHash = await hashPassword(body.password);
     // One transaction: the link is used exactly once even if two tabs submit at the same moment.
-    const userId = db.transaction(() => {
-      const user = createUser(
-        db,
+    const userId = await sql.transaction(async (tx) => {
+      const user = await createUser(
+        tx,
         {
           workspaceId: invitation.workspaceId,
           email: invitation.email,
@@ -99,10 +104,10 @@ export async function handleAuth(
         },
         clock.now(),
       );
-      setPasswordHash(db, user.id, passwordHash);
-      markInvitationAccepted(db, clock, invitation.id, user.id);
+      await setPasswordHash(tx, user.id, passwordHash);
+      await markInvitationAccepted(tx, clock, invitation.id, user.id);
       return user.id;
-    })();
+    });
     return startSession(core, res, userId);
   }
   if (path === '/auth/sign-in' && req.method === 'POST') {
@@ -117,7 +122,7 @@ export async function handleAuth(
         `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
       );
     }
-    const candidates = signInCandidates(db, body.email);
+    const candidates = await signInCandidates(sql, body.email);
     // An unknown email costs the same hash as a known one, so timing does not tell which exist.
     if (candidates.length === 0) await verifyPassword(body.password, await dummyHash());
     for (const candidate of candidates) {

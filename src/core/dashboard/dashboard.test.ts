@@ -79,7 +79,7 @@ const cookieOf = (reply: Reply): string =>
   String((reply.headers['set-cookie'] as string[])[0]).split(';')[0] as string;
 
 async function acceptInvite(email = 'ana@agency.test', password = 'a long enough password') {
-  const { token } = createInvitation(core.db, core.clock, { workspaceId, email, baseUrl: server.url });
+  const { token } = await createInvitation(core.sql, core.clock, { workspaceId, email, baseUrl: server.url });
   const reply = await call('POST', '/auth/accept', { body: { token, password, name: 'Ana' } });
   return { reply, token, cookie: cookieOf(reply), csrf: String(reply.json().value?.csrfToken) };
 }
@@ -91,9 +91,9 @@ beforeEach(async () => {
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>AdLens</title>');
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   core = createCore({ dataDir: join(dir, 'data'), clock: { now: () => new Date(now) } });
-  const ws = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
+  const ws = await createWorkspace(core.sql, { name: 'Agency', plan: 'agency' });
   workspaceId = ws.id;
-  createUser(core.db, { workspaceId, email: 'owner@agency.test', role: 'owner' });
+  await createUser(core.sql, { workspaceId, email: 'owner@agency.test', role: 'owner' });
   services = createApp(core, { renderReportsInWorker: false });
   const app = services;
   dashboard = createDashboard(app, { rendererDir });
@@ -145,7 +145,7 @@ describe('dashboard sign-in', () => {
   });
 
   it('refuses short passwords, unknown links and sign-up attempts', async () => {
-    const { token } = createInvitation(core.db, core.clock, { workspaceId, email: 'b@agency.test' });
+    const { token } = await createInvitation(core.sql, core.clock, { workspaceId, email: 'b@agency.test' });
     expect(
       (await call('POST', '/auth/accept', { body: { token, password: 'short' } })).json().error?.message,
     ).toContain('at least 10');

@@ -66,7 +66,7 @@ describe('sign-in lock-out', () => {
   it('refuses a disabled user with a clear reason once the password is right', async () => {
     const ana = await s.member('ana@agency.test', PASSWORD);
     const { identity } = s.app.use;
-    await identity.disableUser(identity.contextForUser(s.owner.id), ana.id);
+    await identity.disableUser(await identity.contextForUser(s.owner.id), ana.id);
     const res = await signIn('ana@agency.test', PASSWORD);
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/disabled/);
@@ -99,7 +99,7 @@ describe('live streams end with access', () => {
     const again = await openStream(`${s.url}/bridge/events`, { cookie: second.cookie });
     const disabledAt = Date.now();
     const { identity } = s.app.use;
-    await identity.disableUser(identity.contextForUser(s.owner.id), ana.id);
+    await identity.disableUser(await identity.contextForUser(s.owner.id), ana.id);
     expect((await again.ended) - disabledAt).toBeLessThan(1_000);
   });
 });

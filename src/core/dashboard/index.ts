@@ -81,7 +81,7 @@ export function createDashboard(app: HandlerApp, opts: DashboardOptions): Dashbo
           sendError(res, 401, 'authentication_error', 'Sign in to continue.');
           return true;
         }
-        const ctx = app.use.identity.contextForUser(session.userId);
+        const ctx = await app.use.identity.contextForUser(session.userId);
         if (path === '/bridge/events' && req.method === 'GET') {
           streamEvents(app, ctx, session.id, req, res, streams);
           return true;

@@ -25,8 +25,8 @@ const socks = seedCampaign(db, { accountId: account.id, name: 'Socks' });
 const other = seedWorkspace(db, { plan: 'agency' });
 const otherAccount = seedAccount(db, { workspaceId: other.workspaceId, mode: 'live' });
 const otherCampaign = seedCampaign(db, { accountId: otherAccount.id });
-const ctx = app.use.identity.contextForUser(ws.ownerId);
-const otherCtx = app.use.identity.contextForUser(other.ownerId);
+const ctx = await app.use.identity.contextForUser(ws.ownerId);
+const otherCtx = await app.use.identity.contextForUser(other.ownerId);
 
 describe('goals', () => {
   it('start empty, then hold the account goal and a campaign goal that overrides it', async () => {

@@ -7,7 +7,7 @@ import type { HandlerResult } from '../../shared/ipc';
 import { seededHandlerWorld } from '../../test-support/handler-world';
 import { smtpReceiver, validSignature, webhookReceiver } from '../../test-support/alert-receivers';
 
-const world = seededHandlerWorld('adlens-alert-handlers-', {
+const world = await seededHandlerWorld('adlens-alert-handlers-', {
   campaigns: 1,
   clock: fixedClock('2026-03-15T10:00:00Z'),
 });
@@ -40,12 +40,12 @@ describe('alerts handlers', () => {
     expect(bad).toMatchObject({ ok: false, error: { type: 'invalid_request' } });
     expect(await world.call('alerts.remove', { id: 'dest_0000000000000000' })).toMatchObject({ ok: false });
 
-    const member = createUser(world.app.core.db, {
+    const member = await createUser(world.app.core.sql, {
       workspaceId: world.ctx.workspaceId,
       email: 'member@agency.test',
       role: 'member',
     });
-    const memberCtx = world.app.use.identity.contextForUser(member.id);
+    const memberCtx = await world.app.use.identity.contextForUser(member.id);
     expect(
       await world.dispatch(memberCtx, 'alerts.add', { kind: 'webhook', target: hook.url }),
     ).toMatchObject({
@@ -110,12 +110,12 @@ describe('alerts handlers', () => {
     });
     expect(await world.ok('alerts.digest', {})).toMatchObject({ hour: 8, timezone: 'Europe/Berlin' });
 
-    const member = createUser(world.app.core.db, {
+    const member = await createUser(world.app.core.sql, {
       workspaceId: world.ctx.workspaceId,
       email: 'member2@agency.test',
       role: 'member',
     });
-    const memberCtx = world.app.use.identity.contextForUser(member.id);
+    const memberCtx = await world.app.use.identity.contextForUser(member.id);
     expect(await world.dispatch(memberCtx, 'alerts.setSmtp', settings)).toMatchObject({
       ok: false,
       error: { type: 'permission_error' },

@@ -5,20 +5,20 @@ import { manualClock } from '../../test-support/reports-harness';
 import type { CampaignDetail } from '../../shared/ipc/types';
 import { seededHandlerWorld, type HandlerWorld } from '../../test-support/handler-world';
 
-let world: ReturnType<typeof seededHandlerWorld>;
+let world: Awaited<ReturnType<typeof seededHandlerWorld>>;
 let fixture: ReportFixture;
 let ok: HandlerWorld['ok'];
 let call: HandlerWorld['call'];
 
-beforeEach(() => {
-  world = seededHandlerWorld('adlens-target-cpa-', {
+beforeEach(async () => {
+  world = await seededHandlerWorld('adlens-target-cpa-', {
     campaigns: 2,
     clock: manualClock('2026-04-01T09:00:00.000Z'),
   });
   ({ fixture, ok, call } = world);
 });
 
-afterEach(() => world.close());
+afterEach(async () => world.close());
 
 describe('campaigns.setTargetCpa', () => {
   it('sets the target in account currency, campaigns.get shows it, and null clears it', async () => {

@@ -25,15 +25,15 @@ let dir: string;
 let core: Core;
 let ctx: HandlerContext;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'adlens-handlers-'));
   core = createCore({ dataDir: dir });
-  const ws = createWorkspace(core.db, { name: 'Acme', plan: 'agency' });
-  const owner = createUser(core.db, { workspaceId: ws.id, email: 'owner@acme.test', role: 'owner' });
-  ctx = appFor().use.identity.contextForUser(owner.id);
+  const ws = await createWorkspace(core.sql, { name: 'Acme', plan: 'agency' });
+  const owner = await createUser(core.sql, { workspaceId: ws.id, email: 'owner@acme.test', role: 'owner' });
+  ctx = await appFor().use.identity.contextForUser(owner.id);
 });
 
-afterEach(() => {
+afterEach(async () => {
   core.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -47,7 +47,7 @@ function dispatch() {
 }
 
 describe('handler map', () => {
-  it('has one argument schema and one implementation per name', () => {
+  it('has one argument schema and one implementation per name', async () => {
     const app = appFor();
     const impls = createHandlers({
       app,
@@ -208,9 +208,9 @@ describe('store-only handlers', () => {
   });
 
   it('refuses API keys on plans without API access', async () => {
-    const ws = createWorkspace(core.db, { name: 'Small', plan: 'starter' });
-    const user = createUser(core.db, { workspaceId: ws.id, email: 'a@small.test', role: 'owner' });
-    const result = await dispatch()(appFor().use.identity.contextForUser(user.id), 'keys.create', {});
+    const ws = await createWorkspace(core.sql, { name: 'Small', plan: 'starter' });
+    const user = await createUser(core.sql, { workspaceId: ws.id, email: 'a@small.test', role: 'owner' });
+    const result = await dispatch()(await appFor().use.identity.contextForUser(user.id), 'keys.create', {});
     expect(result).toMatchObject({ ok: false, error: { type: 'plan_insufficient' } });
   });
 });

@@ -5,19 +5,19 @@ import { manualClock } from '../../test-support/reports-harness';
 import type { Page, ReportScheduleView, ReportView } from '../../shared/ipc/types';
 import { seededHandlerWorld, type HandlerWorld } from '../../test-support/handler-world';
 
-let world: ReturnType<typeof seededHandlerWorld>;
+let world: Awaited<ReturnType<typeof seededHandlerWorld>>;
 let clock: ReturnType<typeof manualClock>;
 let fixture: ReportFixture;
 let ok: HandlerWorld['ok'];
 let call: HandlerWorld['call'];
 
-beforeEach(() => {
+beforeEach(async () => {
   clock = manualClock('2026-04-01T09:00:00.000Z'); // a Wednesday
-  world = seededHandlerWorld('adlens-schedules-', { campaigns: 3, clock });
+  world = await seededHandlerWorld('adlens-schedules-', { campaigns: 3, clock });
   ({ fixture, ok, call } = world);
 });
 
-afterEach(() => world.close());
+afterEach(async () => world.close());
 
 describe('report schedules', () => {
   it('creates a weekly schedule whose next run waits as a pending report with its due date', async () => {

@@ -1,19 +1,19 @@
 // A demo platform started on first use, for hosts that do not run one all the time (a CLI
 // command that syncs a demo account with no server around). The host owns it and injects its
 // endpoint into the App; product code never imports the simulator.
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import { demoSeed, type DemoPlatformEndpoint, type DemoPlatformSource } from '../sync/embedded-demo';
 
 /**
  * Starts an in-process demo platform on an ephemeral loopback port the first time it is needed (a CLI
  * `sync` of a demo account with no server around), with the data directory's seed.
  */
-export function lazyEmbeddedDemo(db: Db): { source: DemoPlatformSource; close(): Promise<void> } {
+export function lazyEmbeddedDemo(sql: Sql): { source: DemoPlatformSource; close(): Promise<void> } {
   let started: Promise<{ endpoint: DemoPlatformEndpoint; close(): Promise<void> }> | null = null;
   return {
     source: async () => {
       started ??= import('../demo-platform/index').then(async ({ startDemoPlatform }) => {
-        const platform = await startDemoPlatform({ port: 0, seed: demoSeed(db) });
+        const platform = await startDemoPlatform({ port: 0, seed: await demoSeed(sql) });
         return {
           endpoint: { url: platform.url, apiVersion: platform.apiVersion },
           close: () => platform.close(),

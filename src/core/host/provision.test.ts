@@ -33,25 +33,25 @@ describe('demo-first provisioning', () => {
     const result = await provisionIfEmpty(core, sync, demo, { seed: 5 });
     expect(result?.workspace).toMatchObject({ name: 'Demo Agency', plan: 'trial' });
     const workspaceId = result!.workspace.id;
-    const owner = getWorkspaceOwner(core.db, workspaceId);
+    const owner = await getWorkspaceOwner(core.sql, workspaceId);
     expect(owner).toMatchObject({ role: 'owner' });
     const accounts = listAdAccounts(core.db, workspaceId);
     expect(accounts.length).toBeGreaterThanOrEqual(3);
     expect(accounts.every((a) => a.mode === 'test' && a.connectedBy === owner!.id)).toBe(true);
     // The view-only (ANALYZE only) account is offered on the Connect screen, not connected by itself.
     expect(accounts.some((a) => a.name.includes('read only'))).toBe(false);
-    expect(demoSeed(core.db)).toBe(5);
+    expect(await demoSeed(core.sql)).toBe(5);
     expect(await provisionIfEmpty(core, sync, demo, { seed: 5 })).toBeNull();
-    expect(listWorkspaces(core.db)).toHaveLength(1);
+    expect(await listWorkspaces(core.sql)).toHaveLength(1);
     await sync.stop();
     core.close();
   });
 
   it('leaves a directory alone when someone already created a workspace there', async () => {
     const { core, sync } = open();
-    createWorkspace(core.db, { name: 'Mine', plan: 'agency' });
+    await createWorkspace(core.sql, { name: 'Mine', plan: 'agency' });
     expect(await provisionIfEmpty(core, sync, demo, { seed: 5 })).toBeNull();
-    expect(listWorkspaces(core.db).map((w) => w.name)).toEqual(['Mine']);
+    expect((await listWorkspaces(core.sql)).map((w) => w.name)).toEqual(['Mine']);
     await sync.stop();
     core.close();
   });

@@ -16,12 +16,12 @@ export const LOCAL_OWNER_EMAIL = 'owner@adlens.local';
 const PROVISIONED = 'provisioned_at';
 const PROVISIONING_WORKSPACE = 'provisioning.workspace_id';
 
-function setting(core: Core, key: string): string | undefined {
-  return readSetting(core.db, key);
+function setting(core: Core, key: string): Promise<string | undefined> {
+  return readSetting(core.sql, key);
 }
 
-function setSetting(core: Core, key: string, value: string): void {
-  writeSetting(core.db, key, value);
+function setSetting(core: Core, key: string, value: string): Promise<void> {
+  return writeSetting(core.sql, key, value);
 }
 
 /**
@@ -36,34 +36,34 @@ export async function provisionIfEmpty(
   demo: DemoPlatformEndpoint,
   opts: { seed: number },
 ): Promise<{ workspace: Workspace; accounts: AdAccount[] } | null> {
-  if (setting(core, PROVISIONED)) return null;
-  const resumeId = setting(core, PROVISIONING_WORKSPACE);
-  let workspace = resumeId ? getWorkspace(core.db, resumeId) : undefined;
-  if (!workspace && listWorkspaces(core.db).length > 0) {
-    setSetting(core, PROVISIONED, core.clock.now().toISOString());
+  if (await setting(core, PROVISIONED)) return null;
+  const resumeId = await setting(core, PROVISIONING_WORKSPACE);
+  let workspace = resumeId ? await getWorkspace(core.sql, resumeId) : undefined;
+  if (!workspace && (await listWorkspaces(core.sql)).length > 0) {
+    await setSetting(core, PROVISIONED, core.clock.now().toISOString());
     return null;
   }
   if (!workspace) {
-    workspace = core.db.transaction(() => {
-      const created = createWorkspace(
-        core.db,
+    workspace = await core.sql.transaction(async (tx) => {
+      const created = await createWorkspace(
+        tx,
         { name: TRIAL_WORKSPACE_NAME, plan: 'trial' },
         core.clock.now(),
       );
-      createUser(core.db, {
+      await createUser(tx, {
         workspaceId: created.id,
         email: LOCAL_OWNER_EMAIL,
         name: 'Local owner',
         role: 'owner',
       });
-      setDemoSeed(core.db, opts.seed);
-      setSetting(core, PROVISIONING_WORKSPACE, created.id);
+      await setDemoSeed(tx, opts.seed);
+      await writeSetting(tx, PROVISIONING_WORKSPACE, created.id);
       return created;
-    })();
+    });
   }
   const client = new GraphClient({ baseUrl: demo.url, apiVersion: demo.apiVersion, token: DEMO_TOKEN });
   const accounts: AdAccount[] = [];
-  const owner = getWorkspaceOwner(core.db, workspace.id);
+  const owner = await getWorkspaceOwner(core.sql, workspace.id);
   for await (const page of client.listAdAccounts()) {
     for (const platformAccount of page.filter(managesAccount)) {
       accounts.push(
@@ -77,13 +77,13 @@ export async function provisionIfEmpty(
       );
     }
   }
-  setSetting(core, PROVISIONED, core.clock.now().toISOString());
+  await setSetting(core, PROVISIONED, core.clock.now().toISOString());
   return { workspace, accounts };
 }
 
 /** Syncs every active demo (test-mode) account, one after another; failures are logged, not thrown. */
 export async function syncDemoAccounts(core: Core, sync: SyncService): Promise<void> {
-  for (const workspace of listWorkspaces(core.db)) {
+  for (const workspace of await listWorkspaces(core.sql)) {
     for (const account of listAdAccounts(core.db, workspace.id)) {
       if (account.mode !== 'test' || account.connectionStatus !== 'active') continue;
       try {

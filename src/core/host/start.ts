@@ -20,7 +20,7 @@ export interface HostOptions {
   /** Who holds the data directory (shown to a second server that is refused). */
   kind: 'headless' | 'desktop';
   /** The /v1 port (0 = any free one), or a function of the opened core (the desktop's setting). */
-  port: number | ((core: Core) => number);
+  port: number | ((core: Core) => number | Promise<number>);
   /** When the port is taken, serve on a free one instead of failing (the desktop). */
   portFallback?: boolean;
   /** Seed of the embedded demo platform for a new data directory (a provisioned one keeps its own). */
@@ -64,7 +64,7 @@ async function listen(
   opts: HostOptions,
   dashboard: DashboardHandler | undefined,
 ): Promise<ApiServer> {
-  const port = typeof opts.port === 'function' ? opts.port(app.core) : opts.port;
+  const port = typeof opts.port === 'function' ? await opts.port(app.core) : opts.port;
   const fallback = {
     ...(dashboard ? { fallback: dashboard } : {}),
     ...(opts.cacheResponses === false ? { cacheResponses: false } : {}),
@@ -91,8 +91,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       ...(opts.logger ? { logger: opts.logger } : {}),
       ...(opts.tokenCipher ? { tokenCipher: opts.tokenCipher(opts.dataDir) } : {}),
     });
-    const fresh = listWorkspaces(core.db).length === 0;
-    const seed = fresh ? (opts.seed ?? 1) : demoSeed(core.db);
+    const fresh = (await listWorkspaces(core.sql)).length === 0;
+    const seed = fresh ? (opts.seed ?? 1) : await demoSeed(core.sql);
     if (!fresh && opts.seed !== undefined && opts.seed !== seed) {
       core.logger.warn(`this data directory uses demo seed ${seed}; --seed ${opts.seed} is ignored`);
     }
@@ -116,8 +116,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     });
     if (opts.provision === 'bare') {
       if (fresh) {
-        const workspace = createWorkspace(core.db, { name: TRIAL_WORKSPACE_NAME, plan: 'trial' });
-        createUser(core.db, {
+        const workspace = await createWorkspace(core.sql, { name: TRIAL_WORKSPACE_NAME, plan: 'trial' });
+        await createUser(core.sql, {
           workspaceId: workspace.id,
           email: LOCAL_OWNER_EMAIL,
           name: 'Local owner',

@@ -3,9 +3,7 @@
 // never sees another's data and a test key never sees live-mode accounts (nor a live key test ones).
 import { AppError } from '../errors';
 import { isPlatformAccountId } from '../ids';
-import type { Db } from '../store/open';
 import type { Sql } from '../store/sql';
-import { stmt } from '../store/statements';
 
 export type Plan = 'starter' | 'pro' | 'agency' | 'trial';
 
@@ -126,16 +124,17 @@ export async function canSeeReport(sql: Sql, ctx: RequestContext, reportId: stri
 }
 
 /** The mode of an account by its service ID (for filtering events), or undefined. */
-export function accountMode(db: Db, accountId: string): 'test' | 'live' | undefined {
-  const row = stmt(db, `SELECT mode FROM ad_accounts WHERE id = ?`).get(accountId) as
-    { mode: 'test' | 'live' } | undefined;
+export async function accountMode(sql: Sql, accountId: string): Promise<'test' | 'live' | undefined> {
+  const row = await sql.get<{ mode: 'test' | 'live' }>(`SELECT mode FROM ad_accounts WHERE id = ?`, [
+    accountId,
+  ]);
   return row?.mode;
 }
 
 /** The workspace a diagnostic belongs to (for an administrator's command naming only the diagnostic). */
-export function workspaceOfDiagnostic(db: Db, diagnosticId: string): string | undefined {
-  return (
-    stmt(db, `SELECT workspace_id FROM diagnostics WHERE id = ?`).get(diagnosticId) as
-      { workspace_id: string } | undefined
-  )?.workspace_id;
+export async function workspaceOfDiagnostic(sql: Sql, diagnosticId: string): Promise<string | undefined> {
+  const row = await sql.get<{ workspace_id: string }>(`SELECT workspace_id FROM diagnostics WHERE id = ?`, [
+    diagnosticId,
+  ]);
+  return row?.workspace_id;
 }

@@ -5,7 +5,7 @@ import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { newId, randomBase62 } from '../ids';
 import { readSetting, writeSetting } from '../settings/store';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 export const INVITATION_TTL_DAYS = 7;
 /** The settings row where the running /v1 server records its base URL (http://127.0.0.1:PORT). */
@@ -52,52 +52,54 @@ export function hashInvitationToken(token: string): string {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function serverBaseUrl(db: Db): string {
-  return readSetting(db, SERVER_URL_SETTING) ?? FALLBACK_SERVER_URL;
+export async function serverBaseUrl(sql: Sql): Promise<string> {
+  return (await readSetting(sql, SERVER_URL_SETTING)) ?? FALLBACK_SERVER_URL;
 }
 
-export function recordServerUrl(db: Db, url: string): void {
-  writeSetting(db, SERVER_URL_SETTING, url);
+export async function recordServerUrl(sql: Sql, url: string): Promise<void> {
+  await writeSetting(sql, SERVER_URL_SETTING, url);
 }
 
-export function createInvitation(
-  db: Db,
+export async function createInvitation(
+  sql: Sql,
   clock: Clock,
   input: { workspaceId: string; email: string; createdBy?: string | null; baseUrl?: string },
-): { invitation: Invitation; token: string; url: string } {
+): Promise<{ invitation: Invitation; token: string; url: string }> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw new AppError('invalid_request', `"${input.email}" is not an email address`);
-  if (!db.prepare(`SELECT id FROM workspaces WHERE id = ?`).get(input.workspaceId)) {
+  if (!(await sql.get(`SELECT id FROM workspaces WHERE id = ?`, [input.workspaceId]))) {
     throw new AppError('not_found', `workspace ${input.workspaceId} does not exist`);
   }
-  const member = db
-    .prepare(`SELECT id FROM users WHERE workspace_id = ? AND lower(email) = ?`)
-    .get(input.workspaceId, email);
+  const member = await sql.get(`SELECT id FROM users WHERE workspace_id = ? AND lower(email) = ?`, [
+    input.workspaceId,
+    email,
+  ]);
   if (member)
     throw new AppError('conflict', `${email} is already a member of workspace ${input.workspaceId}`);
   const token = randomBase62(40);
   const now = clock.now();
   const expires = new Date(now.getTime() + INVITATION_TTL_DAYS * 86_400_000);
   const id = newId('inv');
-  db.prepare(
+  await sql.run(
     `INSERT INTO invitations (id, workspace_id, email, token_hash, created_by, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    id,
-    input.workspaceId,
-    email,
-    hashInvitationToken(token),
-    input.createdBy ?? null,
-    now.toISOString(),
-    expires.toISOString(),
+    [
+      id,
+      input.workspaceId,
+      email,
+      hashInvitationToken(token),
+      input.createdBy ?? null,
+      now.toISOString(),
+      expires.toISOString(),
+    ],
   );
-  const base = (input.baseUrl ?? serverBaseUrl(db)).replace(/\/+$/, '');
-  const invitation = getInvitation(db, id) as Invitation;
+  const base = (input.baseUrl ?? (await serverBaseUrl(sql))).replace(/\/+$/, '');
+  const invitation = (await getInvitation(sql, id)) as Invitation;
   return { invitation, token, url: `${base}/invite/${token}` };
 }
 
-export function getInvitation(db: Db, id: string): Invitation | undefined {
-  const row = db.prepare(`SELECT * FROM invitations WHERE id = ?`).get(id) as InvitationRow | undefined;
+export async function getInvitation(sql: Sql, id: string): Promise<Invitation | undefined> {
+  const row = (await sql.get(`SELECT * FROM invitations WHERE id = ?`, [id])) as InvitationRow | undefined;
   return row ? toInvitation(row) : undefined;
 }
 
@@ -105,9 +107,10 @@ export function getInvitation(db: Db, id: string): Invitation | undefined {
  * The invitation a link's token opens, if it can still be used: unknown, used and expired links all
  * fail with not_found (a link never tells which).
  */
-export function findOpenInvitation(db: Db, clock: Clock, token: string): Invitation {
-  const row = db.prepare(`SELECT * FROM invitations WHERE token_hash = ?`).get(hashInvitationToken(token)) as
-    InvitationRow | undefined;
+export async function findOpenInvitation(sql: Sql, clock: Clock, token: string): Promise<Invitation> {
+  const row = (await sql.get(`SELECT * FROM invitations WHERE token_hash = ?`, [
+    hashInvitationToken(token),
+  ])) as InvitationRow | undefined;
   if (!row || row.accepted_at || Date.parse(row.expires_at) <= clock.now().getTime()) {
     throw new AppError('not_found', 'This invitation link is unknown, already used or expired.');
   }
@@ -115,16 +118,22 @@ export function findOpenInvitation(db: Db, clock: Clock, token: string): Invitat
 }
 
 /** Marks the invitation used by `userId` (created by the caller); only the first acceptance counts. */
-export function markInvitationAccepted(db: Db, clock: Clock, id: string, userId: string): void {
-  const result = db
-    .prepare(`UPDATE invitations SET accepted_at = ?, user_id = ? WHERE id = ? AND accepted_at IS NULL`)
-    .run(clock.now().toISOString(), userId, id);
+export async function markInvitationAccepted(
+  sql: Sql,
+  clock: Clock,
+  id: string,
+  userId: string,
+): Promise<void> {
+  const result = await sql.run(
+    `UPDATE invitations SET accepted_at = ?, user_id = ? WHERE id = ? AND accepted_at IS NULL`,
+    [clock.now().toISOString(), userId, id],
+  );
   if (result.changes === 0) throw new AppError('not_found', 'This invitation link was already used.');
 }
 
-export function listInvitations(db: Db, workspaceId: string): Invitation[] {
-  const rows = db
-    .prepare(`SELECT * FROM invitations WHERE workspace_id = ? ORDER BY created_at, id`)
-    .all(workspaceId) as InvitationRow[];
+export async function listInvitations(sql: Sql, workspaceId: string): Promise<Invitation[]> {
+  const rows = (await sql.all(`SELECT * FROM invitations WHERE workspace_id = ? ORDER BY created_at, id`, [
+    workspaceId,
+  ])) as InvitationRow[];
   return rows.map(toInvitation);
 }

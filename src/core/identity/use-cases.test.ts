@@ -17,12 +17,12 @@ let app: App;
 let owner: User;
 let analyst: User;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'adlens-people-'));
   app = createApp(createCore({ dataDir: dir }), { renderReportsInWorker: false });
-  const ws = createWorkspace(app.core.db, { name: 'Agency', plan: 'agency' });
-  owner = createUser(app.core.db, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
-  analyst = createUser(app.core.db, { workspaceId: ws.id, email: 'ana@agency.test', role: 'member' });
+  const ws = await createWorkspace(app.core.sql, { name: 'Agency', plan: 'agency' });
+  owner = await createUser(app.core.sql, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
+  analyst = await createUser(app.core.sql, { workspaceId: ws.id, email: 'ana@agency.test', role: 'member' });
 });
 
 afterEach(async () => {
@@ -33,15 +33,17 @@ afterEach(async () => {
 describe('people', () => {
   it('lists who has access, with roles and status, to the owner only', async () => {
     const { identity } = app.use;
-    const people = await identity.listUsers(identity.contextForUser(owner.id));
+    const people = await identity.listUsers(await identity.contextForUser(owner.id));
     expect(people.map((u) => [u.email, u.role, u.status])).toEqual([
       ['owner@agency.test', 'owner', 'active'],
       ['ana@agency.test', 'member', 'active'],
     ]);
-    await expect(identity.listUsers(identity.contextForUser(analyst.id))).rejects.toMatchObject({
+    await expect(identity.listUsers(await identity.contextForUser(analyst.id))).rejects.toMatchObject({
       type: 'permission_error',
     });
-    await expect(identity.disableUser(identity.contextForUser(analyst.id), owner.id)).rejects.toMatchObject({
+    await expect(
+      identity.disableUser(await identity.contextForUser(analyst.id), owner.id),
+    ).rejects.toMatchObject({
       type: 'permission_error',
     });
   });
@@ -63,48 +65,52 @@ describe('people', () => {
     const announced: unknown[] = [];
     app.core.events.on('access.revoked', (e) => announced.push(e));
 
-    const disabled = await identity.disableUser(identity.contextForUser(owner.id), analyst.id);
+    const disabled = await identity.disableUser(await identity.contextForUser(owner.id), analyst.id);
     expect(disabled.status).toBe('disabled');
     expect(await findSession(sqliteSql(db), clock, session.token)).toBeUndefined();
     expect((await getApiKey(sqliteSql(db), key.apiKey.id))?.revokedAt).not.toBeNull();
     expect((await getApiKey(sqliteSql(db), ownerKey.apiKey.id))?.revokedAt).toBeNull();
-    expect(() => identity.contextForUser(analyst.id)).toThrow(/disabled/);
+    await expect(identity.contextForUser(analyst.id)).rejects.toThrow(/disabled/);
     expect(announced).toEqual([
       { workspaceId: analyst.workspaceId, userId: analyst.id, keyIds: [key.apiKey.id] },
     ]);
 
-    const enabled = await identity.enableUser(identity.contextForUser(owner.id), analyst.id);
+    const enabled = await identity.enableUser(await identity.contextForUser(owner.id), analyst.id);
     expect(enabled.status).toBe('active');
-    expect(identity.contextForUser(analyst.id).userId).toBe(analyst.id);
+    expect((await identity.contextForUser(analyst.id)).userId).toBe(analyst.id);
     expect((await getApiKey(sqliteSql(db), key.apiKey.id))?.revokedAt).not.toBeNull();
   });
 
   it('removing keeps the row for history and releases the email for a new invitation', async () => {
     const { identity } = app.use;
-    const ctx = identity.contextForUser(owner.id);
+    const ctx = await identity.contextForUser(owner.id);
     const removed = await identity.removeUser(ctx, analyst.id);
     expect(removed).toMatchObject({ status: 'removed', email: 'ana@agency.test' });
-    expect(getUser(app.core.db, analyst.id)?.status).toBe('removed');
+    expect((await getUser(app.core.sql, analyst.id))?.status).toBe('removed');
     expect((await identity.listUsers(ctx)).map((u) => u.id)).toEqual([owner.id]);
-    expect(() => identity.contextForUser(analyst.id)).toThrow(/no longer exists/);
+    await expect(identity.contextForUser(analyst.id)).rejects.toThrow(/no longer exists/);
     const invited = await identity.invite(ctx, { email: 'ana@agency.test', baseUrl: 'http://127.0.0.1:1' });
     expect(invited.invitation.email).toBe('ana@agency.test');
   });
 
   it('refuses to disable oneself or the last owner', async () => {
     const { identity } = app.use;
-    const second = createUser(app.core.db, {
+    const second = await createUser(app.core.sql, {
       workspaceId: owner.workspaceId,
       email: 'boss@agency.test',
       role: 'owner',
     });
-    await expect(identity.disableUser(identity.contextForUser(owner.id), owner.id)).rejects.toMatchObject({
+    await expect(
+      identity.disableUser(await identity.contextForUser(owner.id), owner.id),
+    ).rejects.toMatchObject({
       type: 'invalid_request',
     });
-    await identity.disableUser(identity.contextForUser(owner.id), second.id);
-    await identity.enableUser(identity.contextForUser(owner.id), second.id);
-    await identity.removeUser(identity.contextForUser(second.id), owner.id);
-    await expect(identity.removeUser(identity.contextForUser(second.id), second.id)).rejects.toMatchObject({
+    await identity.disableUser(await identity.contextForUser(owner.id), second.id);
+    await identity.enableUser(await identity.contextForUser(owner.id), second.id);
+    await identity.removeUser(await identity.contextForUser(second.id), owner.id);
+    await expect(
+      identity.removeUser(await identity.contextForUser(second.id), second.id),
+    ).rejects.toMatchObject({
       type: 'invalid_request',
     });
   });

@@ -48,11 +48,11 @@ export interface CreateKeyInput {
 }
 
 export function identityUseCases(services: AppServices) {
-  const { db, sql, clock, events } = services.core;
+  const { sql, clock, events } = services.core;
 
   /** People management is the owner's: an admin or member may not disable, remove or list access. */
-  function requireOwner(ctx: RequestContext): void {
-    const caller = ctx.userId ? getUser(db, ctx.userId) : undefined;
+  async function requireOwner(ctx: RequestContext): Promise<void> {
+    const caller = ctx.userId ? await getUser(sql, ctx.userId) : undefined;
     if (
       !caller ||
       caller.workspaceId !== ctx.workspaceId ||
@@ -63,8 +63,8 @@ export function identityUseCases(services: AppServices) {
     }
   }
 
-  function memberOf(ctx: RequestContext, userId: string): User {
-    const user = getUser(db, userId);
+  async function memberOf(ctx: RequestContext, userId: string): Promise<User> {
+    const user = await getUser(sql, userId);
     if (!user || user.workspaceId !== ctx.workspaceId || user.status === 'removed') {
       throw new AppError('not_found', `User ${userId} was not found.`);
     }
@@ -73,16 +73,16 @@ export function identityUseCases(services: AppServices) {
 
   /** Ends what a user's access opened: sessions, keys and (through the event) their live streams. */
   async function cutAccess(user: User): Promise<void> {
-    endSessionsOf(db, user.id);
+    await endSessionsOf(sql, user.id);
     const keyIds = await revokeKeysOfUser(sql, clock, user.id);
     events.emit('access.revoked', { workspaceId: user.workspaceId, userId: user.id, keyIds });
   }
 
-  function guardTarget(ctx: RequestContext, user: User): void {
+  async function guardTarget(ctx: RequestContext, user: User): Promise<void> {
     if (user.id === ctx.userId)
       throw new AppError('invalid_request', 'You cannot disable or remove yourself.');
     if (user.role === 'owner') {
-      const owners = listUsers(db, ctx.workspaceId).filter(
+      const owners = (await listUsers(sql, ctx.workspaceId)).filter(
         (u) => u.role === 'owner' && u.status === 'active',
       );
       if (owners.length <= 1) throw new AppError('invalid_request', 'A workspace keeps at least one owner.');
@@ -98,9 +98,9 @@ export function identityUseCases(services: AppServices) {
 
   return {
     /** The context of a user of the store; a user removed meanwhile gets authentication_error. */
-    contextForUser(userId: string): UserContext {
-      const user = getUser(db, userId);
-      const workspace = user ? getWorkspace(db, user.workspaceId) : undefined;
+    async contextForUser(userId: string): Promise<UserContext> {
+      const user = await getUser(sql, userId);
+      const workspace = user ? await getWorkspace(sql, user.workspaceId) : undefined;
       if (!user || !workspace || user.status === 'removed') {
         throw new AppError('authentication_error', 'This user no longer exists.');
       }
@@ -114,9 +114,9 @@ export function identityUseCases(services: AppServices) {
      * The context of the machine's administrator acting on a workspace (the CLI): the workspace's
      * owner when it has one, every mode.
      */
-    contextForWorkspace(workspaceId: string): RequestContext {
-      const workspace = requireWorkspace(db, workspaceId);
-      const owner = getWorkspaceOwner(db, workspace.id);
+    async contextForWorkspace(workspaceId: string): Promise<RequestContext> {
+      const workspace = await requireWorkspace(sql, workspaceId);
+      const owner = await getWorkspaceOwner(sql, workspace.id);
       return {
         workspaceId: workspace.id,
         userId: owner?.id ?? null,
@@ -134,8 +134,8 @@ export function identityUseCases(services: AppServices) {
         'keyId' in ref
           ? (await getApiKey(sql, ref.keyId))?.workspaceId
           : 'userId' in ref
-            ? getUser(db, ref.userId)?.workspaceId
-            : workspaceOfDiagnostic(db, ref.diagnosticId);
+            ? (await getUser(sql, ref.userId))?.workspaceId
+            : await workspaceOfDiagnostic(sql, ref.diagnosticId);
       if (!workspaceId) {
         const [kind, id] = Object.entries(ref)[0] as [string, string];
         throw new AppError(
@@ -147,10 +147,10 @@ export function identityUseCases(services: AppServices) {
     },
 
     /** The administrator acting as one member of a workspace (`--user`), or as its owner. */
-    contextForMember(workspaceId: string, userId?: string): RequestContext {
-      const base = this.contextForWorkspace(workspaceId);
+    async contextForMember(workspaceId: string, userId?: string): Promise<RequestContext> {
+      const base = await this.contextForWorkspace(workspaceId);
       if (!userId) return base;
-      const user = getUser(db, userId);
+      const user = await getUser(sql, userId);
       if (!user || user.workspaceId !== workspaceId || user.status === 'removed') {
         throw new AppError('not_found', `User ${userId} is not in workspace ${workspaceId}.`);
       }
@@ -168,18 +168,18 @@ export function identityUseCases(services: AppServices) {
         if (key.expiresAt && Date.parse(key.expiresAt) <= clock.now().getTime()) return false;
       }
       if (ctx.userId && ctx.keyId === null) {
-        const user = getUser(db, ctx.userId);
+        const user = await getUser(sql, ctx.userId);
         if (!user || user.status !== 'active') return false;
       }
       return true;
     },
 
     async createWorkspace(input: { name: string; plan: Plan }): Promise<Workspace> {
-      return createWorkspace(db, input, clock.now());
+      return await createWorkspace(sql, input, clock.now());
     },
 
     async listWorkspaces(): Promise<Workspace[]> {
-      return listWorkspaces(db);
+      return await listWorkspaces(sql);
     },
 
     /** The workspace's keys, newest first (hints only, never the secret). */
@@ -234,7 +234,7 @@ export function identityUseCases(services: AppServices) {
       ctx: RequestContext,
       input: { email: string; baseUrl?: string | undefined },
     ): Promise<{ invitation: Invitation; url: string }> {
-      const { invitation, url } = createInvitation(db, clock, {
+      const { invitation, url } = await createInvitation(sql, clock, {
         workspaceId: ctx.workspaceId,
         email: input.email,
         createdBy: ctx.userId,
@@ -245,42 +245,42 @@ export function identityUseCases(services: AppServices) {
 
     /** Who has access to the workspace (removed people are left out), owner only. */
     async listUsers(ctx: RequestContext): Promise<User[]> {
-      requireOwner(ctx);
-      return listUsers(db, ctx.workspaceId).filter((u) => u.status !== 'removed');
+      await requireOwner(ctx);
+      return (await listUsers(sql, ctx.workspaceId)).filter((u) => u.status !== 'removed');
     },
 
     /** Disables a user: sign-in refused, sessions and streams ended, keys revoked; history stays. */
     async disableUser(ctx: RequestContext, userId: string): Promise<User> {
-      requireOwner(ctx);
-      const user = memberOf(ctx, userId);
-      guardTarget(ctx, user);
+      await requireOwner(ctx);
+      const user = await memberOf(ctx, userId);
+      await guardTarget(ctx, user);
       if (user.status === 'active') {
-        setUserDisabled(db, user.id, clock.now().toISOString());
+        await setUserDisabled(sql, user.id, clock.now().toISOString());
         await cutAccess(user);
       }
-      return memberOf(ctx, userId);
+      return await memberOf(ctx, userId);
     },
 
     /** Lets a disabled user sign in again (their revoked keys stay revoked). */
     async enableUser(ctx: RequestContext, userId: string): Promise<User> {
-      requireOwner(ctx);
-      const user = memberOf(ctx, userId);
-      setUserDisabled(db, user.id, null);
-      return memberOf(ctx, userId);
+      await requireOwner(ctx);
+      const user = await memberOf(ctx, userId);
+      await setUserDisabled(sql, user.id, null);
+      return await memberOf(ctx, userId);
     },
 
     /** Removes a user from the workspace: as disabling, and the e-mail can be invited again. */
     async removeUser(ctx: RequestContext, userId: string): Promise<User> {
-      requireOwner(ctx);
-      const user = memberOf(ctx, userId);
-      guardTarget(ctx, user);
-      markUserRemoved(db, user.id, clock.now().toISOString());
+      await requireOwner(ctx);
+      const user = await memberOf(ctx, userId);
+      await guardTarget(ctx, user);
+      await markUserRemoved(sql, user.id, clock.now().toISOString());
       await cutAccess(user);
-      return getUser(db, user.id) as User;
+      return (await getUser(sql, user.id)) as User;
     },
 
     async listInvitations(ctx: RequestContext): Promise<Invitation[]> {
-      return listInvitations(db, ctx.workspaceId);
+      return await listInvitations(sql, ctx.workspaceId);
     },
   };
 }

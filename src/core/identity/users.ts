@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import type { Db } from '../store/open';
+import { isUniqueViolation, type Sql } from '../store/sql';
 
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -48,11 +48,11 @@ const createInput = z.object({
   role: z.enum(ROLES).optional(),
 });
 
-export function createUser(
-  db: Db,
+export async function createUser(
+  sql: Sql,
   input: { workspaceId: string; email: string; name?: string; role?: Role },
   now = new Date(),
-): User {
+): Promise<User> {
   const parsed = createInput.safeParse(input);
   if (!parsed.success) {
     throw new AppError('invalid_request', parsed.error.issues.map((issue) => issue.message).join('; '));
@@ -66,16 +66,16 @@ export function createUser(
     created_at: now.toISOString(),
   };
   try {
-    db.prepare(
-      `INSERT INTO users (id, workspace_id, email, name, role, created_at)
-       VALUES (@id, @workspace_id, @email, @name, @role, @created_at)`,
-    ).run(row);
+    await sql.run(
+      `INSERT INTO users (id, workspace_id, email, name, role, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      [row.id, row.workspace_id, row.email, row.name, row.role, row.created_at],
+    );
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    if (isUniqueViolation(error)) {
       throw new AppError('conflict', `${row.email} is already a user of this workspace`);
     }
-    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503') {
       throw new AppError('not_found', `no workspace ${row.workspace_id}`);
     }
     throw error;
@@ -83,64 +83,64 @@ export function createUser(
   return toUser({ ...row, disabled_at: null, removed_at: null });
 }
 
-export function getUser(db: Db, id: string): User | undefined {
-  const row = db.prepare(`SELECT * FROM users WHERE id = ?`).get(id) as UserRow | undefined;
+export async function getUser(sql: Sql, id: string): Promise<User | undefined> {
+  const row = await sql.get<UserRow>(`SELECT * FROM users WHERE id = ?`, [id]);
   return row ? toUser(row) : undefined;
 }
 
-export function listUsers(db: Db, workspaceId: string): User[] {
-  const rows = db
-    .prepare(`SELECT * FROM users WHERE workspace_id = ? ORDER BY role = 'owner' DESC, created_at, id`)
-    .all(workspaceId) as UserRow[];
+export async function listUsers(sql: Sql, workspaceId: string): Promise<User[]> {
+  const rows = await sql.all<UserRow>(
+    `SELECT * FROM users WHERE workspace_id = ? ORDER BY role = 'owner' DESC, created_at, id`,
+    [workspaceId],
+  );
   return rows.map(toUser);
 }
 
 /** The local owner (the desktop app's user): the workspace's first owner. */
-export function getWorkspaceOwner(db: Db, workspaceId: string): User | undefined {
-  const row = db
-    .prepare(
-      `SELECT * FROM users WHERE workspace_id = ? AND role = 'owner' AND removed_at IS NULL AND disabled_at IS NULL
-       ORDER BY created_at, id LIMIT 1`,
-    )
-    .get(workspaceId) as UserRow | undefined;
+export async function getWorkspaceOwner(sql: Sql, workspaceId: string): Promise<User | undefined> {
+  const row = await sql.get<UserRow>(
+    `SELECT * FROM users WHERE workspace_id = ? AND role = 'owner' AND removed_at IS NULL AND disabled_at IS NULL
+     ORDER BY created_at, id LIMIT 1`,
+    [workspaceId],
+  );
   return row ? toUser(row) : undefined;
 }
 
 /** Disables (now) or enables (null) a user; removed users stay removed. */
-export function setUserDisabled(db: Db, id: string, at: string | null): void {
-  db.prepare(`UPDATE users SET disabled_at = ? WHERE id = ? AND removed_at IS NULL`).run(at, id);
+export async function setUserDisabled(sql: Sql, id: string, at: string | null): Promise<void> {
+  await sql.run(`UPDATE users SET disabled_at = ? WHERE id = ? AND removed_at IS NULL`, [at, id]);
 }
 
 /**
  * Removes a user from the workspace's people: the row stays (history keeps its author), the e-mail is
  * released (kept in removed_email) so the person can be invited again.
  */
-export function markUserRemoved(db: Db, id: string, at: string): void {
-  db.prepare(
+export async function markUserRemoved(sql: Sql, id: string, at: string): Promise<void> {
+  await sql.run(
     `UPDATE users SET removed_at = ?, disabled_at = coalesce(disabled_at, ?), removed_email = email,
        email = 'removed+' || id || '@adlens.invalid', password_hash = NULL
      WHERE id = ? AND removed_at IS NULL`,
-  ).run(at, at, id);
+    [at, at, id],
+  );
 }
 
 /** Ends every web-dashboard session of the user. */
-export function endSessionsOf(db: Db, userId: string): number {
-  return db.prepare(`DELETE FROM dashboard_sessions WHERE user_id = ?`).run(userId).changes;
+export async function endSessionsOf(sql: Sql, userId: string): Promise<number> {
+  return (await sql.run(`DELETE FROM dashboard_sessions WHERE user_id = ?`, [userId])).changes;
 }
 
-export function setPasswordHash(db: Db, userId: string, hash: string): void {
-  db.prepare(`UPDATE users SET password_hash = ? WHERE id = ?`).run(hash, userId);
+export async function setPasswordHash(sql: Sql, userId: string, hash: string): Promise<void> {
+  await sql.run(`UPDATE users SET password_hash = ? WHERE id = ?`, [hash, userId]);
 }
 
 /** Users (of any workspace) who may sign in with this email: a password set, not removed. */
 export function signInCandidates(
-  db: Db,
+  sql: Sql,
   email: string,
-): Array<{ id: string; password_hash: string; disabled_at: string | null }> {
-  return db
-    .prepare(
-      `SELECT id, password_hash, disabled_at FROM users
-       WHERE lower(email) = ? AND password_hash IS NOT NULL AND removed_at IS NULL`,
-    )
-    .all(email) as Array<{ id: string; password_hash: string; disabled_at: string | null }>;
+): Promise<Array<{ id: string; password_hash: string; disabled_at: string | null }>> {
+  return sql.all(
+    `SELECT id, password_hash, disabled_at FROM users
+     WHERE lower(email) = ? AND password_hash IS NOT NULL AND removed_at IS NULL`,
+    [email],
+  );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 export const PLANS = ['starter', 'pro', 'agency', 'trial'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -33,7 +33,11 @@ const createInput = z.object({
   plan: planSchema,
 });
 
-export function createWorkspace(db: Db, input: { name: string; plan: Plan }, now = new Date()): Workspace {
+export async function createWorkspace(
+  sql: Sql,
+  input: { name: string; plan: Plan },
+  now = new Date(),
+): Promise<Workspace> {
   const parsed = createInput.safeParse(input);
   if (!parsed.success) {
     throw new AppError('invalid_request', parsed.error.issues.map((issue) => issue.message).join('; '));
@@ -44,25 +48,28 @@ export function createWorkspace(db: Db, input: { name: string; plan: Plan }, now
     plan: parsed.data.plan,
     created_at: now.toISOString(),
   };
-  db.prepare(
-    `INSERT INTO workspaces (id, name, plan, created_at) VALUES (@id, @name, @plan, @created_at)`,
-  ).run(row);
+  await sql.run(`INSERT INTO workspaces (id, name, plan, created_at) VALUES (?, ?, ?, ?)`, [
+    row.id,
+    row.name,
+    row.plan,
+    row.created_at,
+  ]);
   return toWorkspace(row);
 }
 
-export function listWorkspaces(db: Db): Workspace[] {
-  const rows = db.prepare(`SELECT * FROM workspaces ORDER BY created_at, id`).all() as WorkspaceRow[];
+export async function listWorkspaces(sql: Sql): Promise<Workspace[]> {
+  const rows = await sql.all<WorkspaceRow>(`SELECT * FROM workspaces ORDER BY created_at, id`);
   return rows.map(toWorkspace);
 }
 
-export function getWorkspace(db: Db, id: string): Workspace | undefined {
-  const row = db.prepare(`SELECT * FROM workspaces WHERE id = ?`).get(id) as WorkspaceRow | undefined;
+export async function getWorkspace(sql: Sql, id: string): Promise<Workspace | undefined> {
+  const row = await sql.get<WorkspaceRow>(`SELECT * FROM workspaces WHERE id = ?`, [id]);
   return row ? toWorkspace(row) : undefined;
 }
 
 /** The workspace or a not_found AppError naming the ID (CLI and services share the message). */
-export function requireWorkspace(db: Db, id: string): Workspace {
-  const workspace = getWorkspace(db, id);
+export async function requireWorkspace(sql: Sql, id: string): Promise<Workspace> {
+  const workspace = await getWorkspace(sql, id);
   if (!workspace) throw new AppError('not_found', `no workspace ${id}`);
   return workspace;
 }

@@ -105,7 +105,7 @@ export function insightUseCases(services: AppServices) {
         ...(currencies.length > 1
           ? {
               accountCurrencies: new Map(accounts.map((a) => [a.id, a.currency])),
-              reporting: reportingCurrencyOf(db, ctx.workspaceId),
+              reporting: await reportingCurrencyOf(sql, ctx.workspaceId),
             }
           : {}),
         ...(comparison !== undefined ? { comparison } : {}),

@@ -23,8 +23,8 @@ export class NoSmtpServerError extends Error {
 }
 
 /** Whether the workspace has an SMTP server set. */
-export function hasSmtpServer(core: Core, workspaceId: string): boolean {
-  return readSetting(core.db, smtpKey(workspaceId)) !== null;
+export async function hasSmtpServer(core: Core, workspaceId: string): Promise<boolean> {
+  return (await readSetting(core.sql, smtpKey(workspaceId))) !== undefined;
 }
 
 /** Sends one message through the workspace's SMTP server; rejects with the server's reason. */
@@ -33,7 +33,7 @@ export async function sendWorkspaceMail(
   workspaceId: string,
   message: MailMessage,
 ): Promise<void> {
-  const stored = readSetting(core.db, smtpKey(workspaceId));
+  const stored = await readSetting(core.sql, smtpKey(workspaceId));
   if (!stored) throw new NoSmtpServerError();
   const settings = JSON.parse(stored) as StoredSmtp;
   const password = settings.password

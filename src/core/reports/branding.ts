@@ -5,14 +5,16 @@ import type { WhiteLabel } from '../../shared/api/reports';
 import { WHITE_LABEL_PLANS } from '../identity/access';
 import { whiteLabelDefaults } from '../settings/use-cases';
 import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import { clientBranding, workspacePlan } from './store';
 
-export function resolveBranding(
+export async function resolveBranding(
   db: Db,
+  sql: Sql,
   workspaceId: string,
   accountId: string,
   explicit: WhiteLabel | null,
-): WhiteLabel | null {
+): Promise<WhiteLabel | null> {
   if (explicit) return explicit;
   const plan = workspacePlan(db, workspaceId);
   if (!plan || !(WHITE_LABEL_PLANS as readonly string[]).includes(plan)) return null;
@@ -25,5 +27,5 @@ export function resolveBranding(
       ...(client.footer_text ? { footerText: client.footer_text } : {}),
     };
   }
-  return whiteLabelDefaults(db, workspaceId);
+  return await whiteLabelDefaults(sql, workspaceId);
 }

@@ -20,7 +20,6 @@ import {
 } from '../../shared/api/diagnostics';
 import { AppError } from '../errors';
 import { translator, type MessageKey, type Translate } from '../../shared/report-i18n';
-import { getWorkspaceOwner } from '../identity/users';
 import { campaignInsights, insightsSummary, previousPeriod } from '../insights';
 import { round2 } from '../insights/metrics';
 import type { Db } from '../store/open';
@@ -247,7 +246,15 @@ function andromedaContext(
   userId: string | null,
   t: Translate,
 ): ReportContent['andromedaContext'] {
-  const profileUserId = userId ?? getWorkspaceOwner(db, workspaceId)?.id ?? null;
+  // The report is built synchronously on the render worker's own connection: the owner's ID is read
+  // here as getWorkspaceOwner reads it.
+  const owner = db
+    .prepare(
+      `SELECT id FROM users WHERE workspace_id = ? AND role = 'owner' AND removed_at IS NULL AND disabled_at IS NULL
+       ORDER BY created_at, id LIMIT 1`,
+    )
+    .get(workspaceId) as { id: string } | undefined;
+  const profileUserId = userId ?? owner?.id ?? null;
   const row = profileUserId
     ? (db
         .prepare(`SELECT risk_appetite, focus_metric FROM andromeda_profiles WHERE user_id = ?`)

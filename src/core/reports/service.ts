@@ -128,6 +128,7 @@ export class ReportsService {
   private readonly renderer: ReportRenderer;
   private readonly jobs: JobQueue;
   private baseUrl = '';
+  private baseUrlKnown: Promise<void> = Promise.resolve();
   private secret: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly deliveries: DeliveryPump;
@@ -157,6 +158,24 @@ export class ReportsService {
   }
 
   /** The /v1 server's origin (http://127.0.0.1:PORT), the base of every downloadUrl. */
+  /**
+   * The URL of the server that last ran on this store, for a host without a /v1 server of its own
+   * (the CLI): links then match every transport's. Read asynchronously; `ready()` waits for it.
+   */
+  useRecordedBaseUrl(recorded: Promise<string | undefined>): void {
+    this.baseUrlKnown = recorded.then(
+      (url) => {
+        if (url && !this.baseUrl) this.setBaseUrl(url);
+      },
+      () => {},
+    );
+  }
+
+  /** Resolves once the download links' base URL is known. */
+  ready(): Promise<void> {
+    return this.baseUrlKnown;
+  }
+
   setBaseUrl(url: string): void {
     this.baseUrl = url.replace(/\/+$/, '');
   }
@@ -236,7 +255,7 @@ export class ReportsService {
    * The content of a report not generated yet, for the preview beside the form: built on this thread
    * from the store (a few milliseconds), with the branding the report would get.
    */
-  preview(ctx: RequestContext, input: CreateReportInput): ReportContent {
+  async preview(ctx: RequestContext, input: CreateReportInput): Promise<ReportContent> {
     const parsed = createInput.safeParse(input);
     if (!parsed.success) throw invalid(parsed.error);
     const data = parsed.data;
@@ -253,7 +272,7 @@ export class ReportsService {
       title: data.title,
       dateFrom: data.dateFrom,
       dateTo: data.dateTo,
-      whiteLabel: this.brandingFor(ctx.workspaceId, account.id, data.whiteLabel ?? null),
+      whiteLabel: await this.brandingFor(ctx.workspaceId, account.id, data.whiteLabel ?? null),
       locale: data.locale,
       sections: data.sections,
       commentary: data.commentary ?? null,
@@ -263,8 +282,12 @@ export class ReportsService {
   }
 
   /** The branding a report gets (branding.ts). */
-  brandingFor(workspaceId: string, accountId: string, explicit: WhiteLabel | null): WhiteLabel | null {
-    return resolveBranding(this.core.db, workspaceId, accountId, explicit);
+  brandingFor(
+    workspaceId: string,
+    accountId: string,
+    explicit: WhiteLabel | null,
+  ): Promise<WhiteLabel | null> {
+    return resolveBranding(this.core.db, this.core.sql, workspaceId, accountId, explicit);
   }
 
   private withDeliveries(reports: Report[]): Report[] {
@@ -541,7 +564,7 @@ export class ReportsService {
           dateFrom: row.date_from,
           dateTo: row.date_to,
           // Resolved when rendered, so a schedule's runs carry the client's current branding.
-          whiteLabel: this.brandingFor(row.workspace_id, row.account_id, options.whiteLabel),
+          whiteLabel: await this.brandingFor(row.workspace_id, row.account_id, options.whiteLabel),
           locale: options.locale,
           sections: options.sections,
           commentary: options.commentary ?? null,

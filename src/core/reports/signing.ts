@@ -1,13 +1,20 @@
 // Signed download links: HMAC-SHA256 of `${reportId}.${expires}` with a per-install secret kept in the
 // settings table, so links survive restarts and stop working after `expires` (unix seconds).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { settingOrInit } from '../settings/store';
 import type { Db } from '../store/open';
 
 const SECRET_KEY = 'report_signing_secret';
 
+/**
+ * The install's signing secret, made on first use (the first writer's stays). Read synchronously on
+ * the reports service's SQLite connection until that service is behind the store boundary.
+ */
 export function signingSecret(db: Db): string {
-  return settingOrInit(db, SECRET_KEY, () => randomBytes(32).toString('hex'));
+  db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`).run(
+    SECRET_KEY,
+    randomBytes(32).toString('hex'),
+  );
+  return (db.prepare(`SELECT value FROM settings WHERE key = ?`).get(SECRET_KEY) as { value: string }).value;
 }
 
 export function signDownload(secret: string, reportId: string, expires: number | string): string {

@@ -90,7 +90,7 @@ export function reportUseCases(services: AppServices) {
     };
   }
 
-  function brandingView(ctx: RequestContext, accountId: string): ClientBrandingView {
+  async function brandingView(ctx: RequestContext, accountId: string): Promise<ClientBrandingView> {
     const row = clientBranding(db, ctx.workspaceId, accountId);
     return {
       accountId,
@@ -102,12 +102,13 @@ export function reportUseCases(services: AppServices) {
             ...(row.footer_text ? { footerText: row.footer_text } : {}),
           }
         : null,
-      workspaceDefault: whiteLabelDefaults(db, ctx.workspaceId),
+      workspaceDefault: await whiteLabelDefaults(sql, ctx.workspaceId),
       allowed: WHITE_LABEL_PLANS.includes(ctx.plan),
     };
   }
 
   async function visible(ctx: RequestContext, id: string): Promise<Report> {
+    await reports.ready();
     const report = (await canSeeReport(sql, ctx, id)) ? await reports.get(ctx, id) : undefined;
     if (!report) throw new AppError('not_found', `Report ${id} was not found.`);
     return report;
@@ -134,6 +135,7 @@ export function reportUseCases(services: AppServices) {
         : undefined;
       const { page, pageSize } = filter;
       if (accountIds.length === 0) return { items: [], total: 0, page, pageSize };
+      await reports.ready();
       const list = await reports.list(ctx, {
         accountIds,
         accountId: account?.id,
@@ -157,6 +159,7 @@ export function reportUseCases(services: AppServices) {
     ): Promise<ReportCreated> {
       const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
+      await reports.ready();
       return reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
     },
 
@@ -172,7 +175,7 @@ export function reportUseCases(services: AppServices) {
 
     /** A client's (ad account's) report branding and the workspace default. */
     async branding(ctx: RequestContext, accountIdText: string): Promise<ClientBrandingView> {
-      return brandingView(ctx, (await resolveAccount(sql, ctx, accountIdText)).id);
+      return await brandingView(ctx, (await resolveAccount(sql, ctx, accountIdText)).id);
     },
 
     /** Sets a client's branding (Agency plan only, like white-label); null clears it. */
@@ -183,7 +186,7 @@ export function reportUseCases(services: AppServices) {
       const account = await resolveAccount(sql, ctx, input.accountId);
       if (input.branding === null) {
         deleteClientBranding(db, ctx.workspaceId, account.id);
-        return brandingView(ctx, account.id);
+        return await brandingView(ctx, account.id);
       }
       reports.checkLimits(ctx, undefined, input.branding);
       const parsed = WhiteLabelSchema.safeParse(input.branding);
@@ -199,7 +202,7 @@ export function reportUseCases(services: AppServices) {
         footer_text: parsed.data.footerText ?? null,
         updated_at: core.clock.now().toISOString(),
       });
-      return brandingView(ctx, account.id);
+      return await brandingView(ctx, account.id);
     },
 
     /** Generates a report and waits for it (the command line): the report and its file's path. */
@@ -210,6 +213,7 @@ export function reportUseCases(services: AppServices) {
     ): Promise<{ report: Report; path: string | null }> {
       const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
+      await reports.ready();
       const created = reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
       onStarted?.(created.id);
       const report = await reports.waitFor(ctx, created.id);

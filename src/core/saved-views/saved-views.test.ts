@@ -6,7 +6,7 @@ import type { HandlerResult } from '../../shared/ipc';
 import { seededHandlerWorld } from '../../test-support/handler-world';
 import { seedWorkspace } from '../../test-support/api-fixtures';
 
-const world = seededHandlerWorld('adlens-saved-views-', {
+const world = await seededHandlerWorld('adlens-saved-views-', {
   campaigns: 1,
   clock: fixedClock('2026-03-15T10:00:00Z'),
 });

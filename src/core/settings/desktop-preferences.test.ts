@@ -17,9 +17,13 @@ afterAll(() => app.stop());
 
 describe('desktop watch preferences', () => {
   it('are off by default, set from the desktop window, refused from the web dashboard', async () => {
-    const ws = createWorkspace(app.core.db, { name: 'Agency', plan: 'agency' });
-    const owner = createUser(app.core.db, { workspaceId: ws.id, email: 'owner@agency.test', role: 'owner' });
-    const ctx = app.use.identity.contextForUser(owner.id);
+    const ws = await createWorkspace(app.core.sql, { name: 'Agency', plan: 'agency' });
+    const owner = await createUser(app.core.sql, {
+      workspaceId: ws.id,
+      email: 'owner@agency.test',
+      role: 'owner',
+    });
+    const ctx = await app.use.identity.contextForUser(owner.id);
     expect((await app.use.settings.get(ctx, 'desktop')).desktop).toEqual({
       keepRunningInTray: false,
       openAtLogin: false,
@@ -29,10 +33,10 @@ describe('desktop watch preferences', () => {
       openAtLogin: true,
     });
     expect(updated.desktop).toEqual({ keepRunningInTray: true, openAtLogin: true });
-    expect(desktopPreferences(app.core.db)).toEqual({ keepRunningInTray: true, openAtLogin: true });
+    expect(await desktopPreferences(app.core.sql)).toEqual({ keepRunningInTray: true, openAtLogin: true });
     await expect(app.use.settings.update(ctx, 'web', { keepRunningInTray: false })).rejects.toMatchObject({
       type: 'invalid_request',
     });
-    expect(desktopPreferences(app.core.db).keepRunningInTray).toBe(true);
+    expect((await desktopPreferences(app.core.sql)).keepRunningInTray).toBe(true);
   });
 });

@@ -1,26 +1,28 @@
 // The settings table (key → text value): install-wide facts such as the demo seed, the server's URL,
 // the report-signing secret, the desktop's API port and each workspace's white-label defaults. The
-// only SQL on that table.
-import { stmt } from '../store/statements';
-import type { Db } from '../store/open';
+// only SQL on that table, behind the store boundary (either engine).
+import type { Sql } from '../store/sql';
 
-export function readSetting(db: Db, key: string): string | undefined {
-  const row = stmt(db, `SELECT value FROM settings WHERE key = ?`).get(key) as { value: string } | undefined;
+export async function readSetting(sql: Sql, key: string): Promise<string | undefined> {
+  const row = await sql.get<{ value: string }>(`SELECT value FROM settings WHERE key = ?`, [key]);
   return row?.value;
 }
 
 /** Sets the value; null removes the key. */
-export function writeSetting(db: Db, key: string, value: string | null): void {
-  if (value === null) stmt(db, `DELETE FROM settings WHERE key = ?`).run(key);
+export async function writeSetting(sql: Sql, key: string, value: string | null): Promise<void> {
+  if (value === null) await sql.run(`DELETE FROM settings WHERE key = ?`, [key]);
   else
-    stmt(
-      db,
+    await sql.run(
       `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-    ).run(key, value);
+      [key, value],
+    );
 }
 
-/** The stored value, or `initial` stored first when the key has none (race-free under one writer). */
-export function settingOrInit(db: Db, key: string, initial: () => string): string {
-  stmt(db, `INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)`).run(key, initial());
-  return readSetting(db, key) ?? '';
+/** The stored value, or `initial` stored first when the key has none (the first writer's value wins). */
+export async function settingOrInit(sql: Sql, key: string, initial: () => string): Promise<string> {
+  await sql.run(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, [
+    key,
+    initial(),
+  ]);
+  return (await readSetting(sql, key)) ?? '';
 }

@@ -9,7 +9,7 @@ import { API_PLANS, WHITE_LABEL_PLANS, type RequestContext } from '../identity/a
 import { getUser } from '../identity/users';
 import { getWorkspace } from '../identity/workspaces';
 import type { TokenCipher } from '../secrets';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import { readSetting, writeSetting } from './store';
 
 export const API_PORT_SETTING = 'api_port';
@@ -18,8 +18,8 @@ const whiteLabelKey = (workspaceId: string): string => `white_label_defaults:${w
 const reportingCurrencyKey = (workspaceId: string): string => `reporting_currency:${workspaceId}`;
 
 /** The agency's reporting currency and exchange rates (whole-workspace insights), if set. */
-export function reportingCurrencyOf(db: Db, workspaceId: string): ReportingCurrency | null {
-  const text = readSetting(db, reportingCurrencyKey(workspaceId));
+export async function reportingCurrencyOf(sql: Sql, workspaceId: string): Promise<ReportingCurrency | null> {
+  const text = await readSetting(sql, reportingCurrencyKey(workspaceId));
   if (!text) return null;
   try {
     const parsed = ReportingCurrencySchema.safeParse(JSON.parse(text));
@@ -30,13 +30,13 @@ export function reportingCurrencyOf(db: Db, workspaceId: string): ReportingCurre
 }
 
 /** The port the desktop host starts /v1 on (settings key `api_port`, default 4477). */
-export function configuredApiPort(db: Db): number {
-  const value = Number(readSetting(db, API_PORT_SETTING) ?? DEFAULT_API_PORT);
+export async function configuredApiPort(sql: Sql): Promise<number> {
+  const value = Number((await readSetting(sql, API_PORT_SETTING)) ?? DEFAULT_API_PORT);
   return Number.isInteger(value) && value > 0 && value < 65536 ? value : DEFAULT_API_PORT;
 }
 
-export function whiteLabelDefaults(db: Db, workspaceId: string): WhiteLabel | null {
-  const text = readSetting(db, whiteLabelKey(workspaceId));
+export async function whiteLabelDefaults(sql: Sql, workspaceId: string): Promise<WhiteLabel | null> {
+  const text = await readSetting(sql, whiteLabelKey(workspaceId));
   if (!text) return null;
   try {
     const parsed = WhiteLabelSchema.safeParse(JSON.parse(text));
@@ -61,10 +61,12 @@ const KEEP_RUNNING_IN_TRAY = 'desktop_keep_running_in_tray';
 const OPEN_AT_LOGIN = 'desktop_open_at_login';
 
 /** The desktop app's watch preferences: keep running in the tray when the window closes, open at login. */
-export function desktopPreferences(db: Db): { keepRunningInTray: boolean; openAtLogin: boolean } {
+export async function desktopPreferences(
+  sql: Sql,
+): Promise<{ keepRunningInTray: boolean; openAtLogin: boolean }> {
   return {
-    keepRunningInTray: readSetting(db, KEEP_RUNNING_IN_TRAY) === '1',
-    openAtLogin: readSetting(db, OPEN_AT_LOGIN) === '1',
+    keepRunningInTray: (await readSetting(sql, KEEP_RUNNING_IN_TRAY)) === '1',
+    openAtLogin: (await readSetting(sql, OPEN_AT_LOGIN)) === '1',
   };
 }
 
@@ -73,9 +75,12 @@ const META_APP_ID = 'meta_app_id';
 export const META_APP_SECRET = 'meta_app_secret_sealed';
 
 /** The agency's own Meta app (Facebook Login): its ID and its secret, unsealed; null when not set. */
-export function metaApp(db: Db, cipher: TokenCipher): { appId: string; appSecret: string } | null {
-  const appId = readSetting(db, META_APP_ID);
-  const sealed = readSetting(db, META_APP_SECRET);
+export async function metaApp(
+  sql: Sql,
+  cipher: TokenCipher,
+): Promise<{ appId: string; appSecret: string } | null> {
+  const appId = await readSetting(sql, META_APP_ID);
+  const sealed = await readSetting(sql, META_APP_SECRET);
   if (!appId || !sealed) return null;
   try {
     return { appId, appSecret: cipher.decrypt(Buffer.from(sealed, 'base64')) };
@@ -98,14 +103,14 @@ function checkedReportingCurrency(value: unknown): ReportingCurrency | null {
 }
 
 export function settingsUseCases(services: AppServices) {
-  const { db, tokenCipher } = services.core;
+  const { sql, tokenCipher } = services.core;
 
-  const writeReportingCurrency = (workspaceId: string, reporting: ReportingCurrency | null): void =>
-    writeSetting(db, reportingCurrencyKey(workspaceId), reporting ? JSON.stringify(reporting) : null);
+  const writeReportingCurrency = (workspaceId: string, reporting: ReportingCurrency | null): Promise<void> =>
+    writeSetting(sql, reportingCurrencyKey(workspaceId), reporting ? JSON.stringify(reporting) : null);
 
-  function view(ctx: RequestContext, host: SettingsView['host']): SettingsView {
-    const workspace = getWorkspace(db, ctx.workspaceId);
-    const user = ctx.userId ? getUser(db, ctx.userId) : undefined;
+  async function view(ctx: RequestContext, host: SettingsView['host']): Promise<SettingsView> {
+    const workspace = await getWorkspace(sql, ctx.workspaceId);
+    const user = ctx.userId ? await getUser(sql, ctx.userId) : undefined;
     if (!workspace || !user) throw new AppError('not_found', 'Your workspace or user no longer exists.');
     return {
       host,
@@ -117,13 +122,13 @@ export function settingsUseCases(services: AppServices) {
         whiteLabelAllowed: WHITE_LABEL_PLANS.includes(workspace.plan),
       },
       user: { id: user.id, email: user.email, name: user.name, role: user.role },
-      api: { baseUrl: services.host.apiBaseUrl(), port: configuredApiPort(db) },
-      whiteLabelDefaults: whiteLabelDefaults(db, ctx.workspaceId),
-      reportingCurrency: reportingCurrencyOf(db, ctx.workspaceId),
-      desktop: desktopPreferences(db),
+      api: { baseUrl: services.host.apiBaseUrl(), port: await configuredApiPort(sql) },
+      whiteLabelDefaults: await whiteLabelDefaults(sql, ctx.workspaceId),
+      reportingCurrency: await reportingCurrencyOf(sql, ctx.workspaceId),
+      desktop: await desktopPreferences(sql),
       metaApp: {
-        appId: readSetting(db, META_APP_ID) ?? null,
-        hasSecret: readSetting(db, META_APP_SECRET) !== undefined,
+        appId: (await readSetting(sql, META_APP_ID)) ?? null,
+        hasSecret: (await readSetting(sql, META_APP_SECRET)) !== undefined,
       },
     };
   }
@@ -131,13 +136,13 @@ export function settingsUseCases(services: AppServices) {
   return {
     /** The agency's reporting currency and rates (the CLI's `currency show`); null when not set. */
     async reportingCurrency(ctx: RequestContext): Promise<ReportingCurrency | null> {
-      return reportingCurrencyOf(db, ctx.workspaceId);
+      return await reportingCurrencyOf(sql, ctx.workspaceId);
     },
 
     /** Sets (or, with null, clears) the reporting currency alone; the same check as `update`. */
     async setReportingCurrency(ctx: RequestContext, value: unknown): Promise<ReportingCurrency | null> {
       const reporting = checkedReportingCurrency(value);
-      writeReportingCurrency(ctx.workspaceId, reporting);
+      await writeReportingCurrency(ctx.workspaceId, reporting);
       return reporting;
     },
 
@@ -159,8 +164,8 @@ export function settingsUseCases(services: AppServices) {
         change.reportingCurrency === undefined
           ? undefined
           : checkedReportingCurrency(change.reportingCurrency);
-      if (change.apiPort !== undefined) writeSetting(db, API_PORT_SETTING, String(change.apiPort));
-      if (change.metaAppId !== undefined) writeSetting(db, META_APP_ID, change.metaAppId);
+      if (change.apiPort !== undefined) await writeSetting(sql, API_PORT_SETTING, String(change.apiPort));
+      if (change.metaAppId !== undefined) await writeSetting(sql, META_APP_ID, change.metaAppId);
       if (
         (change.keepRunningInTray !== undefined || change.openAtLogin !== undefined) &&
         host !== 'desktop'
@@ -171,24 +176,25 @@ export function settingsUseCases(services: AppServices) {
         );
       }
       if (change.keepRunningInTray !== undefined)
-        writeSetting(db, KEEP_RUNNING_IN_TRAY, change.keepRunningInTray ? '1' : '0');
-      if (change.openAtLogin !== undefined) writeSetting(db, OPEN_AT_LOGIN, change.openAtLogin ? '1' : '0');
+        await writeSetting(sql, KEEP_RUNNING_IN_TRAY, change.keepRunningInTray ? '1' : '0');
+      if (change.openAtLogin !== undefined)
+        await writeSetting(sql, OPEN_AT_LOGIN, change.openAtLogin ? '1' : '0');
       if (change.metaAppSecret !== undefined) {
         // The secret signs the code exchange: sealed at rest like platform tokens.
-        writeSetting(
-          db,
+        await writeSetting(
+          sql,
           META_APP_SECRET,
           change.metaAppSecret === null ? null : tokenCipher.encrypt(change.metaAppSecret).toString('base64'),
         );
       }
       if (change.whiteLabelDefaults !== undefined) {
-        writeSetting(
-          db,
+        await writeSetting(
+          sql,
           whiteLabelKey(ctx.workspaceId),
           change.whiteLabelDefaults ? JSON.stringify(change.whiteLabelDefaults) : null,
         );
       }
-      if (reporting !== undefined) writeReportingCurrency(ctx.workspaceId, reporting);
+      if (reporting !== undefined) await writeReportingCurrency(ctx.workspaceId, reporting);
       return view(ctx, host);
     },
   };

@@ -27,10 +27,10 @@ import workspaceCommands from '../../cli/commands/workspace';
 import { DATABASE_FILE } from './open';
 
 let dir: string;
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'adlens-files-'));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => rmSync(dir, { recursive: true, force: true }));
 
 const hashDir = (path: string): Record<string, string> =>
   Object.fromEntries(
@@ -44,9 +44,9 @@ const hashDir = (path: string): Record<string, string> =>
       ]),
   );
 
-function populated(dataDir: string): void {
+async function populated(dataDir: string): Promise<void> {
   const core = createCore({ dataDir });
-  const ws = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
+  const ws = await createWorkspace(core.sql, { name: 'Agency', plan: 'agency' });
   const insert = core.db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?)`);
   core.db.transaction(() => {
     for (let i = 0; i < 3000; i += 1) insert.run(`filler:${ws.id}:${i}`, 'x'.repeat(40));
@@ -57,7 +57,7 @@ function populated(dataDir: string): void {
 describe('a database with damaged pages', () => {
   it('is refused with a clear message naming a way out, by the core and the CLI, and left untouched', async () => {
     const dataDir = join(dir, 'data');
-    populated(dataDir);
+    await populated(dataDir);
     const fd = openSync(join(dataDir, DATABASE_FILE), 'r+');
     writeSync(fd, Buffer.alloc(12288, 0xff), 0, 12288, 12288);
     closeSync(fd);
@@ -92,9 +92,13 @@ describe('the token key', () => {
       sync: { demoPlatform: async () => demo },
       host: { demoPlatform: () => demo },
     });
-    const ws = createWorkspace(app.core.db, { name: 'Agency', plan: 'agency' });
-    const owner = createUser(app.core.db, { workspaceId: ws.id, email: 'o@agency.test', role: 'owner' });
-    const ctx = app.use.identity.contextForUser(owner.id);
+    const ws = await createWorkspace(app.core.sql, { name: 'Agency', plan: 'agency' });
+    const owner = await createUser(app.core.sql, {
+      workspaceId: ws.id,
+      email: 'o@agency.test',
+      role: 'owner',
+    });
+    const ctx = await app.use.identity.contextForUser(owner.id);
     const candidate = (await app.use.accounts.demoCandidates(ctx)).find((c) => c.canConnect);
     const account = await app.use.accounts.connect(ctx, { platformAccountId: candidate!.platformAccountId });
     await app.stop();
@@ -119,7 +123,7 @@ describe('the token key', () => {
       });
       try {
         const owner = app.core.db.prepare(`SELECT id FROM users`).pluck().get() as string;
-        const ctx = app.use.identity.contextForUser(owner);
+        const ctx = await app.use.identity.contextForUser(owner);
         const account = await app.use.accounts.get(ctx, accountId);
         expect(account).toMatchObject({
           connectionStatus: 'token_expired',

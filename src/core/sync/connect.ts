@@ -56,7 +56,7 @@ export async function connectAccount(deps: ConnectDeps, input: ConnectAccountInp
     throw new AppError('invalid_request', parsed.error.issues.map((issue) => issue.message).join('; '));
   }
   const data = parsed.data;
-  if (!getWorkspace(core.db, data.workspaceId)) {
+  if (!(await getWorkspace(core.sql, data.workspaceId))) {
     throw new AppError('not_found', `no workspace ${data.workspaceId}`);
   }
   const isDemo = data.baseUrl === DEMO_BASE_URL;
@@ -77,7 +77,7 @@ export async function connectAccount(deps: ConnectDeps, input: ConnectAccountInp
   const clockNow = core.clock.now();
   const now = clockNow.toISOString();
   const db = core.db;
-  const connectedBy = data.userId ?? getWorkspaceOwner(db, data.workspaceId)?.id ?? null;
+  const connectedBy = data.userId ?? (await getWorkspaceOwner(core.sql, data.workspaceId))?.id ?? null;
   const connected = db.transaction(() => {
     const connectionId = findOrCreateConnection(
       core,

@@ -46,7 +46,7 @@ async function setup() {
     demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
     client: { sleep: async () => {}, backoffBaseMs: 1 },
   });
-  const workspace = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
+  const workspace = await createWorkspace(core.sql, { name: 'Agency', plan: 'agency' });
   const connect = (platformAccountId: string) =>
     sync.connectAccount({
       workspaceId: workspace.id,

@@ -1,5 +1,5 @@
 import { readSetting, writeSetting } from '../settings/store';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 /**
  * Accounts connected from the embedded demo platform are stored with this base URL rather than a
@@ -15,12 +15,12 @@ export interface DemoPlatformEndpoint {
 
 export type DemoPlatformSource = () => Promise<DemoPlatformEndpoint>;
 
-export function demoSeed(db: Db): number {
-  const value = readSetting(db, DEMO_SEED_SETTING);
+export async function demoSeed(sql: Sql): Promise<number> {
+  const value = await readSetting(sql, DEMO_SEED_SETTING);
   const seed = value === undefined ? NaN : Number(value);
   return Number.isInteger(seed) ? seed : 1;
 }
 
-export function setDemoSeed(db: Db, seed: number): void {
-  writeSetting(db, DEMO_SEED_SETTING, String(seed));
+export async function setDemoSeed(sql: Sql, seed: number): Promise<void> {
+  await writeSetting(sql, DEMO_SEED_SETTING, String(seed));
 }

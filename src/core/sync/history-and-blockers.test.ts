@@ -34,7 +34,7 @@ let api: ApiServer;
 let key: string;
 let check: ReturnType<typeof responseChecker>;
 let dispatch: ReturnType<typeof createHandlerDispatch>;
-let ctx: ReturnType<App['use']['identity']['contextForUser']>;
+let ctx: Awaited<ReturnType<App['use']['identity']['contextForUser']>>;
 /** Platform account ID → service account ID. */
 const accounts = new Map<string, string>();
 let eur: string;
@@ -96,9 +96,13 @@ beforeAll(async () => {
     renderReportsInWorker: false,
   });
   app.start();
-  const workspace = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
-  const owner = createUser(core.db, { workspaceId: workspace.id, email: 'owner@agency.test', role: 'owner' });
-  ctx = app.use.identity.contextForUser(owner.id);
+  const workspace = await createWorkspace(core.sql, { name: 'Agency', plan: 'agency' });
+  const owner = await createUser(core.sql, {
+    workspaceId: workspace.id,
+    email: 'owner@agency.test',
+    role: 'owner',
+  });
+  ctx = await app.use.identity.contextForUser(owner.id);
   dispatch = createHandlerDispatch({ app, host: { kind: 'desktop' } });
   for (const platformAccountId of [eur, gbp, disabled]) {
     const account = await app.sync.connectAccount({

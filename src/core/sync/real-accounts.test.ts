@@ -43,7 +43,7 @@ beforeEach(async () => {
     renderReportsInWorker: false,
   });
   sync = app.sync;
-  const workspace = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
+  const workspace = await createWorkspace(core.sql, { name: 'Agency', plan: 'agency' });
   workspaceId = workspace.id;
   const account = await sync.connectAccount({
     workspaceId: workspace.id,

@@ -30,7 +30,7 @@ async function setup() {
     () => core.close(),
     () => sync.stop(),
   );
-  const workspace = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
+  const workspace = await createWorkspace(core.sql, { name: 'Agency', plan: 'agency' });
   const account = await sync.connectAccount({
     workspaceId: workspace.id,
     platformAccountId: FAKE_ACCOUNT,
@@ -74,7 +74,7 @@ describe('disconnectAccount', () => {
 
   it('refuses an account of another workspace', async () => {
     const { core, sync, account } = await setup();
-    const other = createWorkspace(core.db, { name: 'Other', plan: 'agency' });
+    const other = await createWorkspace(core.sql, { name: 'Other', plan: 'agency' });
     await expect(disconnectAccount(core, sync, other.id, account.id)).rejects.toMatchObject({
       type: 'not_found',
     });

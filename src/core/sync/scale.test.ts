@@ -45,7 +45,7 @@ async function store(demo: Endpoint, platformAccountIds: string[], options: Sync
     () => core.close(),
     () => sync.stop(),
   );
-  const workspace = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
+  const workspace = await createWorkspace(core.sql, { name: 'Agency', plan: 'agency' });
   const accounts = [];
   for (const platformAccountId of platformAccountIds) {
     accounts.push(

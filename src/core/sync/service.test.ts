@@ -36,7 +36,7 @@ async function setup(state: FakeAccountState = fakeAccountState(TODAY)) {
     () => core.close(),
     () => sync.stop(),
   );
-  const workspace = createWorkspace(core.db, { name: 'Agency', plan: 'agency' });
+  const workspace = await createWorkspace(core.sql, { name: 'Agency', plan: 'agency' });
   const account = await sync.connectAccount({
     workspaceId: workspace.id,
     platformAccountId: FAKE_ACCOUNT,

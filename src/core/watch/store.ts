@@ -4,6 +4,7 @@ import { stmt } from '../store/statements';
 import { readSetting } from '../settings/store';
 import { DEFAULT_INTERVAL_MINUTES } from './slots';
 import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 export interface ScheduleRow {
   account_id: string;
@@ -101,15 +102,19 @@ export const intervalSettingKey = (workspaceId: string) => `sync.interval:${work
 
 export type IntervalSource = 'account' | 'workspace' | 'default';
 
+/** The workspace's own sync interval (Settings), or null when it has none. */
+export async function workspaceInterval(sql: Sql, workspaceId: string): Promise<number | null> {
+  const setting = Number(await readSetting(sql, intervalSettingKey(workspaceId)));
+  return Number.isInteger(setting) && setting > 0 ? setting : null;
+}
+
 /** The interval in force for an account: its own, else its workspace's, else the default. */
 export function intervalFor(
-  db: Db,
-  workspaceId: string,
+  workspaceMinutes: number | null,
   schedule: Pick<ScheduleRow, 'interval_minutes'> | null | undefined,
 ): { minutes: number; source: IntervalSource } {
   if (schedule?.interval_minutes) return { minutes: schedule.interval_minutes, source: 'account' };
-  const setting = Number(readSetting(db, intervalSettingKey(workspaceId)));
-  return Number.isInteger(setting) && setting > 0
-    ? { minutes: setting, source: 'workspace' }
+  return workspaceMinutes !== null
+    ? { minutes: workspaceMinutes, source: 'workspace' }
     : { minutes: DEFAULT_INTERVAL_MINUTES, source: 'default' };
 }

@@ -6,15 +6,26 @@ import { AppError } from '../errors';
 import { resolveAccount, visibleAccounts, type RequestContext } from '../identity/access';
 import { writeSetting } from '../settings/store';
 import { nextIncremental, nextNightly, nextScheduledSync } from './slots';
-import { intervalFor, intervalSettingKey, saveSchedule, scheduleOf, type IntervalSource } from './store';
+import {
+  intervalFor,
+  intervalSettingKey,
+  saveSchedule,
+  scheduleOf,
+  workspaceInterval,
+  type IntervalSource,
+} from './store';
 
 export function watchUseCases(services: AppServices) {
   const { core } = services;
   const { db, sql, clock } = core;
 
-  function scheduleView(accountId: string, workspaceId: string, active: boolean): SyncSchedule {
+  async function scheduleView(
+    accountId: string,
+    workspaceId: string,
+    active: boolean,
+  ): Promise<SyncSchedule> {
     const row = scheduleOf(db, accountId);
-    const interval = intervalFor(db, workspaceId, row);
+    const interval = intervalFor(await workspaceInterval(sql, workspaceId), row);
     const next = row && active ? nextScheduledSync(row) : null;
     return {
       accountId,
@@ -34,8 +45,10 @@ export function watchUseCases(services: AppServices) {
     },
 
     async schedules(ctx: RequestContext): Promise<SyncSchedule[]> {
-      return (await visibleAccounts(sql, ctx)).map((a) =>
-        scheduleView(a.id, ctx.workspaceId, a.connectionStatus === 'active'),
+      return Promise.all(
+        (await visibleAccounts(sql, ctx)).map((a) =>
+          scheduleView(a.id, ctx.workspaceId, a.connectionStatus === 'active'),
+        ),
       );
     },
 
@@ -50,13 +63,18 @@ export function watchUseCases(services: AppServices) {
       const targets = accountId
         ? [await resolveAccount(sql, ctx, accountId)]
         : await visibleAccounts(sql, ctx);
+      if (!accountId)
+        await writeSetting(
+          sql,
+          intervalSettingKey(ctx.workspaceId),
+          minutes === null ? null : String(minutes),
+        );
+      const workspaceMinutes = await workspaceInterval(sql, ctx.workspaceId);
       db.transaction(() => {
-        if (!accountId)
-          writeSetting(db, intervalSettingKey(ctx.workspaceId), minutes === null ? null : String(minutes));
         for (const account of targets) {
           const row = scheduleOf(db, account.id);
           const own = accountId ? minutes : (row?.interval_minutes ?? null);
-          const interval = own ?? intervalFor(db, ctx.workspaceId, null).minutes;
+          const interval = own ?? intervalFor(workspaceMinutes, null).minutes;
           saveSchedule(db, {
             account_id: account.id,
             interval_minutes: own,

@@ -47,8 +47,8 @@ async function world(state: FakeAccountState = fakeAccountState(TODAY)) {
       sync: { client: { sleep: async () => {}, backoffBaseMs: 1, maxRetries: 1 } },
     });
   let app = open();
-  const workspace = createWorkspace(app.core.db, { name: 'Agency', plan: 'agency' });
-  createUser(app.core.db, { workspaceId: workspace.id, email: 'owner@agency.test', role: 'owner' });
+  const workspace = await createWorkspace(app.core.sql, { name: 'Agency', plan: 'agency' });
+  await createUser(app.core.sql, { workspaceId: workspace.id, email: 'owner@agency.test', role: 'owner' });
   const account = await app.sync.connectAccount({
     workspaceId: workspace.id,
     platformAccountId: FAKE_ACCOUNT,
@@ -88,7 +88,7 @@ async function world(state: FakeAccountState = fakeAccountState(TODAY)) {
           .prepare(`SELECT id, campaign_scope FROM diagnostics WHERE trigger = 'automatic' ORDER BY rowid`)
           .all() as { id: string; campaign_scope: string }[];
       const known = automatic().length;
-      const report = app.watcher.tick();
+      const report = await app.watcher.tick();
       for (const { accountId } of report.started) await app.sync.current(accountId);
       await app.diagnostics.whenIdle();
       const diagnosed = automatic()
@@ -158,7 +158,7 @@ describe('scheduled syncs', () => {
     w.clock.advance(61);
     expect((await w.tick()).started).toEqual([]);
     expect(
-      (await w.app.use.watch.schedule(w.app.use.identity.contextForUser(ownerOf(w)), w.account.id))
+      (await w.app.use.watch.schedule(await w.app.use.identity.contextForUser(ownerOf(w)), w.account.id))
         .nextSyncAt,
     ).toBeNull();
   });
@@ -167,7 +167,7 @@ describe('scheduled syncs', () => {
     const w = await world();
     await w.app.sync.syncAccount(w.account.id);
     await w.tick();
-    const ctx = w.app.use.identity.contextForUser(ownerOf(w));
+    const ctx = await w.app.use.identity.contextForUser(ownerOf(w));
     const [workspaceWide] = await w.app.use.watch.setInterval(ctx, { minutes: 240 });
     expect(workspaceWide).toMatchObject({ intervalMinutes: 240, intervalSource: 'workspace' });
     const [own] = await w.app.use.watch.setInterval(ctx, { accountId: w.account.id, minutes: 15 });
@@ -223,7 +223,7 @@ describe('automatic diagnosis and issues', () => {
       .pluck()
       .get() as string;
     expect(opened.every((e) => e.campaignId === campaign2)).toBe(true);
-    const ctx = w.app.use.identity.contextForUser(ownerOf(w));
+    const ctx = await w.app.use.identity.contextForUser(ownerOf(w));
     const live = await w.app.use.issues.list(ctx, { campaignId: campaign2 });
     expect(live.items.map((i) => i.type)).toContain('CPA_DEGRADATION');
     const issue = live.items.find((i) => i.type === 'CPA_DEGRADATION')!;

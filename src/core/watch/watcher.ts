@@ -16,6 +16,7 @@ import { backoffMs, nextIncremental, nextNightly } from './slots';
 import {
   accountZone,
   intervalFor,
+  workspaceInterval,
   markJudged,
   saveSchedule,
   scheduleOf,
@@ -82,29 +83,36 @@ export class Watcher {
   }
 
   private safeTick(): void {
-    try {
-      this.tick();
-    } catch (error) {
+    this.tick().catch((error: unknown) => {
       this.core.logger.error('watcher tick failed', { error: String(error) });
-    }
+    });
   }
 
   /** One pass: snoozes that ended, syncs that are due, new data to judge. */
-  tick(): TickReport {
+  async tick(): Promise<TickReport> {
     wakeSnoozed(this.core);
-    const started = this.startDueSyncs();
+    const started = await this.startDueSyncs();
     const diagnosed = this.judgeNewData();
     this.alerts?.tick();
     return { started, diagnosed };
   }
 
-  private startDueSyncs(): TickReport['started'] {
+  private async startDueSyncs(): Promise<TickReport['started']> {
     const { db, clock, logger } = this.core;
     const now = clock.now();
     const nowIso = now.toISOString();
     const started: TickReport['started'] = [];
+    const workspaceMinutes = new Map<string, number | null>();
     for (const account of watchedAccounts(db)) {
-      const interval = intervalFor(db, account.workspace_id, account.schedule).minutes;
+      if (!workspaceMinutes.has(account.workspace_id))
+        workspaceMinutes.set(
+          account.workspace_id,
+          await workspaceInterval(this.core.sql, account.workspace_id),
+        );
+      const interval = intervalFor(
+        workspaceMinutes.get(account.workspace_id) ?? null,
+        account.schedule,
+      ).minutes;
       const schedule: ScheduleRow = account.schedule ?? {
         account_id: account.id,
         interval_minutes: null,

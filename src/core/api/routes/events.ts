@@ -27,10 +27,15 @@ export const eventRoutes = [
         'x-accel-buffering': 'no',
       });
       res.write(`retry: 3000\n: connected\n\n`);
-      const db = app.core.db;
+      const sql = app.core.sql;
+      // The scope check reads the store: events are checked and written one after another, in the
+      // order they were emitted.
+      let written: Promise<void> = Promise.resolve();
       const off = app.core.events.onAny((name, payload) => {
-        if (!visibleEvent(db, ctx, name, payload)) return;
-        res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
+        written = written.then(async () => {
+          if (closed || !(await visibleEvent(sql, ctx, name, payload))) return;
+          res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
+        }, close);
       });
       const heartbeat = setInterval(() => res.write(`: heartbeat\n\n`), HEARTBEAT_MS);
       heartbeat.unref();

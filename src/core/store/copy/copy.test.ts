@@ -280,7 +280,7 @@ describe('store copy', () => {
       renderReportsInWorker: false,
     });
     try {
-      const ctx = app.use.identity.contextForUser(world.ctx.userId as string);
+      const ctx = await app.use.identity.contextForUser(world.ctx.userId as string);
       const ipc = ipcOf(app, ctx);
       const accounts = await ipc<{ id: string; connectionStatus: string }[]>('accounts.list');
       expect(accounts).toEqual(await world.ipc('accounts.list'));
