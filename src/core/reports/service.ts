@@ -236,7 +236,7 @@ export class ReportsService {
    * The content of a report not generated yet, for the preview beside the form: built on this thread
    * from the store (a few milliseconds), with the branding the report would get.
    */
-  preview(ctx: RequestContext, input: CreateReportInput): ReportContent {
+  preview(ctx: RequestContext, input: CreateReportInput): Promise<ReportContent> {
     const parsed = createInput.safeParse(input);
     if (!parsed.success) throw invalid(parsed.error);
     const data = parsed.data;
