@@ -1,27 +1,31 @@
 // Delivery blockers of campaigns' ads: counts of disapproved ads and ads with issues, and the issues
 // themselves (Meta's issues_info, stored per ad by the sync).
 import type { AdIssue, DeliveryIssues } from '../../shared/api/campaigns';
-import type { Db } from '../store/open';
+import { jsonValues } from '../store/dialect';
+import type { Sql } from '../store/sql';
 
 /** Effective statuses under which an ad does not deliver because of its review. */
 export const DISAPPROVED_STATUSES = ['DISAPPROVED'] as const;
 
-export function deliveryIssuesOf(db: Db, campaignIds: readonly string[]): Map<string, DeliveryIssues> {
+export async function deliveryIssuesOf(
+  sql: Sql,
+  campaignIds: readonly string[],
+): Promise<Map<string, DeliveryIssues>> {
   const out = new Map<string, DeliveryIssues>(
     campaignIds.map((id) => [id, { disapprovedAds: 0, adsWithIssues: 0 }]),
   );
   if (campaignIds.length === 0) return out;
-  const rows = db
-    .prepare(
-      `SELECT campaign_id,
-         sum(effective_status = 'DISAPPROVED') AS disapproved,
-         sum(effective_status <> 'DISAPPROVED' AND effective_status NOT IN ('ARCHIVED', 'DELETED')
-             AND (effective_status = 'WITH_ISSUES' OR issues_info <> '[]')) AS with_issues
-       FROM ads WHERE campaign_id IN (SELECT value FROM json_each(?))
-         AND (effective_status IN ('DISAPPROVED', 'WITH_ISSUES') OR issues_info <> '[]')
-       GROUP BY campaign_id`,
-    )
-    .all(JSON.stringify(campaignIds)) as { campaign_id: string; disapproved: number; with_issues: number }[];
+  // Counted with CASE: PostgreSQL has no sum of booleans.
+  const rows = await sql.all<{ campaign_id: string; disapproved: number; with_issues: number }>(
+    `SELECT campaign_id,
+       sum(CASE WHEN effective_status = 'DISAPPROVED' THEN 1 ELSE 0 END) AS disapproved,
+       sum(CASE WHEN effective_status <> 'DISAPPROVED' AND effective_status NOT IN ('ARCHIVED', 'DELETED')
+           AND (effective_status = 'WITH_ISSUES' OR issues_info <> '[]') THEN 1 ELSE 0 END) AS with_issues
+     FROM ads WHERE campaign_id IN ${jsonValues(sql)}
+       AND (effective_status IN ('DISAPPROVED', 'WITH_ISSUES') OR issues_info <> '[]')
+     GROUP BY campaign_id`,
+    [JSON.stringify(campaignIds)],
+  );
   for (const r of rows)
     out.set(r.campaign_id, { disapprovedAds: r.disapproved, adsWithIssues: r.with_issues });
   return out;
@@ -35,15 +39,14 @@ interface StoredIssue {
 }
 
 /** Every issue of a campaign's live ads, disapproved ads first. */
-export function adIssuesOf(db: Db, campaignId: string): AdIssue[] {
-  const rows = db
-    .prepare(
-      `SELECT id, name, effective_status, issues_info FROM ads
+export async function adIssuesOf(sql: Sql, campaignId: string): Promise<AdIssue[]> {
+  const rows = await sql.all<{ id: string; name: string; effective_status: string; issues_info: string }>(
+    `SELECT id, name, effective_status, issues_info FROM ads
        WHERE campaign_id = ? AND effective_status NOT IN ('ARCHIVED', 'DELETED')
          AND (effective_status IN ('DISAPPROVED', 'WITH_ISSUES') OR issues_info <> '[]')
        ORDER BY effective_status = 'DISAPPROVED' DESC, name, id`,
-    )
-    .all(campaignId) as { id: string; name: string; effective_status: string; issues_info: string }[];
+    [campaignId],
+  );
   return rows.flatMap((r) => {
     const issues = parseIssues(r.issues_info);
     const base = { adId: r.id, adName: r.name, effectiveStatus: r.effective_status };

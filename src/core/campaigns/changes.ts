@@ -1,7 +1,7 @@
 // The change history read model: a campaign's synced activity log entries (its own, its ad sets' and
 // its ads'), newest first, in the shared ChangeEvent view.
 import type { ChangeEvent, ChangeType } from '../../shared/api/changes';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 /** How many entries a campaign's history returns at most (90 days of edits rarely come close). */
 export const CHANGES_LIMIT = 500;
@@ -25,10 +25,13 @@ interface ChangeRow {
   new_value: string | null;
 }
 
-export function campaignChanges(db: Db, campaignId: string, limit = CHANGES_LIMIT): ChangeEvent[] {
-  const rows = db
-    .prepare(
-      `SELECT e.change_type, e.event_type, e.translated_event_type, e.event_time, e.actor_id, e.actor_name,
+export async function campaignChanges(
+  sql: Sql,
+  campaignId: string,
+  limit = CHANGES_LIMIT,
+): Promise<ChangeEvent[]> {
+  const rows = await sql.all<ChangeRow>(
+    `SELECT e.change_type, e.event_type, e.translated_event_type, e.event_time, e.actor_id, e.actor_name,
          e.object_type, e.object_name, e.campaign_id, c.name AS campaign_name, e.ad_set_id, s.name AS ad_set_name,
          e.ad_id, d.name AS ad_name, e.old_value, e.new_value
        FROM change_events e
@@ -36,16 +39,15 @@ export function campaignChanges(db: Db, campaignId: string, limit = CHANGES_LIMI
        LEFT JOIN ad_sets s ON s.id = e.ad_set_id
        LEFT JOIN ads d ON d.id = e.ad_id
        WHERE e.campaign_id = ? ORDER BY e.event_time DESC, e.id DESC LIMIT ?`,
-    )
-    .all(campaignId, limit) as ChangeRow[];
+    [campaignId, limit],
+  );
   return rows.map(toChangeEvent);
 }
 
 /** The account's latest changes (any campaign, ad set, ad or the account itself), newest first. */
-export function accountChanges(db: Db, accountId: string, limit: number): ChangeEvent[] {
-  const rows = db
-    .prepare(
-      `SELECT e.change_type, e.event_type, e.translated_event_type, e.event_time, e.actor_id, e.actor_name,
+export async function accountChanges(sql: Sql, accountId: string, limit: number): Promise<ChangeEvent[]> {
+  const rows = await sql.all<ChangeRow>(
+    `SELECT e.change_type, e.event_type, e.translated_event_type, e.event_time, e.actor_id, e.actor_name,
          e.object_type, e.object_name, e.campaign_id, c.name AS campaign_name, e.ad_set_id, s.name AS ad_set_name,
          e.ad_id, d.name AS ad_name, e.old_value, e.new_value
        FROM change_events e
@@ -53,8 +55,8 @@ export function accountChanges(db: Db, accountId: string, limit: number): Change
        LEFT JOIN ad_sets s ON s.id = e.ad_set_id
        LEFT JOIN ads d ON d.id = e.ad_id
        WHERE e.account_id = ? ORDER BY e.event_time DESC, e.id DESC LIMIT ?`,
-    )
-    .all(accountId, limit) as ChangeRow[];
+    [accountId, limit],
+  );
   return rows.map(toChangeEvent);
 }
 

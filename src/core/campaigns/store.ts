@@ -11,11 +11,11 @@ import type {
 } from '../../shared/ipc/types';
 import { effectiveGoal, goalsOf } from '../goals/store';
 import { accountScope, type RequestContext, type VisibleAccount } from '../identity/access';
-import { stmt } from '../store/statements';
+import { jsonValues } from '../store/dialect';
+import type { Sql } from '../store/sql';
 import { campaignInsights, type CampaignInsights as StoreInsights } from '../insights';
 import { deriveMetrics } from '../insights/metrics';
 import { microsToAmount } from '../money';
-import type { Db } from '../store/open';
 import type { CampaignRow as CampaignBaseRow } from './views';
 
 interface CampaignDbRow {
@@ -42,37 +42,43 @@ interface CampaignDbRow {
 
 const money = (micros: number | null): number | null => (micros === null ? null : microsToAmount(micros));
 
-export function campaignRows(db: Db, ctx: RequestContext, where: string, params: string[]): CampaignDbRow[] {
-  return db
-    .prepare(
-      `SELECT c.id, c.platform_campaign_id, c.account_id, a.name AS account_name, a.currency, a.timezone,
+export function campaignRows(
+  sql: Sql,
+  ctx: RequestContext,
+  where: string,
+  params: string[],
+): Promise<CampaignDbRow[]> {
+  return sql.all<CampaignDbRow>(
+    `SELECT c.id, c.platform_campaign_id, c.account_id, a.name AS account_name, a.currency, a.timezone,
          c.name, c.effective_status, c.objective, c.result_type, c.result_name, c.bid_strategy, c.daily_budget_micros,
          c.lifetime_budget_micros, c.target_cpa_micros, c.insights_synced_at, c.last_synced_at,
          c.ad_set_count, c.ad_count
        FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
        WHERE a.workspace_id = ? ${where}
        ORDER BY c.name, c.id`,
-    )
-    .all(ctx.workspaceId, ...params) as CampaignDbRow[];
+    [ctx.workspaceId, ...params],
+  );
 }
 
 /** The newest finished diagnostic per campaign, in one query. */
-export function latestDiagnostics(db: Db, ctx: RequestContext): Map<string, LatestDiagnostic> {
-  const rows = db
-    .prepare(
-      `SELECT id, campaign_id, risk_level, issues_detected, completed_at FROM (
-         SELECT d.*, ROW_NUMBER() OVER (PARTITION BY campaign_id ORDER BY completed_at DESC, id DESC) AS n
-         FROM diagnostics d
-         WHERE workspace_id = ? AND campaign_id IS NOT NULL AND status = 'completed')
-       WHERE n = 1`,
-    )
-    .all(ctx.workspaceId) as Array<{
+export async function latestDiagnostics(
+  sql: Sql,
+  ctx: RequestContext,
+): Promise<Map<string, LatestDiagnostic>> {
+  const rows = await sql.all<{
     id: string;
     campaign_id: string;
     risk_level: RiskLevel | null;
     issues_detected: number;
     completed_at: string | null;
-  }>;
+  }>(
+    `SELECT id, campaign_id, risk_level, issues_detected, completed_at FROM (
+       SELECT d.*, ROW_NUMBER() OVER (PARTITION BY campaign_id ORDER BY completed_at DESC NULLS LAST, id DESC) AS n
+       FROM diagnostics d
+       WHERE workspace_id = ? AND campaign_id IS NOT NULL AND status = 'completed') latest
+     WHERE n = 1`,
+    [ctx.workspaceId],
+  );
   return new Map(
     rows.map((r) => [
       r.campaign_id,
@@ -115,14 +121,14 @@ function metricsOf(m: StoreInsights | undefined): CampaignMetrics {
 }
 
 /** Campaign rows with their metrics over the range and, when compared, over the comparison period. */
-export function toRows(
-  db: Db,
+export async function toRows(
+  sql: Sql,
   ctx: RequestContext,
   rows: CampaignDbRow[],
   metrics: Map<string, StoreInsights>,
   previous: Map<string, StoreInsights> | null,
-): CampaignRow[] {
-  const latest = latestDiagnostics(db, ctx);
+): Promise<CampaignRow[]> {
+  const latest = await latestDiagnostics(sql, ctx);
   return rows.map((r) => ({
     id: r.id,
     platformCampaignId: r.platform_campaign_id,
@@ -172,25 +178,13 @@ function parseTargeting(text: string): AdSetView['targeting'] {
   };
 }
 
-export function screenAdSetsAndAds(
-  db: Db,
+export async function screenAdSetsAndAds(
+  sql: Sql,
   row: { id: string },
   from: string,
   to: string,
-): { adSets: AdSetView[]; ads: AdView[] } {
-  const adSetRows = db
-    .prepare(
-      `SELECT s.id, s.platform_ad_set_id, s.name, s.effective_status, s.learning_status, s.learning_conversions,
-         s.daily_budget_micros, s.targeting, s.optimization_goal,
-         (SELECT COUNT(*) FROM ads d WHERE d.ad_set_id = s.id) AS ad_count,
-         COALESCE(i.spend_micros, 0) AS spend_micros, COALESCE(i.conversions, 0) AS conversions
-       FROM ad_sets s
-       LEFT JOIN (SELECT ad_set_id, SUM(spend_micros) AS spend_micros, SUM(conversions) AS conversions
-                  FROM insights_ad_set_daily WHERE campaign_id = ? AND date BETWEEN ? AND ?
-                  GROUP BY ad_set_id) i ON i.ad_set_id = s.id
-       WHERE s.campaign_id = ? ORDER BY spend_micros DESC, s.name`,
-    )
-    .all(row.id, from, to, row.id) as Array<{
+): Promise<{ adSets: AdSetView[]; ads: AdView[] }> {
+  const adSetRows = await sql.all<{
     id: string;
     platform_ad_set_id: string;
     name: string;
@@ -203,7 +197,18 @@ export function screenAdSetsAndAds(
     ad_count: number;
     spend_micros: number;
     conversions: number;
-  }>;
+  }>(
+    `SELECT s.id, s.platform_ad_set_id, s.name, s.effective_status, s.learning_status, s.learning_conversions,
+         s.daily_budget_micros, s.targeting, s.optimization_goal,
+         (SELECT COUNT(*) FROM ads d WHERE d.ad_set_id = s.id) AS ad_count,
+         COALESCE(i.spend_micros, 0) AS spend_micros, COALESCE(i.conversions, 0) AS conversions
+       FROM ad_sets s
+       LEFT JOIN (SELECT ad_set_id, SUM(spend_micros) AS spend_micros, SUM(conversions) AS conversions
+                  FROM insights_ad_set_daily WHERE campaign_id = ? AND date BETWEEN ? AND ?
+                  GROUP BY ad_set_id) i ON i.ad_set_id = s.id
+       WHERE s.campaign_id = ? ORDER BY spend_micros DESC, s.name`,
+    [row.id, from, to, row.id],
+  );
   const adSets: AdSetView[] = adSetRows.map((s) => ({
     id: s.id,
     platformAdSetId: s.platform_ad_set_id,
@@ -218,18 +223,8 @@ export function screenAdSetsAndAds(
     spend: microsToAmount(s.spend_micros),
     conversions: s.conversions,
   }));
-  const adRows = db
-    .prepare(
-      `SELECT d.id, d.ad_set_id, s.name AS ad_set_name, d.name, d.effective_status,
-         COALESCE(SUM(i.spend_micros), 0) AS spendMicros, COALESCE(SUM(i.impressions), 0) AS impressions,
-         COALESCE(SUM(i.clicks), 0) AS clicks, COALESCE(SUM(i.conversions), 0) AS conversions,
-         COALESCE(SUM(i.revenue_micros), 0) AS revenueMicros, COALESCE(SUM(i.reach), 0) AS reach,
-         COALESCE(SUM(i.link_clicks), 0) AS linkClicks
-       FROM ads d JOIN ad_sets s ON s.id = d.ad_set_id
-       LEFT JOIN insights_ad_daily i ON i.ad_id = d.id AND i.date BETWEEN ? AND ?
-       WHERE d.campaign_id = ? GROUP BY d.id ORDER BY spendMicros DESC, d.name`,
-    )
-    .all(from, to, row.id) as Array<{
+  // Ordered by the spend expression: PostgreSQL folds an unquoted camelCase alias in ORDER BY.
+  const adRows = await sql.all<{
     id: string;
     ad_set_id: string;
     ad_set_name: string;
@@ -242,7 +237,17 @@ export function screenAdSetsAndAds(
     revenueMicros: number;
     reach: number;
     linkClicks: number;
-  }>;
+  }>(
+    `SELECT d.id, d.ad_set_id, s.name AS ad_set_name, d.name, d.effective_status,
+         COALESCE(SUM(i.spend_micros), 0) AS spendMicros, COALESCE(SUM(i.impressions), 0) AS impressions,
+         COALESCE(SUM(i.clicks), 0) AS clicks, COALESCE(SUM(i.conversions), 0) AS conversions,
+         COALESCE(SUM(i.revenue_micros), 0) AS revenueMicros, COALESCE(SUM(i.reach), 0) AS reach,
+         COALESCE(SUM(i.link_clicks), 0) AS linkClicks
+       FROM ads d JOIN ad_sets s ON s.id = d.ad_set_id
+       LEFT JOIN insights_ad_daily i ON i.ad_id = d.id AND i.date BETWEEN ? AND ?
+       WHERE d.campaign_id = ? GROUP BY d.id, s.name ORDER BY COALESCE(SUM(i.spend_micros), 0) DESC, d.name`,
+    [from, to, row.id],
+  );
   const ads: AdView[] = adRows.map((d) => {
     const m = deriveMetrics(d);
     return {
@@ -290,8 +295,8 @@ export interface PageRow extends CampaignBaseRow {
  * window, so it sums the selected accounts' campaign days (cheap for an account, heavy for a whole
  * agency: see docs/scale.md).
  */
-export function campaignPage(
-  db: Db,
+export async function campaignPage(
+  sql: Sql,
   ctx: RequestContext,
   accounts: VisibleAccount[],
   filter: {
@@ -304,26 +309,26 @@ export function campaignPage(
   },
   windowOf: (account: VisibleAccount) => { from: string; to: string },
   comparisonOf?: (account: VisibleAccount) => { from: string; to: string } | null,
-): {
+): Promise<{
   rows: PageRow[];
   total: number;
   insights: Map<string, StoreInsights>;
   previous: Map<string, StoreInsights> | null;
-} {
+}> {
   const windows = new Map(accounts.map((a) => [a.id, windowOf(a)]));
   const offset = (filter.page - 1) * filter.pageSize;
-  const selection = selectionOf(ctx, accounts, filter);
-  const total = countSelection(db, ctx, selection, filter);
+  const selection = selectionOf(sql, ctx, accounts, filter);
+  const total = await countSelection(sql, ctx, selection, filter);
   const ids = filter.sort.endsWith('spend')
-    ? idsBySpend(db, selection, accounts, windows, filter.sort, filter.pageSize, offset)
-    : idsInOrder(db, selection, filter.sort, filter.pageSize, offset);
+    ? await idsBySpend(sql, selection, accounts, windows, filter.sort, filter.pageSize, offset)
+    : await idsInOrder(sql, selection, filter.sort, filter.pageSize, offset);
   const byId = new Map(
     (
-      stmt(
-        db,
+      await sql.all<CampaignBaseRow & { ad_set_count: number; ad_count: number }>(
         `SELECT c.*, a.currency, a.timezone FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
-         WHERE c.id IN (SELECT value FROM json_each(?))`,
-      ).all(JSON.stringify(ids)) as Array<CampaignBaseRow & { ad_set_count: number; ad_count: number }>
+         WHERE c.id IN ${jsonValues(sql)}`,
+        [JSON.stringify(ids)],
+      )
     ).map((row) => [row.id, row]),
   );
   const rows: PageRow[] = [];
@@ -332,12 +337,12 @@ export function campaignPage(
     const w = row ? windows.get(row.account_id) : undefined;
     if (row && w) rows.push({ ...row, win_from: w.from, win_to: w.to });
   }
-  const insights = insightsByWindow(db, rows, (row) => ({ from: row.win_from, to: row.win_to }));
+  const insights = await insightsByWindow(sql, rows, (row) => ({ from: row.win_from, to: row.win_to }));
   let previous: Map<string, StoreInsights> | null = null;
   if (comparisonOf) {
     const byAccount = new Map(accounts.map((a) => [a.id, comparisonOf(a)]));
     if ([...byAccount.values()].every((w) => w !== null))
-      previous = insightsByWindow(db, rows, (row) => byAccount.get(row.account_id) as DateWindow);
+      previous = await insightsByWindow(sql, rows, (row) => byAccount.get(row.account_id) as DateWindow);
   }
   return { rows, total, insights, previous };
 }
@@ -352,6 +357,7 @@ interface Selection {
 }
 
 function selectionOf(
+  sql: Sql,
   ctx: RequestContext,
   accounts: VisibleAccount[],
   filter: { status?: string | undefined; wholeWorkspace?: boolean | undefined },
@@ -365,7 +371,7 @@ function selectionOf(
     parts.push(`c.account_id IN (SELECT a.id FROM ad_accounts a WHERE ${scope.sql})`);
     params.push(...scope.params);
   } else {
-    parts.push(`c.account_id IN (SELECT value FROM json_each(?))`);
+    parts.push(`c.account_id IN ${jsonValues(sql)}`);
     params.push(JSON.stringify(accountIds));
   }
   if (filter.status) {
@@ -376,33 +382,28 @@ function selectionOf(
 }
 
 /** The total of the list: maintained per-account counts unless a status filter needs counting. */
-function countSelection(
-  db: Db,
+async function countSelection(
+  sql: Sql,
   ctx: RequestContext,
   selection: Selection,
   filter: { status?: string | undefined },
-): number {
+): Promise<number> {
+  let row: { n: number } | undefined;
   if (filter.status) {
-    return (
-      stmt(db, `SELECT count(*) AS n FROM campaigns c WHERE ${selection.sql}`).get(...selection.params) as {
-        n: number;
-      }
-    ).n;
-  }
-  if (selection.wholeWorkspace) {
+    row = await sql.get(`SELECT count(*) AS n FROM campaigns c WHERE ${selection.sql}`, selection.params);
+  } else if (selection.wholeWorkspace) {
     const scope = accountScope(ctx);
-    return (
-      stmt(db, `SELECT coalesce(sum(a.campaign_count), 0) AS n FROM ad_accounts a WHERE ${scope.sql}`).get(
-        ...scope.params,
-      ) as { n: number }
-    ).n;
+    row = await sql.get(
+      `SELECT coalesce(sum(a.campaign_count), 0) AS n FROM ad_accounts a WHERE ${scope.sql}`,
+      scope.params,
+    );
+  } else {
+    row = await sql.get(
+      `SELECT coalesce(sum(campaign_count), 0) AS n FROM ad_accounts WHERE id IN ${jsonValues(sql)}`,
+      [JSON.stringify(selection.accountIds)],
+    );
   }
-  return (
-    stmt(
-      db,
-      `SELECT coalesce(sum(campaign_count), 0) AS n FROM ad_accounts WHERE id IN (SELECT value FROM json_each(?))`,
-    ).get(JSON.stringify(selection.accountIds)) as { n: number }
-  ).n;
+  return row?.n ?? 0;
 }
 
 /**
@@ -410,35 +411,41 @@ function countSelection(
  * covering), stopping after the page; otherwise the selection is small enough (some accounts) or the
  * order has no index (created/updated time), and SQLite sorts what the selection holds.
  */
-function idsInOrder(db: Db, selection: Selection, sort: string, limit: number, offset: number): string[] {
+async function idsInOrder(
+  sql: Sql,
+  selection: Selection,
+  sort: string,
+  limit: number,
+  offset: number,
+): Promise<string[]> {
   const order = SORT_SQL[sort] ?? (SORT_SQL.name as string);
   const byName = sort === 'name' || sort === '-name';
-  const index = selection.wholeWorkspace && byName ? ' INDEXED BY campaigns_name_order' : '';
-  return stmt(
-    db,
+  // SQLite's planner is told which index walks the name order; PostgreSQL has no such hint.
+  const index =
+    selection.wholeWorkspace && byName && sql.engine === 'sqlite' ? ' INDEXED BY campaigns_name_order' : '';
+  const rows = await sql.all<{ id: string }>(
     `SELECT c.id FROM campaigns c${index} WHERE ${selection.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-  )
-    .pluck()
-    .all(...selection.params, limit, offset) as string[];
+    [...selection.params, limit, offset],
+  );
+  return rows.map((r) => r.id);
 }
 
 /** A page's IDs by spend in each account's window (its own "today"). */
-function idsBySpend(
-  db: Db,
+async function idsBySpend(
+  sql: Sql,
   selection: Selection,
   accounts: VisibleAccount[],
   windows: Map<string, DateWindow>,
   sort: string,
   limit: number,
   offset: number,
-): string[] {
+): Promise<string[]> {
   const values = accounts.map(() => '(?, ?, ?)').join(', ');
   const windowParams = accounts.flatMap((a) => {
     const w = windows.get(a.id) as DateWindow;
     return [a.id, w.from, w.to];
   });
-  return stmt(
-    db,
+  const rows = await sql.all<{ id: string }>(
     `WITH w(account_id, win_from, win_to) AS (VALUES ${values})
      SELECT c.id,
        (SELECT coalesce(sum(i.spend_micros), 0) FROM insights_campaign_daily i
@@ -446,19 +453,19 @@ function idsBySpend(
      FROM campaigns c JOIN w ON w.account_id = c.account_id
      WHERE ${selection.sql}
      ORDER BY ${SORT_SQL[sort]} LIMIT ? OFFSET ?`,
-  )
-    .pluck()
-    .all(...windowParams, ...selection.params, limit, offset) as string[];
+    [...windowParams, ...selection.params, limit, offset],
+  );
+  return rows.map((r) => r.id);
 }
 
 type DateWindow = { from: string; to: string };
 
 /** Insights per window group (accounts in different time zones have different "today"s). */
-function insightsByWindow(
-  db: Db,
+async function insightsByWindow(
+  sql: Sql,
   rows: PageRow[],
   windowOf: (row: PageRow) => DateWindow,
-): Map<string, StoreInsights> {
+): Promise<Map<string, StoreInsights>> {
   const groups = new Map<string, string[]>();
   for (const row of rows) {
     const w = windowOf(row);
@@ -468,31 +475,32 @@ function insightsByWindow(
   const insights = new Map<string, StoreInsights>();
   for (const [key, ids] of groups) {
     const [start, end] = key.split('|') as [string, string];
-    for (const [id, m] of campaignInsights(db, ids, start, end)) insights.set(id, m);
+    for (const [id, m] of await campaignInsights(sql, ids, start, end)) insights.set(id, m);
   }
   return insights;
 }
 
-export function campaignWithAccount(db: Db, campaignId: string): CampaignBaseRow {
-  return db
-    .prepare(
-      `SELECT c.*, a.currency, a.timezone FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id WHERE c.id = ?`,
-    )
-    .get(campaignId) as CampaignBaseRow;
+export async function campaignWithAccount(sql: Sql, campaignId: string): Promise<CampaignBaseRow> {
+  return (await sql.get<CampaignBaseRow>(
+    `SELECT c.*, a.currency, a.timezone FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id WHERE c.id = ?`,
+    [campaignId],
+  )) as CampaignBaseRow;
 }
 
-export function firstInsightDate(db: Db, campaignId: string): string | undefined {
-  const row = db
-    .prepare(`SELECT min(date) AS d FROM insights_campaign_daily WHERE campaign_id = ?`)
-    .get(campaignId) as { d: string | null } | undefined;
+export async function firstInsightDate(sql: Sql, campaignId: string): Promise<string | undefined> {
+  const row = await sql.get<{ d: string | null }>(
+    `SELECT min(date) AS d FROM insights_campaign_daily WHERE campaign_id = ?`,
+    [campaignId],
+  );
   return row?.d ?? undefined;
 }
 
 /** The campaign's target CPA in micros: its CPA goal (its own, else the account's), else none. */
-export function targetCpaMicros(db: Db, campaignId: string): number | null {
-  const row = stmt(db, `SELECT account_id FROM campaigns WHERE id = ?`).get(campaignId) as
-    { account_id: string } | undefined;
+export async function targetCpaMicros(sql: Sql, campaignId: string): Promise<number | null> {
+  const row = await sql.get<{ account_id: string }>(`SELECT account_id FROM campaigns WHERE id = ?`, [
+    campaignId,
+  ]);
   if (!row) return null;
-  const goal = effectiveGoal(goalsOf(db, row.account_id), campaignId);
+  const goal = effectiveGoal(await goalsOf(sql, row.account_id), campaignId);
   return goal?.kind === 'CPA' ? Math.round(goal.target * 1_000_000) : null;
 }

@@ -45,7 +45,7 @@ const money = (micros: number | null): number | null => (micros === null ? null 
 
 export function campaignUseCases(services: AppServices) {
   const { core, diagnostics } = services;
-  const { db, sql, clock } = core;
+  const { sql, clock } = core;
 
   /**
    * The window of a screen's range. With one account, its own "today"; across accounts, the latest
@@ -71,14 +71,14 @@ export function campaignUseCases(services: AppServices) {
    * Each account's window and comparison for an Ads Manager range (its own "today"); the reference is
    * the account whose "today" is latest (the dates a screen shows). Without a range: the legacy window.
    */
-  function accountRanges(
+  async function accountRanges(
     accounts: VisibleAccount[],
     spec: DateRangeSpec | undefined,
     legacy: DateWindow,
-  ): {
+  ): Promise<{
     perAccount: Array<{ accountId: string; window: DateWindow; comparison: DateWindow | null }>;
     reference: { window: DateWindow; comparison: DateWindow | null };
-  } {
+  }> {
     const now = clock.now();
     if (!spec) {
       return {
@@ -88,8 +88,8 @@ export function campaignUseCases(services: AppServices) {
     }
     const firsts =
       spec.preset === 'maximum'
-        ? firstInsightDates(
-            db,
+        ? await firstInsightDates(
+            sql,
             accounts.map((a) => a.id),
           )
         : undefined;
@@ -142,8 +142,8 @@ export function campaignUseCases(services: AppServices) {
         : { preset: 'custom' as const, compare: input.compare ?? 'none' };
       const firsts =
         spec.preset === 'maximum'
-          ? firstInsightDates(
-              db,
+          ? await firstInsightDates(
+              sql,
               accounts.map((a) => a.id),
             )
           : undefined;
@@ -155,8 +155,8 @@ export function campaignUseCases(services: AppServices) {
           return [a.id, { window, comparison: comparisonWindow(window, spec.compare) }];
         }),
       );
-      const { rows, total, insights, previous } = campaignPage(
-        db,
+      const { rows, total, insights, previous } = await campaignPage(
+        sql,
         ctx,
         accounts,
         {
@@ -170,8 +170,8 @@ export function campaignUseCases(services: AppServices) {
         (a) => resolved.get(a.id)?.comparison ?? null,
       );
       const latest = await diagnostics.latestForCampaigns(rows.map((row) => row.id));
-      const blockers = deliveryIssuesOf(
-        db,
+      const blockers = await deliveryIssuesOf(
+        sql,
         rows.map((row) => row.id),
       );
       const items = rows.map((row): CampaignListItem => {
@@ -215,21 +215,24 @@ export function campaignUseCases(services: AppServices) {
         insightsDateRange?: InsightsDateRange | undefined;
       },
     ): Promise<CampaignDetail> {
-      const row = campaignWithAccount(db, (await resolveCampaign(sql, ctx, id)).id);
+      const row = await campaignWithAccount(sql, (await resolveCampaign(sql, ctx, id)).id);
       const include = input.include ?? new Set<CampaignInclude>();
       const detail: CampaignDetail = {
         ...campaignBase(row),
         specialAdCategories: JSON.parse(row.special_ad_categories || '[]') as string[],
-        deliveryIssues: deliveryIssuesOf(db, [row.id]).get(row.id) ?? { disapprovedAds: 0, adsWithIssues: 0 },
-        adIssues: adIssuesOf(db, row.id),
+        deliveryIssues: (await deliveryIssuesOf(sql, [row.id])).get(row.id) ?? {
+          disapprovedAds: 0,
+          adsWithIssues: 0,
+        },
+        adIssues: await adIssuesOf(sql, row.id),
       };
       if (include.has('insights')) {
         const range = input.insightsDateRange ?? 'last_7d';
-        const window = windowOf(range, clock.now(), row.timezone, firstInsightDate(db, row.id));
-        const totals = campaignInsights(db, [row.id], window.from, window.to).get(row.id);
+        const window = windowOf(range, clock.now(), row.timezone, await firstInsightDate(sql, row.id));
+        const totals = (await campaignInsights(sql, [row.id], window.from, window.to)).get(row.id);
         detail.insights = {
           ...toInsights(totals, range),
-          daily: campaignDaily(db, row.id, window.from, window.to).map((day) => ({
+          daily: (await campaignDaily(sql, row.id, window.from, window.to)).map((day) => ({
             date: day.date,
             spend: day.spend,
             conversions: day.conversions,
@@ -237,8 +240,8 @@ export function campaignUseCases(services: AppServices) {
           })),
         };
       }
-      if (include.has('adSets')) detail.adSets = adSetsOf(db, row.id);
-      if (include.has('ads')) detail.ads = adsOf(db, row.id);
+      if (include.has('adSets')) detail.adSets = await adSetsOf(sql, row.id);
+      if (include.has('ads')) detail.ads = await adsOf(sql, row.id);
       if (include.has('diagnostics')) {
         const list = await diagnostics.list(ctx, {
           accountIds: [row.account_id],
@@ -261,24 +264,24 @@ export function campaignUseCases(services: AppServices) {
       },
     ): Promise<CampaignList> {
       const { accounts, window: legacy } = await screenWindow(ctx, input.accountId, input.range);
-      const ranges = accountRanges(accounts, input.dateRange, legacy);
+      const ranges = await accountRanges(accounts, input.dateRange, legacy);
       const only = input.accountId ? accounts[0]?.id : undefined;
-      const rows = campaignRows(db, ctx, only ? 'AND c.account_id = ?' : '', only ? [only] : []);
+      const rows = await campaignRows(sql, ctx, only ? 'AND c.account_id = ?' : '', only ? [only] : []);
       // One query per range, every account over its own window.
-      const metrics = campaignInsightsInWindows(
-        db,
+      const metrics = await campaignInsightsInWindows(
+        sql,
         ranges.perAccount.map((r) => ({ accountId: r.accountId, ...r.window })),
       );
       const previous = ranges.reference.comparison
-        ? campaignInsightsInWindows(
-            db,
+        ? await campaignInsightsInWindows(
+            sql,
             ranges.perAccount.map((r) => ({ accountId: r.accountId, ...(r.comparison as DateWindow) })),
           )
         : null;
       return {
         dateRange: ranges.reference.window,
         comparison: ranges.reference.comparison,
-        items: toRows(db, ctx, rows, metrics, previous),
+        items: await toRows(sql, ctx, rows, metrics, previous),
       };
     },
 
@@ -290,27 +293,29 @@ export function campaignUseCases(services: AppServices) {
       dateRange?: DateRangeSpec,
     ): Promise<ScreenDetail> {
       const visible = await resolveCampaign(sql, ctx, id);
-      const row = campaignRows(db, ctx, 'AND c.id = ?', [visible.id])[0];
+      const row = (await campaignRows(sql, ctx, 'AND c.id = ?', [visible.id]))[0];
       if (!row) throw new AppError('not_found', `Campaign ${id} was not found.`);
       const resolved = dateRange
-        ? accountDateRange(clock.now(), dateRange, row.timezone, firstInsightDate(db, row.id))
+        ? accountDateRange(clock.now(), dateRange, row.timezone, await firstInsightDate(sql, row.id))
         : { window: resolveRange(clock.now(), range, row.timezone, 30), comparison: null };
       const { from, to } = resolved.window;
       const compared = resolved.comparison;
-      const campaign = toRows(
-        db,
-        ctx,
-        [row],
-        campaignInsights(db, [row.id], from, to),
-        compared ? campaignInsights(db, [row.id], compared.from, compared.to) : null,
+      const campaign = (
+        await toRows(
+          sql,
+          ctx,
+          [row],
+          await campaignInsights(sql, [row.id], from, to),
+          compared ? await campaignInsights(sql, [row.id], compared.from, compared.to) : null,
+        )
       )[0] as CampaignList['items'][number];
-      const { adSets, ads } = screenAdSetsAndAds(db, row, from, to);
+      const { adSets, ads } = await screenAdSetsAndAds(sql, row, from, to);
       return {
         campaign,
-        targetCpa: money(targetCpaMicros(db, row.id)),
+        targetCpa: money(await targetCpaMicros(sql, row.id)),
         dateRange: { from, to },
         comparison: compared,
-        daily: campaignDaily(db, row.id, from, to).map((d) => ({
+        daily: (await campaignDaily(sql, row.id, from, to)).map((d) => ({
           date: d.date,
           spend: d.spend,
           conversions: d.conversions,
@@ -321,9 +326,12 @@ export function campaignUseCases(services: AppServices) {
         })),
         adSets,
         ads,
-        deliveryIssues: deliveryIssuesOf(db, [row.id]).get(row.id) ?? { disapprovedAds: 0, adsWithIssues: 0 },
-        adIssues: adIssuesOf(db, row.id),
-        changes: campaignChanges(db, row.id),
+        deliveryIssues: (await deliveryIssuesOf(sql, [row.id])).get(row.id) ?? {
+          disapprovedAds: 0,
+          adsWithIssues: 0,
+        },
+        adIssues: await adIssuesOf(sql, row.id),
+        changes: await campaignChanges(sql, row.id),
       };
     },
 
@@ -332,7 +340,7 @@ export function campaignUseCases(services: AppServices) {
      * its ads (budget, bid, schedule, status, targeting, attribution and creative edits), newest first.
      */
     async changes(ctx: RequestContext, id: string): Promise<ChangeEvent[]> {
-      return campaignChanges(db, (await resolveCampaign(sql, ctx, id)).id);
+      return campaignChanges(sql, (await resolveCampaign(sql, ctx, id)).id);
     },
 
     /**
@@ -345,8 +353,8 @@ export function campaignUseCases(services: AppServices) {
       amount: number | null,
     ): Promise<{ campaignId: string; targetCpa: number | null }> {
       const campaign = await resolveCampaign(sql, ctx, id);
-      diagnostics.setTargetCpa(ctx, campaign.id, amount);
-      return { campaignId: campaign.id, targetCpa: money(targetCpaMicros(db, campaign.id)) };
+      await diagnostics.setTargetCpa(ctx, campaign.id, amount);
+      return { campaignId: campaign.id, targetCpa: money(await targetCpaMicros(sql, campaign.id)) };
     },
   };
 }

@@ -5,7 +5,7 @@ import type { Ad, AdSet, CampaignInsights } from '../../shared/api/campaigns';
 import type { InsightsDateRange } from '../../shared/api/common';
 import type { CampaignInsights as StoreInsights } from '../insights';
 import { microsToAmount } from '../money';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 export interface CampaignRow {
   id: string;
@@ -137,15 +137,14 @@ export function learningPhaseOf(status: string | null): AdSet['learningPhaseStat
   return status === 'LEARNING' || status === 'IN_LEARNING' ? 'IN_LEARNING' : 'EXITED';
 }
 
-export function adSetsOf(db: Db, campaignId: string): AdSet[] {
-  const rows = db
-    .prepare(
-      `SELECT s.id, s.platform_ad_set_id, s.name, s.status, s.learning_status, s.daily_budget_micros, s.targeting,
+export async function adSetsOf(sql: Sql, campaignId: string): Promise<AdSet[]> {
+  const rows = await sql.all<AdSetRow>(
+    `SELECT s.id, s.platform_ad_set_id, s.name, s.status, s.learning_status, s.daily_budget_micros, s.targeting,
          s.optimization_goal, s.result_type, s.result_name,
          (SELECT count(*) FROM ads d WHERE d.ad_set_id = s.id) AS ad_count
        FROM ad_sets s WHERE s.campaign_id = ? ORDER BY s.name, s.id`,
-    )
-    .all(campaignId) as AdSetRow[];
+    [campaignId],
+  );
   return rows.map((row) => ({
     id: row.id,
     platformAdSetId: row.platform_ad_set_id,
@@ -172,13 +171,12 @@ interface AdRow {
   updated_time: string;
 }
 
-export function adsOf(db: Db, campaignId: string): Ad[] {
-  const rows = db
-    .prepare(
-      `SELECT id, platform_ad_id, ad_set_id, name, status, creative_id, created_time, updated_time
+export async function adsOf(sql: Sql, campaignId: string): Promise<Ad[]> {
+  const rows = await sql.all<AdRow>(
+    `SELECT id, platform_ad_id, ad_set_id, name, status, creative_id, created_time, updated_time
        FROM ads WHERE campaign_id = ? ORDER BY ad_set_id, name, id`,
-    )
-    .all(campaignId) as AdRow[];
+    [campaignId],
+  );
   return rows.map((row) => ({
     id: row.id,
     platformAdId: row.platform_ad_id,

@@ -2,6 +2,7 @@
 // engine. Runs on the diagnosis worker (hosts) or inline (tests, the CLI); same input, same output.
 import { AppError, isAppError } from '../errors';
 import type { Db } from '../store/open';
+import { sqliteSql } from '../store/sql';
 import { learnedFor } from './andromeda';
 import { diagnose, loadFromDate, type DiagnosisContent } from './engine';
 import { effectiveGoal, goalsOf } from '../goals/store';
@@ -29,12 +30,16 @@ export interface DiagnosisFault {
   message: string;
 }
 
-export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
+export async function computeDiagnosis(db: Db, job: DiagnosisJob): Promise<DiagnosisContent> {
   const learned = learnedFor(db, job.userId);
   const loadFrom = loadFromDate(job.dateFrom, job.dateTo);
   const peers = peersFor(db, job);
   if (job.campaignId) {
-    const campaigns = withGoals(db, job.accountId, loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo));
+    const campaigns = await withGoals(
+      db,
+      job.accountId,
+      loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo),
+    );
     if (campaigns.length === 0)
       throw new AppError('not_found', `Campaign ${job.campaignId} no longer exists.`);
     // The account's other campaigns with delivery, ad sets only: overlap across campaigns.
@@ -51,7 +56,7 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
   const delivering = campaignsWithDelivery(db, job.accountId, job.dateFrom, job.dateTo);
   const scope = job.campaignScope ? new Set(job.campaignScope) : null;
   const ids = scope ? delivering.filter((id) => scope.has(id)) : delivering;
-  const campaigns = withGoals(db, job.accountId, loadCampaigns(db, ids, loadFrom, job.dateTo));
+  const campaigns = await withGoals(db, job.accountId, loadCampaigns(db, ids, loadFrom, job.dateTo));
   const content = diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account, peers });
   return { ...content, metaRecommendations: loadMetaRecommendations(db, job.accountId, null) };
 }
@@ -60,8 +65,9 @@ export function computeDiagnosis(db: Db, job: DiagnosisJob): DiagnosisContent {
  * Each campaign's goal (its own, else the account's) as plain data on its snapshot; a CPA goal is also
  * the analyst's target the cost-per-result check reads (goals replaced the target CPA column).
  */
-function withGoals(db: Db, accountId: string, campaigns: CampaignData[]): CampaignData[] {
-  const goals = goalsOf(db, accountId);
+async function withGoals(db: Db, accountId: string, campaigns: CampaignData[]): Promise<CampaignData[]> {
+  // The worker's own connection behind the store boundary (on the host, the core's adapter).
+  const goals = await goalsOf(sqliteSql(db), accountId);
   for (const c of campaigns) {
     const goal = effectiveGoal(goals, c.id);
     c.goal = goal;

@@ -6,7 +6,7 @@ import { computeDiagnosis, toDiagnosisFault, type DiagnosisFault, type Diagnosis
 import { storedDiagnosis, type StoredDiagnosis } from './rows';
 
 serveJobs<DiagnosisJob, StoredDiagnosis, never, DiagnosisFault>({
-  run: (job) => storedDiagnosis(computeDiagnosis(workerStore(job.dataDir, 'readonly').db, job)),
+  run: async (job) => storedDiagnosis(await computeDiagnosis(workerStore(job.dataDir, 'readonly').db, job)),
   encodeError: toDiagnosisFault,
   lowPriority: true,
 });

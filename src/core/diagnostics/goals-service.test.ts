@@ -36,7 +36,7 @@ const weak = insertCampaign(core.db, ws.accountId, shop('Weak', 10));
 const strong = insertCampaign(core.db, ws.accountId, shop('Strong', 60));
 const ctx = { workspaceId: ws.workspaceId, userId: null };
 const goal = (campaignId: string | null, kind: 'CPA' | 'ROAS', target: number) =>
-  saveGoal(core.db, {
+  saveGoal(core.sql, {
     account_id: ws.accountId,
     campaign_id: campaignId,
     kind,
@@ -47,8 +47,8 @@ const goal = (campaignId: string | null, kind: 'CPA' | 'ROAS', target: number) =
 
 describe('goals in a diagnosis on the worker thread', () => {
   it('judges each campaign against its own goal, else the account goal', async () => {
-    goal(null, 'ROAS', 2);
-    goal(strong, 'CPA', 20);
+    await goal(null, 'ROAS', 2);
+    await goal(strong, 'CPA', 20);
     const detail = await service.runNow(ctx, {
       accountId: ws.accountId,
       campaignId: null,
@@ -75,7 +75,7 @@ describe('goals in a diagnosis on the worker thread', () => {
   });
 
   it('a campaign diagnostic still sees the account median and the goal cleared', async () => {
-    deleteGoal(core.db, ws.accountId, null);
+    await deleteGoal(core.sql, ws.accountId, null);
     const detail = await service.runNow(ctx, {
       accountId: ws.accountId,
       campaignId: weak,

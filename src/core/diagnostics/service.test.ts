@@ -107,7 +107,7 @@ describe('DiagnosticsService', () => {
     expect(detail.metrics?.spend).toBeGreaterThan(0);
 
     // The same numbers as the insights endpoint for the same campaign and range.
-    const insights = campaignInsights(core.db, [campaignId], FROM, TODAY).get(campaignId);
+    const insights = (await campaignInsights(core.sql, [campaignId], FROM, TODAY)).get(campaignId);
     expect(detail.metrics).toMatchObject({
       spend: insights?.spend,
       impressions: insights?.impressions,

@@ -252,7 +252,7 @@ export class DiagnosticsService {
       dateTo: row.date_to,
       campaignScope: row.campaign_scope ? (JSON.parse(row.campaign_scope) as string[]) : null,
     };
-    return this.thread ? this.thread.run(job) : storedDiagnosis(computeDiagnosis(this.db, job));
+    return this.thread ? this.thread.run(job) : computeDiagnosis(this.db, job).then(storedDiagnosis);
   }
 
   private emit(
@@ -387,7 +387,7 @@ export class DiagnosticsService {
    * The analyst's target cost per result for a campaign: since goals, the campaign's own CPA goal
    * (null clears it; the campaign follows the account's goal again).
    */
-  setTargetCpa(ctx: DiagnosticsContext, campaignId: string, amount: number | null): void {
+  async setTargetCpa(ctx: DiagnosticsContext, campaignId: string, amount: number | null): Promise<void> {
     const row = this.db
       .prepare(
         `SELECT c.account_id FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
@@ -395,9 +395,9 @@ export class DiagnosticsService {
       )
       .get(campaignId, ctx.workspaceId) as { account_id: string } | undefined;
     if (!row) throw new AppError('not_found', `Campaign ${campaignId} was not found.`);
-    if (amount === null) deleteGoal(this.db, row.account_id, campaignId);
+    if (amount === null) await deleteGoal(this.core.sql, row.account_id, campaignId);
     else
-      saveGoal(this.db, {
+      await saveGoal(this.core.sql, {
         account_id: row.account_id,
         campaign_id: campaignId,
         kind: 'CPA',

@@ -116,7 +116,7 @@ export function diagnosticUseCases(services: AppServices) {
     /** The detail as the app shows it: with the feedback this user gave and the campaign's target CPA. */
     async screen(ctx: RequestContext, id: string): Promise<ScreenDetail> {
       const detail = await visible(ctx, id);
-      const target = detail.campaignId ? targetCpaMicros(db, detail.campaignId) : null;
+      const target = detail.campaignId ? await targetCpaMicros(sql, detail.campaignId) : null;
       return {
         ...detail,
         feedback: feedbackGiven(db, id, diagnostics.userFor(ctx)),

@@ -62,7 +62,7 @@ describe('goals', () => {
       },
     ]);
 
-    const goals = goalsOf(db, account.id);
+    const goals = await goalsOf(app.core.sql, account.id);
     expect(effectiveGoal(goals, shoes)).toEqual({ kind: 'CPA', target: 25, source: 'campaign' });
     expect(effectiveGoal(goals, socks)).toEqual({ kind: 'ROAS', target: 3, source: 'account' });
   });
@@ -80,14 +80,14 @@ describe('goals', () => {
 
   it('clear a campaign goal (it follows the account again), then the account goal', async () => {
     await app.use.goals.clear(ctx, { accountId: account.id, campaignId: shoes });
-    expect(effectiveGoal(goalsOf(db, account.id), shoes)).toEqual({
+    expect(effectiveGoal(await goalsOf(app.core.sql, account.id), shoes)).toEqual({
       kind: 'ROAS',
       target: 1,
       source: 'account',
     });
     await app.use.goals.set(ctx, { accountId: account.id, campaignId: socks, kind: 'CPA', target: 12 });
     await app.use.goals.clear(ctx, { accountId: account.id });
-    const goals = goalsOf(db, account.id);
+    const goals = await goalsOf(app.core.sql, account.id);
     expect(goals.account).toBeNull();
     expect(effectiveGoal(goals, shoes)).toBeNull();
     expect(effectiveGoal(goals, socks)).toEqual({ kind: 'CPA', target: 12, source: 'campaign' });
@@ -152,6 +152,6 @@ describe('goals', () => {
       kind: 'CPA',
       target: 40,
     });
-    expect(goalsOf(db, account.id).account).toBeNull();
+    expect((await goalsOf(app.core.sql, account.id)).account).toBeNull();
   });
 });

@@ -1,7 +1,6 @@
 // The goals table: an account's goal and its campaigns' own. The only SQL of goals.
 import type { Goal, GoalKind } from '../../shared/api/goals';
-import { stmt } from '../store/statements';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 export interface GoalRow {
   account_id: string;
@@ -19,18 +18,18 @@ export interface AccountGoalSet {
 
 export type EffectiveGoal = Goal & { source: 'campaign' | 'account' };
 
-export function goalRows(db: Db, accountId: string): GoalRow[] {
-  return stmt(
-    db,
+export function goalRows(sql: Sql, accountId: string): Promise<GoalRow[]> {
+  return sql.all<GoalRow>(
     `SELECT account_id, campaign_id, kind, target, updated_at, updated_by FROM goals
        WHERE account_id = ? ORDER BY campaign_id IS NOT NULL, campaign_id`,
-  ).all(accountId) as GoalRow[];
+    [accountId],
+  );
 }
 
 /** The account's goal and each campaign's own, as plain data (it crosses to the diagnosis worker). */
-export function goalsOf(db: Db, accountId: string): AccountGoalSet {
+export async function goalsOf(sql: Sql, accountId: string): Promise<AccountGoalSet> {
   const set: AccountGoalSet = { account: null, byCampaign: new Map() };
-  for (const row of goalRows(db, accountId)) {
+  for (const row of await goalRows(sql, accountId)) {
     const goal: Goal = { kind: row.kind, target: row.target };
     if (row.campaign_id === null) set.account = goal;
     else set.byCampaign.set(row.campaign_id, goal);
@@ -45,22 +44,22 @@ export function effectiveGoal(goals: AccountGoalSet, campaignId: string): Effect
   return goals.account ? { ...goals.account, source: 'account' } : null;
 }
 
-export function saveGoal(db: Db, row: GoalRow): void {
-  db.transaction(() => {
-    deleteGoal(db, row.account_id, row.campaign_id);
-    stmt(
-      db,
+/** Sets the account's or a campaign's goal, replacing the one it had. */
+export async function saveGoal(sql: Sql, row: GoalRow): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await deleteGoal(tx, row.account_id, row.campaign_id);
+    await tx.run(
       `INSERT INTO goals (account_id, campaign_id, kind, target, updated_at, updated_by)
-       VALUES (@account_id, @campaign_id, @kind, @target, @updated_at, @updated_by)`,
-    ).run(row);
-  })();
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      [row.account_id, row.campaign_id, row.kind, row.target, row.updated_at, row.updated_by],
+    );
+  });
 }
 
-export function deleteGoal(db: Db, accountId: string, campaignId: string | null): boolean {
-  return (
-    stmt(db, `DELETE FROM goals WHERE account_id = ? AND ifnull(campaign_id, '') = ifnull(?, '')`).run(
-      accountId,
-      campaignId,
-    ).changes > 0
+export async function deleteGoal(sql: Sql, accountId: string, campaignId: string | null): Promise<boolean> {
+  const { changes } = await sql.run(
+    `DELETE FROM goals WHERE account_id = ? AND COALESCE(campaign_id, '') = COALESCE(CAST(? AS TEXT), '')`,
+    [accountId, campaignId],
   );
+  return changes > 0;
 }

@@ -63,16 +63,16 @@ async function campaignOf(
 }
 
 export function goalUseCases(services: AppServices) {
-  const { db, sql, clock } = services.core;
+  const { sql, clock } = services.core;
 
   async function campaignGoal(ctx: RequestContext, campaignIdText: string): Promise<CampaignGoal> {
     const campaign = await resolveCampaign(sql, ctx, campaignIdText);
-    const own = goalRows(db, campaign.accountId).find((g) => g.campaign_id === campaign.id);
+    const own = (await goalRows(sql, campaign.accountId)).find((g) => g.campaign_id === campaign.id);
     return {
       accountId: campaign.accountId,
       campaignId: campaign.id,
       own: own ? view(own) : null,
-      effective: effectiveGoal(goalsOf(db, campaign.accountId), campaign.id),
+      effective: effectiveGoal(await goalsOf(sql, campaign.accountId), campaign.id),
     };
   }
 
@@ -80,7 +80,7 @@ export function goalUseCases(services: AppServices) {
     /** The account's goal and its campaigns' own goals. */
     async list(ctx: RequestContext, accountIdText: string): Promise<AccountGoals> {
       const account = await resolveAccount(sql, ctx, accountIdText);
-      const rows = goalRows(db, account.id).map(view);
+      const rows = (await goalRows(sql, account.id)).map(view);
       return {
         accountId: account.id,
         account: rows.find((g) => g.campaignId === null) ?? null,
@@ -100,7 +100,7 @@ export function goalUseCases(services: AppServices) {
         updated_at: clock.now().toISOString(),
         updated_by: ctx.userId,
       };
-      saveGoal(db, row);
+      await saveGoal(sql, row);
       return view(row);
     },
 
@@ -109,7 +109,7 @@ export function goalUseCases(services: AppServices) {
       const data = parse(ClearGoalSchema, input);
       const account = await resolveAccount(sql, ctx, data.accountId);
       const campaignId = data.campaignId ? await campaignOf(sql, ctx, account, data.campaignId) : null;
-      deleteGoal(db, account.id, campaignId);
+      await deleteGoal(sql, account.id, campaignId);
     },
 
     /** A campaign's own goal and the one it is judged against. */

@@ -1,5 +1,5 @@
 import { addDays, dateRange, daysBetween } from '../clock';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import {
   addTotals,
   deriveMetrics,
@@ -128,23 +128,23 @@ export function previousPeriod(from: string, to: string): { from: string; to: st
  * (unique people per day, summed: Meta's de-duplicated reach over a range is not derivable from
  * daily rows), and frequency is impressions / that reach.
  */
-export function insightsSummary(db: Db, q: InsightsQuery): InsightsSummary {
+export async function insightsSummary(sql: Sql, q: InsightsQuery): Promise<InsightsSummary> {
   const scope: Scope = { accountIds: q.accountIds, campaignIds: q.campaignIds };
   const compared = q.comparison === undefined ? previousPeriod(q.from, q.to) : q.comparison;
   const byCurrency = currencyGroups(q);
   if (byCurrency.size <= 1) {
-    const days = sumDaily(db, scope, q);
-    const perCampaign = sumPerCampaign(db, scope, q);
-    const earlierRows = compared ? sumPerCampaign(db, scope, compared) : null;
+    const days = await sumDaily(sql, scope, q);
+    const perCampaign = await sumPerCampaign(sql, scope, q);
+    const earlierRows = compared ? await sumPerCampaign(sql, scope, compared) : null;
     return buildSummary(q, q.currency, {
       days,
-      previous: compared ? sumTotals(db, scope, compared) : null,
+      previous: compared ? await sumTotals(sql, scope, compared) : null,
       perCampaign,
       earlierRows,
-      labels: labelsOf(db, perCampaign, earlierRows),
+      labels: await labelsOf(sql, perCampaign, earlierRows),
     });
   }
-  return acrossCurrencies(db, q, scope, compared, byCurrency);
+  return acrossCurrencies(sql, q, scope, compared, byCurrency);
 }
 
 interface RawSummary {
@@ -156,11 +156,11 @@ interface RawSummary {
 }
 
 function labelsOf(
-  db: Db,
+  sql: Sql,
   perCampaign: Array<{ campaignId: string }>,
   earlierRows: Array<{ campaignId: string }> | null,
-): Map<string, CampaignLabel> {
-  return campaignLabels(db, [
+): Promise<Map<string, CampaignLabel>> {
+  return campaignLabels(sql, [
     ...new Set([...perCampaign, ...(earlierRows ?? [])].map((row) => row.campaignId)),
   ]);
 }
@@ -180,25 +180,31 @@ function currencyGroups(q: InsightsQuery): Map<string, string[]> {
  * account's currency); converted into the reporting currency when the agency has rates for all of
  * them, else the spec's money fields stay empty under XXX and each campaign keeps its own currency.
  */
-function acrossCurrencies(
-  db: Db,
+async function acrossCurrencies(
+  sql: Sql,
   q: InsightsQuery,
   scope: Scope,
   compared: { from: string; to: string } | null,
   groups: Map<string, string[]>,
-): InsightsSummary {
-  const perGroup = [...groups].map(([currency, accountIds]) => {
+): Promise<InsightsSummary> {
+  const perGroup: Array<{
+    currency: string;
+    accountIds: string[];
+    days: Array<RawTotals & { date: string }>;
+    previous: RawTotals | null;
+  }> = [];
+  for (const [currency, accountIds] of groups) {
     const groupScope: Scope = { accountIds, campaignIds: q.campaignIds };
-    return {
+    perGroup.push({
       currency,
       accountIds,
-      days: sumDaily(db, groupScope, q),
-      previous: compared ? sumTotals(db, groupScope, compared) : null,
-    };
-  });
-  const perCampaign = sumPerCampaign(db, scope, q);
-  const earlierRows = compared ? sumPerCampaign(db, scope, compared) : null;
-  const labels = labelsOf(db, perCampaign, earlierRows);
+      days: await sumDaily(sql, groupScope, q),
+      previous: compared ? await sumTotals(sql, groupScope, compared) : null,
+    });
+  }
+  const perCampaign = await sumPerCampaign(sql, scope, q);
+  const earlierRows = compared ? await sumPerCampaign(sql, scope, compared) : null;
+  const labels = await labelsOf(sql, perCampaign, earlierRows);
   const currencyOfAccount = new Map(perGroup.flatMap((g) => g.accountIds.map((id) => [id, g.currency])));
   const currencyOf = (campaignId: string): string =>
     currencyOfAccount.get(labels.get(campaignId)?.accountId ?? '') ?? q.currency;
@@ -371,25 +377,30 @@ const withReach = (raw: RawTotals): CampaignInsights => ({
  * Per-campaign totals of every campaign with delivery in the accounts' windows (one window per
  * account, one query); campaigns without rows are absent (the caller shows zeros).
  */
-export function campaignInsightsInWindows(
-  db: Db,
+export async function campaignInsightsInWindows(
+  sql: Sql,
   windows: readonly AccountWindow[],
-): Map<string, CampaignInsights> {
-  return new Map(sumPerCampaignInWindows(db, windows).map((row) => [row.campaignId, withReach(row)]));
+): Promise<Map<string, CampaignInsights>> {
+  return new Map(
+    (await sumPerCampaignInWindows(sql, windows)).map((row) => [row.campaignId, withReach(row)]),
+  );
 }
 
 /** Per-campaign totals over a window; campaigns without rows get zeros (and null ratios). */
-export function campaignInsights(
-  db: Db,
+export async function campaignInsights(
+  sql: Sql,
   campaignIds: readonly string[],
   from: string,
   to: string,
-): Map<string, CampaignInsights> {
+): Promise<Map<string, CampaignInsights>> {
   const out = new Map<string, CampaignInsights>();
   if (campaignIds.length === 0) return out;
-  const accountIds = accountsOf(db, campaignIds);
+  const accountIds = await accountsOf(sql, campaignIds);
   const rows = new Map(
-    sumPerCampaign(db, { accountIds, campaignIds }, { from, to }).map((row) => [row.campaignId, row]),
+    (await sumPerCampaign(sql, { accountIds, campaignIds }, { from, to })).map((row) => [
+      row.campaignId,
+      row,
+    ]),
   );
   for (const id of campaignIds) {
     const raw = rows.get(id) ?? ZERO_TOTALS;
@@ -410,10 +421,15 @@ export interface CampaignDay {
 }
 
 /** One campaign's days from `from` to `to`, zero-filled. */
-export function campaignDaily(db: Db, campaignId: string, from: string, to: string): CampaignDay[] {
-  const accountIds = accountsOf(db, [campaignId]);
+export async function campaignDaily(
+  sql: Sql,
+  campaignId: string,
+  from: string,
+  to: string,
+): Promise<CampaignDay[]> {
+  const accountIds = await accountsOf(sql, [campaignId]);
   const byDate = new Map(
-    sumDaily(db, { accountIds, campaignIds: [campaignId] }, { from, to }).map((r) => [r.date, r]),
+    (await sumDaily(sql, { accountIds, campaignIds: [campaignId] }, { from, to })).map((r) => [r.date, r]),
   );
   return dateRange(from, to).map((date) => {
     const m = deriveMetrics(byDate.get(date) ?? ZERO_TOTALS);

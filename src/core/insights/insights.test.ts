@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open';
+import { sqliteSql } from '../store/sql';
 import { campaignDaily, campaignInsights, deriveMetrics, insightsSummary, previousPeriod } from './index';
 
 let store: Store;
@@ -45,8 +46,8 @@ afterEach(() => store.close());
 describe('insightsSummary', () => {
   const query = { accountIds: ['act_A'], from: '2026-03-08', to: '2026-03-14', currency: 'USD' };
 
-  it('computes totals exactly as the spec defines the metrics', () => {
-    const s = insightsSummary(store.db, query);
+  it('computes totals exactly as the spec defines the metrics', async () => {
+    const s = await insightsSummary(sqliteSql(store.db), query);
     expect(s.totals).toEqual({
       spend: 160.5,
       impressions: 15_000,
@@ -63,8 +64,8 @@ describe('insightsSummary', () => {
     expect(s.dateRange).toEqual({ from: '2026-03-08', to: '2026-03-14' });
   });
 
-  it('compares with the previous equal period (positive cpaChange = worse)', () => {
-    const s = insightsSummary(store.db, query);
+  it('compares with the previous equal period (positive cpaChange = worse)', async () => {
+    const s = await insightsSummary(sqliteSql(store.db), query);
     // previous: spend 75, conversions 5, cpa 15, roas 2
     expect(s.trends.spendChange).toBe(114);
     expect(s.trends.conversionsChange).toBe(-20);
@@ -72,8 +73,8 @@ describe('insightsSummary', () => {
     expect(s.trends.roasChange).toBe(24.61); // 2.4922 vs 2
   });
 
-  it('fills every day of the range, with null ratios on days without conversions or spend', () => {
-    const s = insightsSummary(store.db, query);
+  it('fills every day of the range, with null ratios on days without conversions or spend', async () => {
+    const s = await insightsSummary(sqliteSql(store.db), query);
     expect(s.timeSeries.map((d) => d.date)).toEqual([
       '2026-03-08',
       '2026-03-09',
@@ -87,19 +88,19 @@ describe('insightsSummary', () => {
     expect(s.timeSeries[3]).toEqual({ date: '2026-03-11', spend: 50.5, conversions: 0, cpa: null, roas: 0 });
   });
 
-  it('breaks down by campaign, biggest spender first, never leaking another workspace', () => {
-    const s = insightsSummary(store.db, query);
+  it('breaks down by campaign, biggest spender first, never leaking another workspace', async () => {
+    const s = await insightsSummary(sqliteSql(store.db), query);
     expect(s.breakdown.map((b) => b.entity)).toEqual([
       { type: 'campaign', id: 'camp_1', name: 'Spring' },
       { type: 'campaign', id: 'camp_2', name: 'Summer' },
     ]);
-    const leaked = insightsSummary(store.db, { ...query, campaignIds: ['camp_3'] });
+    const leaked = await insightsSummary(sqliteSql(store.db), { ...query, campaignIds: ['camp_3'] });
     expect(leaked.totals.spend).toBe(0);
     expect(leaked.breakdown).toEqual([]);
   });
 
-  it('gives null trends when the previous period is empty, and zeros with nulls on no data', () => {
-    const s = insightsSummary(store.db, { ...query, from: '2026-01-01', to: '2026-01-07' });
+  it('gives null trends when the previous period is empty, and zeros with nulls on no data', async () => {
+    const s = await insightsSummary(sqliteSql(store.db), { ...query, from: '2026-01-01', to: '2026-01-07' });
     expect(s.totals).toMatchObject({
       spend: 0,
       cpa: null,
@@ -133,12 +134,12 @@ describe('insightsSummary', () => {
     ).toMatch(/USING PRIMARY KEY \(campaign_id=\? AND date>\? AND date<\?\)/);
   });
 
-  it('gives results per result type, never adding a lead to a purchase, ROAS only with purchase value', () => {
+  it('gives results per result type, never adding a lead to a purchase, ROAS only with purchase value', async () => {
     store.db
       .exec(`UPDATE campaigns SET result_type = 'PURCHASE', result_name = 'Purchases' WHERE id = 'camp_1';
       UPDATE campaigns SET result_type = 'LEAD_FORM', result_name = 'Leads (form)' WHERE id = 'camp_2';
       UPDATE insights_campaign_daily SET conversions = 2 WHERE campaign_id = 'camp_2'`);
-    const s = insightsSummary(store.db, query);
+    const s = await insightsSummary(sqliteSql(store.db), query);
     expect(s.resultsByType).toEqual([
       {
         resultType: 'PURCHASE',
@@ -169,13 +170,20 @@ describe('insightsSummary', () => {
       ['camp_1', 'Purchases', 400],
       ['camp_2', 'Leads (form)', 0],
     ]);
-    expect(insightsSummary(store.db, { ...query, comparison: null }).resultsByType[1]?.previous).toBeNull();
+    expect(
+      (await insightsSummary(sqliteSql(store.db), { ...query, comparison: null })).resultsByType[1]?.previous,
+    ).toBeNull();
   });
 });
 
 describe('campaignInsights and campaignDaily', () => {
-  it('returns zeros for a campaign without rows and exact figures for the rest', () => {
-    const m = campaignInsights(store.db, ['camp_1', 'camp_2', 'camp_missing'], '2026-03-08', '2026-03-14');
+  it('returns zeros for a campaign without rows and exact figures for the rest', async () => {
+    const m = await campaignInsights(
+      sqliteSql(store.db),
+      ['camp_1', 'camp_2', 'camp_missing'],
+      '2026-03-08',
+      '2026-03-14',
+    );
     expect(m.get('camp_1')).toMatchObject({ spend: 150.5, conversions: 4, cpa: 37.63, roas: 2.6578 });
     expect(m.get('camp_2')).toMatchObject({
       spend: 10,
@@ -188,8 +196,8 @@ describe('campaignInsights and campaignDaily', () => {
     expect(m.get('camp_missing')).toMatchObject({ spend: 0, cpa: null, roas: null });
   });
 
-  it('lists every day of a campaign', () => {
-    const days = campaignDaily(store.db, 'camp_1', '2026-03-10', '2026-03-12');
+  it('lists every day of a campaign', async () => {
+    const days = await campaignDaily(sqliteSql(store.db), 'camp_1', '2026-03-10', '2026-03-12');
     expect(days.map((d) => [d.date, d.spend, d.cpa])).toEqual([
       ['2026-03-10', 100, 25],
       ['2026-03-11', 50.5, null],

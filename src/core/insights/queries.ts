@@ -1,70 +1,60 @@
-import type { Db } from '../store/open';
+// The insights' SQL. ID lists travel as one JSON parameter, so each statement text is built once per
+// engine whatever the list length, and the planner still uses the (id, date) keys. Account-wide
+// totals and days read the trigger-maintained account-day rollup; a campaign selection reads the
+// campaign rows (always confined to the caller's accounts as well).
+import { jsonEach, jsonTuples, jsonValues } from '../store/dialect';
+import type { Sql } from '../store/sql';
 import type { RawTotals } from './metrics';
-
-// Prepared once per database. ID lists travel as one JSON parameter (json_each), so each statement
-// is prepared once whatever the list length, and the planner still uses the (id, date) keys.
-// Account-wide totals and days read the trigger-maintained account-day rollup; a campaign selection
-// reads the campaign rows (always confined to the caller's accounts as well).
 
 const SUMS = `coalesce(sum(spend_micros), 0) AS spendMicros, coalesce(sum(impressions), 0) AS impressions,
   coalesce(sum(clicks), 0) AS clicks, coalesce(sum(conversions), 0) AS conversions,
   coalesce(sum(revenue_micros), 0) AS revenueMicros, coalesce(sum(reach), 0) AS reach,
   coalesce(sum(link_clicks), 0) AS linkClicks`;
 
-const ACCOUNTS = `account_id IN (SELECT value FROM json_each(@accounts)) AND date BETWEEN @from AND @to`;
-const CAMPAIGNS = `campaign_id IN (SELECT value FROM json_each(@campaigns)) AND date BETWEEN @from AND @to
-  AND account_id IN (SELECT value FROM json_each(@accounts))`;
-
-function build(db: Db) {
+function build(sql: Sql) {
+  const list = jsonValues(sql);
+  // Parameters: accounts, from, to.
+  const accounts = `account_id IN ${list} AND date BETWEEN ? AND ?`;
+  // Parameters: campaigns, from, to, accounts.
+  const campaigns = `campaign_id IN ${list} AND date BETWEEN ? AND ? AND account_id IN ${list}`;
   return {
     accounts: {
-      totals: db.prepare(`SELECT ${SUMS} FROM insights_account_daily WHERE ${ACCOUNTS}`),
-      daily: db.prepare(`SELECT date, ${SUMS} FROM insights_account_daily WHERE ${ACCOUNTS} GROUP BY date`),
-      perCampaign: db.prepare(
-        `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${ACCOUNTS} GROUP BY campaign_id`,
-      ),
+      totals: `SELECT ${SUMS} FROM insights_account_daily WHERE ${accounts}`,
+      daily: `SELECT date, ${SUMS} FROM insights_account_daily WHERE ${accounts} GROUP BY date`,
+      perCampaign: `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${accounts}
+        GROUP BY campaign_id`,
     },
     campaigns: {
-      totals: db.prepare(`SELECT ${SUMS} FROM insights_campaign_daily WHERE ${CAMPAIGNS}`),
-      daily: db.prepare(`SELECT date, ${SUMS} FROM insights_campaign_daily WHERE ${CAMPAIGNS} GROUP BY date`),
-      perCampaign: db.prepare(
-        `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${CAMPAIGNS} GROUP BY campaign_id`,
-      ),
+      totals: `SELECT ${SUMS} FROM insights_campaign_daily WHERE ${campaigns}`,
+      daily: `SELECT date, ${SUMS} FROM insights_campaign_daily WHERE ${campaigns} GROUP BY date`,
+      perCampaign: `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${campaigns}
+        GROUP BY campaign_id`,
     },
-    accountsOf: db
-      .prepare(`SELECT DISTINCT account_id FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`)
-      .pluck(),
-    names: db.prepare(
-      `SELECT id, name, result_type AS resultType, result_name AS resultName, account_id AS accountId FROM campaigns
-       WHERE id IN (SELECT value FROM json_each(?))`,
-    ),
+    accountsOf: `SELECT DISTINCT account_id FROM campaigns WHERE id IN ${list}`,
+    names: `SELECT id, name, result_type AS resultType, result_name AS resultName, account_id AS accountId
+      FROM campaigns WHERE id IN ${list}`,
     // Every campaign of several accounts, each account over its own window (its own "today"): one
     // statement per range, a keyed search of the covering (account_id, date, …) index per account.
-    perCampaignInWindows: db.prepare(
-      `WITH w(account_id, win_from, win_to) AS (
-         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
-         FROM json_each(@windows))
+    perCampaignInWindows: `WITH w(account_id, win_from, win_to) AS (${jsonTuples(sql, ['text', 'text', 'text'])})
        SELECT i.campaign_id AS campaignId, ${SUMS}
        FROM w JOIN insights_campaign_daily i
          ON i.account_id = w.account_id AND i.date BETWEEN w.win_from AND w.win_to
        GROUP BY i.campaign_id`,
-    ),
-    firstDates: db.prepare(
-      `SELECT value AS accountId,
+    firstDates: `SELECT value AS accountId,
          (SELECT min(date) FROM insights_account_daily d WHERE d.account_id = value) AS firstDate
-       FROM json_each(?)`,
-    ),
+       FROM ${jsonEach(sql)}`,
   };
 }
 
 type Statements = ReturnType<typeof build>;
-const cache = new WeakMap<Db, Statements>();
+const texts = new Map<Sql['engine'], Statements>();
 
-export function statements(db: Db): Statements {
-  let s = cache.get(db);
+/** The statement texts for an engine (built once each). */
+export function statements(sql: Sql): Statements {
+  let s = texts.get(sql.engine);
   if (!s) {
-    s = build(db);
-    cache.set(db, s);
+    s = build(sql);
+    texts.set(sql.engine, s);
   }
   return s;
 }
@@ -79,36 +69,43 @@ export interface Window {
   to: string;
 }
 
-function pick(db: Db, scope: Scope) {
-  const s = statements(db);
+function pick(sql: Sql, scope: Scope, window: Window) {
+  const s = statements(sql);
   const accounts = JSON.stringify(scope.accountIds);
   return scope.campaignIds
-    ? { set: s.campaigns, params: { campaigns: JSON.stringify(scope.campaignIds), accounts } }
-    : { set: s.accounts, params: { accounts } };
+    ? { set: s.campaigns, params: [JSON.stringify(scope.campaignIds), window.from, window.to, accounts] }
+    : { set: s.accounts, params: [accounts, window.from, window.to] };
 }
 
-export function sumTotals(db: Db, scope: Scope, window: Window): RawTotals {
-  const { set, params } = pick(db, scope);
-  return set.totals.get({ ...params, ...window }) as RawTotals;
+export async function sumTotals(sql: Sql, scope: Scope, window: Window): Promise<RawTotals> {
+  const { set, params } = pick(sql, scope, window);
+  return (await sql.get<RawTotals>(set.totals, params)) as RawTotals;
 }
 
-export function sumDaily(db: Db, scope: Scope, window: Window): Array<RawTotals & { date: string }> {
-  const { set, params } = pick(db, scope);
-  return set.daily.all({ ...params, ...window }) as Array<RawTotals & { date: string }>;
+export function sumDaily(
+  sql: Sql,
+  scope: Scope,
+  window: Window,
+): Promise<Array<RawTotals & { date: string }>> {
+  const { set, params } = pick(sql, scope, window);
+  return sql.all(set.daily, params);
 }
 
 export function sumPerCampaign(
-  db: Db,
+  sql: Sql,
   scope: Scope,
   window: Window,
-): Array<RawTotals & { campaignId: string }> {
-  const { set, params } = pick(db, scope);
-  return set.perCampaign.all({ ...params, ...window }) as Array<RawTotals & { campaignId: string }>;
+): Promise<Array<RawTotals & { campaignId: string }>> {
+  const { set, params } = pick(sql, scope, window);
+  return sql.all(set.perCampaign, params);
 }
 
 /** The accounts that own these campaigns. */
-export function accountsOf(db: Db, campaignIds: readonly string[]): string[] {
-  return statements(db).accountsOf.all(JSON.stringify(campaignIds)) as string[];
+export async function accountsOf(sql: Sql, campaignIds: readonly string[]): Promise<string[]> {
+  const rows = await sql.all<{ account_id: string }>(statements(sql).accountsOf, [
+    JSON.stringify(campaignIds),
+  ]);
+  return rows.map((r) => r.account_id);
 }
 
 export interface CampaignLabel {
@@ -119,8 +116,13 @@ export interface CampaignLabel {
 }
 
 /** Campaigns' names and result types (what their `conversions` count). */
-export function campaignLabels(db: Db, campaignIds: readonly string[]): Map<string, CampaignLabel> {
-  const rows = statements(db).names.all(JSON.stringify(campaignIds)) as Array<CampaignLabel & { id: string }>;
+export async function campaignLabels(
+  sql: Sql,
+  campaignIds: readonly string[],
+): Promise<Map<string, CampaignLabel>> {
+  const rows = await sql.all<CampaignLabel & { id: string }>(statements(sql).names, [
+    JSON.stringify(campaignIds),
+  ]);
   return new Map(rows.map(({ id, ...label }) => [id, label]));
 }
 
@@ -131,22 +133,22 @@ export interface AccountWindow {
   to: string;
 }
 
-export function sumPerCampaignInWindows(
-  db: Db,
+export async function sumPerCampaignInWindows(
+  sql: Sql,
   windows: readonly AccountWindow[],
-): Array<RawTotals & { campaignId: string }> {
+): Promise<Array<RawTotals & { campaignId: string }>> {
   if (windows.length === 0) return [];
   const param = JSON.stringify(windows.map((w) => [w.accountId, w.from, w.to]));
-  return statements(db).perCampaignInWindows.all({ windows: param }) as Array<
-    RawTotals & { campaignId: string }
-  >;
+  return sql.all(statements(sql).perCampaignInWindows, [param]);
 }
 
 /** Each account's first day with insights (undefined before its first sync). */
-export function firstInsightDates(db: Db, accountIds: readonly string[]): Map<string, string | undefined> {
-  const rows = statements(db).firstDates.all(JSON.stringify(accountIds)) as Array<{
-    accountId: string;
-    firstDate: string | null;
-  }>;
+export async function firstInsightDates(
+  sql: Sql,
+  accountIds: readonly string[],
+): Promise<Map<string, string | undefined>> {
+  const rows = await sql.all<{ accountId: string; firstDate: string | null }>(statements(sql).firstDates, [
+    JSON.stringify(accountIds),
+  ]);
   return new Map(rows.map((r) => [r.accountId, r.firstDate ?? undefined]));
 }

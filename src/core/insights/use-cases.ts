@@ -80,9 +80,11 @@ export function insightUseCases(services: AppServices) {
         const first =
           input.dateRange.preset === 'maximum'
             ? [
-                ...firstInsightDates(
-                  db,
-                  accounts.map((a) => a.id),
+                ...(
+                  await firstInsightDates(
+                    sql,
+                    accounts.map((a) => a.id),
+                  )
                 ).values(),
               ]
                 .filter(Boolean)
@@ -96,7 +98,7 @@ export function insightUseCases(services: AppServices) {
         const from = input.dateStart ?? addDays(to, -((input.days ?? 7) - 1));
         window = checkWindow(from, to);
       }
-      return insightsSummary(db, {
+      return insightsSummary(sql, {
         accountIds: accounts.map((a) => a.id),
         campaignIds,
         from: window.from,

@@ -2,7 +2,7 @@
 // goal is judged on the cost per result of the result type with the most spend (the account's main
 // result), a ROAS goal on the revenue over the spend of the campaigns that report purchase value.
 import { goalsOf } from '../goals/store';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import type { GoalStatus, ResultGroup } from '../../shared/api/portfolio';
 
 export interface GoalTarget {
@@ -37,10 +37,10 @@ export function goalStatus(goal: GoalTarget | null, results: readonly ResultGrou
 }
 
 /** The account-level goal's status (campaign goals are judged on the campaigns screens). */
-export function accountGoalStatus(
-  db: Db,
+export async function accountGoalStatus(
+  sql: Sql,
   accountId: string,
   results: readonly ResultGroup[],
-): GoalStatus | null {
-  return goalStatus(goalsOf(db, accountId).account, results);
+): Promise<GoalStatus | null> {
+  return goalStatus((await goalsOf(sql, accountId)).account, results);
 }

@@ -66,16 +66,17 @@ export function portfolioUseCases(services: AppServices) {
   // kept per account and window under the account's last sync and the window's rollup fingerprint;
   // a sync, or any write of a campaign row in the window, gives a new key.
   const resultsMemo = new Map<string, ResultGroup[]>();
-  function resultsOf(
+  async function resultsOf(
     account: { id: string; lastSyncedAt: string | null },
     from: string,
     to: string,
-    fingerprint = windowFingerprint(db, account.id, from, to),
-  ) {
+    known?: string,
+  ): Promise<ResultGroup[]> {
+    const fingerprint = known ?? (await windowFingerprint(sql, account.id, from, to));
     const key = `${account.id}|${from}|${to}|${account.lastSyncedAt ?? ''}|${fingerprint}`;
     let groups = resultsMemo.get(key);
     if (!groups) {
-      groups = toResultGroups(resultsByType(db, account.id, from, to));
+      groups = toResultGroups(await resultsByType(sql, account.id, from, to));
       if (resultsMemo.size >= RESULTS_MEMO_SIZE)
         resultsMemo.delete(resultsMemo.keys().next().value as string);
       resultsMemo.set(key, groups);
@@ -83,14 +84,14 @@ export function portfolioUseCases(services: AppServices) {
     return groups;
   }
 
-  function rowOf(
+  async function rowOf(
     a: AccountView,
     issues: Map<string, Record<RiskLevel, number>>,
     atRisk: Map<string, (string | null)[]>,
     now: Date,
     sums: AccountWindowSums | undefined,
     budget: number,
-  ): PortfolioRow {
+  ): Promise<PortfolioRow> {
     const today = dateInZone(now, a.timezone);
     const month = monthOf(today);
     // No rollup row in the window at all: the account has no spend there.
@@ -110,14 +111,16 @@ export function portfolioUseCases(services: AppServices) {
     }
     const capReached = spendCap !== null && spendCap.remaining <= 0;
 
-    const results = resultsOf(a, month.from, month.to, sums?.monthFingerprint ?? '0:0:0:0');
+    const results = await resultsOf(a, month.from, month.to, sums?.monthFingerprint ?? '0:0:0:0');
     const counts = issues.get(a.id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
     const riskFrom = addDays(today, -(RISK_DAYS - 1));
     const scopes = atRisk.get(a.id) ?? [];
     const weekMicros = sums?.weekMicros ?? 0;
-    const riskMicros = scopes.includes(null)
-      ? weekMicros
-      : scopes.reduce((sum, id) => sum + campaignSpendMicros(db, id as string, riskFrom, today), 0);
+    let riskMicros = weekMicros;
+    if (!scopes.includes(null)) {
+      riskMicros = 0;
+      for (const id of scopes) riskMicros += await campaignSpendMicros(sql, id as string, riskFrom, today);
+    }
     const blocked = blockedReason(a, capReached);
     const syncError = a.sync.lastError?.message ?? null;
     return {
@@ -138,7 +141,7 @@ export function portfolioUseCases(services: AppServices) {
       pace,
       spendCap,
       results,
-      goal: accountGoalStatus(db, a.id, results),
+      goal: await accountGoalStatus(sql, a.id, results),
       issues: counts,
       moneyAtRisk: microsToAmount(riskMicros),
       lastSyncedAt: a.lastSyncedAt,
@@ -158,19 +161,19 @@ export function portfolioUseCases(services: AppServices) {
     };
   }
 
-  function rowsFor(ctx: RequestContext, accounts: AccountView[], now: Date): PortfolioRow[] {
+  async function rowsFor(ctx: RequestContext, accounts: AccountView[], now: Date): Promise<PortfolioRow[]> {
     const issues = new Map<string, Record<RiskLevel, number>>();
-    for (const r of liveIssueCounts(db, ctx.workspaceId)) {
+    for (const r of await liveIssueCounts(sql, ctx.workspaceId)) {
       const counts = issues.get(r.account_id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
       counts[r.severity] = r.n;
       issues.set(r.account_id, counts);
     }
     const atRisk = new Map<string, (string | null)[]>();
-    for (const r of seriousIssueScopes(db, ctx.workspaceId)) {
+    for (const r of await seriousIssueScopes(sql, ctx.workspaceId)) {
       atRisk.set(r.account_id, [...(atRisk.get(r.account_id) ?? []), r.campaign_id]);
     }
-    const sums = accountWindowSums(
-      db,
+    const sums = await accountWindowSums(
+      sql,
       accounts.map((a) => {
         const today = dateInZone(now, a.timezone);
         return {
@@ -181,11 +184,14 @@ export function portfolioUseCases(services: AppServices) {
         };
       }),
     );
-    const budgets = dailyBudgetsMicros(
-      db,
+    const budgets = await dailyBudgetsMicros(
+      sql,
       accounts.map((a) => a.id),
     );
-    return accounts.map((a) => rowOf(a, issues, atRisk, now, sums.get(a.id), budgets.get(a.id) ?? 0));
+    const rows: PortfolioRow[] = [];
+    for (const a of accounts)
+      rows.push(await rowOf(a, issues, atRisk, now, sums.get(a.id), budgets.get(a.id) ?? 0));
+    return rows;
   }
 
   return {
@@ -193,7 +199,7 @@ export function portfolioUseCases(services: AppServices) {
     async home(ctx: RequestContext): Promise<Portfolio> {
       const now = clock.now();
       const accounts = readAccounts(db, ctx, { page: 1, pageSize: -1 }, now, isSyncing);
-      const items = rowsFor(ctx, accounts, now).sort(
+      const items = (await rowsFor(ctx, accounts, now)).sort(
         (x, y) => y.attention.score - x.attention.score || x.name.localeCompare(y.name),
       );
       return { generatedAt: now.toISOString(), items };
@@ -205,13 +211,13 @@ export function portfolioUseCases(services: AppServices) {
       const visible = await resolveAccount(sql, ctx, input.accountId);
       const account = readAccounts(db, ctx, { id: visible.id, page: 1, pageSize: 1 }, now, isSyncing)[0];
       if (!account) throw new Error(`account ${visible.id} vanished`);
-      const [row] = rowsFor(ctx, [account], now);
+      const [row] = await rowsFor(ctx, [account], now);
       const days = input.days ?? OVERVIEW_DEFAULT_DAYS;
       const to = dateInZone(now, account.timezone);
       const from = addDays(to, -(days - 1));
       const previousRange = { from: addDays(from, -days), to: addDays(from, -1) };
-      const cur = accountTotals(db, account.id, from, to);
-      const prev = accountTotals(db, account.id, previousRange.from, previousRange.to);
+      const cur = await accountTotals(sql, account.id, from, to);
+      const prev = await accountTotals(sql, account.id, previousRange.from, previousRange.to);
       const kpi = (value: number | null, previous: number | null) => ({
         value,
         previous,
@@ -222,12 +228,12 @@ export function portfolioUseCases(services: AppServices) {
         t.impressions ? round2((t.spendMicros / 1e6 / t.impressions) * 1000) : null;
 
       const before = new Map(
-        resultsOf(account, previousRange.from, previousRange.to).map((g) => [
+        (await resultsOf(account, previousRange.from, previousRange.to)).map((g) => [
           `${g.resultType}\u0000${g.resultName}`,
           g,
         ]),
       );
-      const results = resultsOf(account, from, to).map((g) => {
+      const results = (await resultsOf(account, from, to)).map((g) => {
         const p = before.get(`${g.resultType}\u0000${g.resultName}`);
         return {
           ...g,
@@ -237,7 +243,7 @@ export function portfolioUseCases(services: AppServices) {
           costPerResultChange: percentChange(g.costPerResult, p?.costPerResult ?? null),
         };
       });
-      const byDate = new Map(accountDays(db, account.id, from, to).map((d) => [d.date, d]));
+      const byDate = new Map((await accountDays(sql, account.id, from, to)).map((d) => [d.date, d]));
       const trend = dateRange(from, to).map((date) => {
         const d = byDate.get(date);
         return {
@@ -268,7 +274,7 @@ export function portfolioUseCases(services: AppServices) {
         results,
         trend,
         topIssues: issues.rows.map(toTrackedIssue),
-        recentChanges: accountChanges(db, account.id, RECENT_CHANGES),
+        recentChanges: await accountChanges(sql, account.id, RECENT_CHANGES),
       };
       return overview;
     },

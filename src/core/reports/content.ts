@@ -23,6 +23,7 @@ import { translator, type MessageKey, type Translate } from '../../shared/report
 import { campaignInsights, insightsSummary, previousPeriod } from '../insights';
 import { round2 } from '../insights/metrics';
 import type { Db } from '../store/open';
+import { sqliteSql } from '../store/sql';
 import { kpiTiles, previousCampaigns } from './kpis';
 import { goalsAgainstActuals } from './goals';
 
@@ -309,7 +310,8 @@ export function resultTotals(campaigns: readonly ReportCampaign[]): ReportConten
     .sort((a, b) => b.spend - a.spend);
 }
 
-export function buildReportContent(db: Db, input: ReportContentInput): ReportContent {
+export async function buildReportContent(db: Db, input: ReportContentInput): Promise<ReportContent> {
+  const sql = sqliteSql(db);
   const account = db
     .prepare(
       `SELECT id, platform_account_id, name, currency, timezone FROM ad_accounts WHERE id = ? AND workspace_id = ?`,
@@ -331,14 +333,14 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
   const campaignIds = campaignRows.map((row) => row.id);
   const t = translator(input.locale ?? 'en');
 
-  const summary = insightsSummary(db, {
+  const summary = await insightsSummary(sql, {
     accountIds: [account.id],
     campaignIds,
     from: input.dateFrom,
     to: input.dateTo,
     currency: account.currency,
   });
-  const perCampaign = campaignInsights(db, campaignIds, input.dateFrom, input.dateTo);
+  const perCampaign = await campaignInsights(sql, campaignIds, input.dateFrom, input.dateTo);
   const diagnostics = latestDiagnostics(
     db,
     input.workspaceId,
@@ -378,7 +380,7 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
   const results = resultTotals(campaigns);
   const revenue = round2([...perCampaign.values()].reduce((sum, m) => sum + m.revenue, 0));
   const previous = previousPeriod(input.dateFrom, input.dateTo);
-  const before = campaignInsights(db, campaignIds, previous.from, previous.to);
+  const before = await campaignInsights(sql, campaignIds, previous.from, previous.to);
   const beforeCampaigns = previousCampaigns(campaigns, before);
   const kpis = kpiTiles(
     { spend: totals.spend, revenue, roas: totals.roas, results },
@@ -433,7 +435,7 @@ export function buildReportContent(db: Db, input: ReportContentInput): ReportCon
     sections,
     commentary,
     kpis,
-    goals: goalsAgainstActuals(db, account.id, campaigns),
+    goals: await goalsAgainstActuals(sql, account.id, campaigns),
     andromedaContext: andromedaContext(db, input.workspaceId, input.userId, t),
   };
 }

@@ -5,7 +5,7 @@ import type { Goal } from '../../shared/api/goals';
 import type { GoalActual, ReportCampaign } from '../../shared/api/reports';
 import { effectiveGoal, goalsOf } from '../goals/store';
 import { round2 } from '../insights/metrics';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 function judge(goal: Goal, actual: number | null): boolean | null {
   if (actual === null) return null;
@@ -27,12 +27,12 @@ function accountActual(goal: Goal, campaigns: readonly ReportCampaign[]): number
   return round2(spend / results);
 }
 
-export function goalsAgainstActuals(
-  db: Db,
+export async function goalsAgainstActuals(
+  sql: Sql,
   accountId: string,
   campaigns: readonly ReportCampaign[],
-): GoalActual[] {
-  const goals = goalsOf(db, accountId);
+): Promise<GoalActual[]> {
+  const goals = await goalsOf(sql, accountId);
   const out: GoalActual[] = [];
   if (goals.account) {
     const actual = accountActual(goals.account, campaigns);

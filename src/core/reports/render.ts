@@ -46,7 +46,10 @@ export interface GenerateResult {
 }
 
 export async function generateReport(db: Db, job: GenerateJob): Promise<GenerateResult> {
-  const content = buildReportContent(db, { ...job.input, generatedAt: new Date(job.input.generatedAt) });
+  const content = await buildReportContent(db, {
+    ...job.input,
+    generatedAt: new Date(job.input.generatedAt),
+  });
   const body = await renderReport(content, job.format);
   writeFileAtomic(job.path, body);
   const { totalSpend, totalConversions, avgCpa, avgRoas, overallRiskLevel } = content.summary;

@@ -60,7 +60,7 @@ describe('ReportsService lifecycle', () => {
       "filename*=UTF-8''Q1%20%E2%80%94%20%D0%9E%D1%82%D1%87%D1%91%D1%82",
     );
     const content = ReportContentSchema.parse(JSON.parse(file.body.toString('utf8')));
-    const insights = insightsSummary(h.core.db, {
+    const insights = await insightsSummary(h.core.sql, {
       accountIds: [h.fixture.accountId],
       campaignIds: h.fixture.campaignIds,
       from: RANGE.dateFrom,

@@ -14,6 +14,19 @@ export function jsonValues(sql: Sql): string {
     : `(SELECT value FROM json_each(?))`;
 }
 
+/**
+ * A `FROM` item of a JSON array parameter's elements (text), one row each in column `value`: for a
+ * statement that reads per element (`SELECT value, (SELECT … WHERE x = value) FROM ${jsonEach(sql)}`).
+ */
+export function jsonEach(sql: Sql): string {
+  return sql.engine === 'postgres' ? `json_array_elements_text(CAST(? AS json)) AS j(value)` : `json_each(?)`;
+}
+
+/** The smaller of two values of a row (SQLite's scalar `min(a, b)`, PostgreSQL's `LEAST`). */
+export function least(sql: Sql, a: string, b: string): string {
+  return sql.engine === 'postgres' ? `LEAST(${a}, ${b})` : `min(${a}, ${b})`;
+}
+
 export type JsonColumnKind = 'text' | 'integer' | 'real';
 
 /**

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from './open';
-import { jsonText, jsonTuples, jsonValues } from './dialect';
+import { jsonEach, jsonText, jsonTuples, jsonValues, least } from './dialect';
 import { isUniqueViolation, sqliteSql, type Sql } from './sql';
 
 const engines = engineStores();
@@ -136,6 +136,19 @@ describe.each(ENGINES)('the store boundary on %s', (engine) => {
       `SELECT ${jsonText(sql, 'note', 'kind')} AS kind FROM ledger ORDER BY id`,
     );
     expect(kinds.map((k) => k.kind)).toEqual(['x', 'y', null]);
+    const each = await sql.all<{ value: string; micros: number | null }>(
+      `SELECT value, (SELECT micros FROM ledger WHERE id = value) AS micros FROM ${jsonEach(sql)} ORDER BY value`,
+      [JSON.stringify(['c', 'b', 'q'])],
+    );
+    expect(each).toEqual([
+      { value: 'b', micros: 3 },
+      { value: 'c', micros: 2 },
+      { value: 'q', micros: null },
+    ]);
+    const smaller = await sql.all<{ m: string }>(
+      `SELECT ${least(sql, 'id', "'b'")} AS m FROM ledger ORDER BY id`,
+    );
+    expect(smaller.map((r) => r.m)).toEqual(['a', 'b', 'b']);
     await close();
   });
 

@@ -186,20 +186,21 @@ describe('real agency accounts', () => {
       )
       .get(campaign.id, addDays(TODAY, -20)) as { id: string; platform_ad_set_id: string };
     const day = addDays(TODAY, -20);
-    const before = sumTotals(core.db, { accountIds: [accountId] }, { from: day, to: day }).conversions;
+    const before = (await sumTotals(core.sql, { accountIds: [accountId] }, { from: day, to: day }))
+      .conversions;
     demo.controls.attributeLate(adSet.platform_ad_set_id, day, 3);
     const late = await sync.syncAccount(accountId);
     expect(late.status).toBe('completed');
     // The day's campaign, ad set and one ad row changed; nothing else was rewritten.
     expect(late.stats?.insightRowsWritten).toBe(3);
-    expect(sumTotals(core.db, { accountIds: [accountId] }, { from: day, to: day }).conversions).toBe(
+    expect((await sumTotals(core.sql, { accountIds: [accountId] }, { from: day, to: day })).conversions).toBe(
       before + 3,
     );
   });
 
-  it('CTR is link CTR (inline_link_clicks over impressions)', () => {
+  it('CTR is link CTR (inline_link_clicks over impressions)', async () => {
     const since = addDays(TODAY, -6);
-    const raw = sumTotals(core.db, { accountIds: [accountId] }, { from: since, to: TODAY });
+    const raw = await sumTotals(core.sql, { accountIds: [accountId] }, { from: since, to: TODAY });
     expect(raw.linkClicks).toBeGreaterThan(0);
     expect(raw.linkClicks).toBeLessThan(raw.clicks);
     expect(deriveMetrics(raw).ctr).toBe(Math.round((raw.linkClicks / raw.impressions) * 100 * 10000) / 10000);

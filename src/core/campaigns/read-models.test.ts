@@ -1,0 +1,490 @@
+// The read models' SQL on both engines: the campaign list page (sorts, filters, a deep page, totals),
+// the detail with ad sets and ads, the latest diagnostic per campaign, the insights summary and daily
+// series over JSON account lists (sums exact past 2^32), the portfolio's rows and goals. Rows are
+// written with plain inserts through the boundary; the rollups and counts come from each engine's
+// triggers.
+import { afterAll, describe, expect, it } from 'vitest';
+import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
+import { deleteGoal, effectiveGoal, goalRows, goalsOf, saveGoal } from '../goals/store';
+import type { RequestContext, VisibleAccount } from '../identity/access';
+import { campaignDaily, campaignInsightsInWindows, firstInsightDates, insightsSummary } from '../insights';
+import { sumTotals } from '../insights/queries';
+import {
+  accountDays,
+  accountTotals,
+  accountWindowSums,
+  campaignSpendMicros,
+  dailyBudgetsMicros,
+  liveIssueCounts,
+  resultsByType,
+  seriousIssueScopes,
+  windowFingerprint,
+} from '../portfolio/store';
+import type { Sql } from '../store/sql';
+import { adIssuesOf, deliveryIssuesOf } from './blockers';
+import { accountChanges, campaignChanges } from './changes';
+import {
+  campaignPage,
+  campaignRows,
+  campaignWithAccount,
+  firstInsightDate,
+  latestDiagnostics,
+  screenAdSetsAndAds,
+  targetCpaMicros,
+  toRows,
+} from './store';
+import { adSetsOf, adsOf } from './views';
+
+const engines = engineStores();
+afterAll(() => engines.stop(), 60_000);
+
+const AT = '2026-03-01T00:00:00.000Z';
+const CTX: RequestContext = { workspaceId: 'ws_a', plan: 'agency', userId: null, keyId: null, mode: 'all' };
+/** Past 2^32 and adding up to just under 2^53: a sum that rounds anywhere is caught. */
+const BIG = 3_000_000_000_000_000;
+
+const ACCOUNTS: VisibleAccount[] = [
+  account('act_1', 'EUR', 'Europe/Paris'),
+  account('act_2', 'EUR', 'America/New_York'),
+];
+
+function account(id: string, currency: string, timezone: string): VisibleAccount {
+  return {
+    id,
+    platformAccountId: `p_${id}`,
+    name: id,
+    mode: 'live',
+    currency,
+    timezone,
+    connectionStatus: 'active',
+  };
+}
+
+async function seed(sql: Sql): Promise<void> {
+  await seedWorkspaceRows(sql, 'ws_a');
+  await seedWorkspaceRows(sql, 'ws_b');
+  for (const ws of ['ws_a', 'ws_b'])
+    await sql.run(
+      `INSERT INTO platform_connections (id, workspace_id, base_url, api_version, mode, token_encrypted, created_at,
+         updated_at) VALUES (?, ?, 'http://x', 'v1', 'live', ?, ?, ?)`,
+      [`conn_${ws}`, ws, Buffer.from('t'), AT, AT],
+    );
+  for (const [id, ws] of [
+    ['act_1', 'ws_a'],
+    ['act_2', 'ws_a'],
+    ['act_x', 'ws_b'],
+  ] as const)
+    await sql.run(
+      `INSERT INTO ad_accounts (id, workspace_id, connection_id, platform_account_id, mode, name, currency, timezone,
+         status, connected_at) VALUES (?, ?, ?, ?, 'live', ?, 'EUR', 'UTC', 'active', ?)`,
+      [id, ws, `conn_${ws}`, `p_${id}`, id, AT],
+    );
+  // Campaigns: names sort Alpha < Beta < Delta < Gamma (Delta in the second account, Xeno elsewhere).
+  const campaigns: Array<[string, string, string, string, number | null, string | null]> = [
+    ['c_beta', 'act_1', 'Beta', 'ACTIVE', 50_000_000, 'PURCHASE'],
+    ['c_alpha', 'act_1', 'Alpha', 'PAUSED', null, 'LEAD'],
+    ['c_gamma', 'act_1', 'Gamma', 'ACTIVE', null, 'PURCHASE'],
+    ['c_delta', 'act_2', 'Delta', 'ACTIVE', 20_000_000, null],
+    ['c_xeno', 'act_x', 'Xeno', 'ACTIVE', 10_000_000, null],
+  ];
+  for (const [id, accountId, name, status, budget, resultType] of campaigns)
+    await sql.run(
+      `INSERT INTO campaigns (id, account_id, platform_campaign_id, name, status, effective_status, objective,
+         buying_type, daily_budget_micros, created_time, updated_time, result_type, result_name)
+       VALUES (?, ?, ?, ?, ?, ?, 'OUTCOME_SALES', 'AUCTION', ?, ?, ?, ?, ?)`,
+      [
+        id,
+        accountId,
+        `p_${id}`,
+        name,
+        status,
+        status,
+        budget,
+        `2026-01-0${name.length}T00:00:00+0000`,
+        AT,
+        resultType,
+        resultType,
+      ],
+    );
+  // Gamma (no campaign budget) spends its ad sets' budgets: one active, one paused.
+  const adSets: Array<[string, string, string, string, number | null]> = [
+    ['s_g1', 'c_gamma', 'Gamma one', 'ACTIVE', 7_000_000],
+    ['s_g2', 'c_gamma', 'Gamma two', 'PAUSED', 9_000_000],
+    ['s_b1', 'c_beta', 'Beta one', 'ACTIVE', null],
+  ];
+  for (const [id, campaignId, name, status, budget] of adSets)
+    await sql.run(
+      `INSERT INTO ad_sets (id, account_id, campaign_id, platform_ad_set_id, name, status, effective_status,
+         daily_budget_micros, targeting, learning_status, created_time, updated_time)
+       VALUES (?, 'act_1', ?, ?, ?, ?, ?, ?, '{"geo_locations":{"countries":["FR"]},"genders":[2]}', 'LEARNING', ?, ?)`,
+      [id, campaignId, `p_${id}`, name, status, status, budget, AT, AT],
+    );
+  const ads: Array<[string, string, string, string, string, string]> = [
+    [
+      'd_g1',
+      's_g1',
+      'c_gamma',
+      'Ad rejected',
+      'DISAPPROVED',
+      '[{"summary":"Policy","message":"No","level":"AD"}]',
+    ],
+    [
+      'd_g2',
+      's_g1',
+      'c_gamma',
+      'Ad warned',
+      'ACTIVE',
+      '[{"errorCode":7,"summary":"Warn","message":"m","level":"AD"}]',
+    ],
+    ['d_g3', 's_g2', 'c_gamma', 'Ad fine', 'ACTIVE', '[]'],
+    ['d_b1', 's_b1', 'c_beta', 'Ad beta', 'WITH_ISSUES', '[]'],
+  ];
+  for (const [id, adSetId, campaignId, name, status, issues] of ads)
+    await sql.run(
+      `INSERT INTO ads (id, account_id, campaign_id, ad_set_id, platform_ad_id, name, status, effective_status,
+         issues_info, created_time, updated_time) VALUES (?, 'act_1', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, campaignId, adSetId, `p_${id}`, name, status, status, issues, AT, AT],
+    );
+  // Days: Beta spends BIG once and small amounts; Gamma a little more each day; Delta in act_2.
+  const days: Array<[string, string, string, number, number, number]> = [
+    ['c_beta', 'act_1', '2026-02-27', BIG, 3, 9_000_000],
+    ['c_beta', 'act_1', '2026-02-28', 1_500_000_000_000_001, 1, 0],
+    ['c_gamma', 'act_1', '2026-02-27', 2_000_000, 2, 5_000_000],
+    ['c_gamma', 'act_1', '2026-02-28', 4_000_000, 0, 0],
+    ['c_gamma', 'act_1', '2026-03-01', 6_000_000, 1, 0],
+    ['c_alpha', 'act_1', '2026-02-10', 1_000_000, 1, 0],
+    ['c_delta', 'act_2', '2026-02-28', 8_000_000, 4, 1_000_000],
+    ['c_xeno', 'act_x', '2026-02-28', 99_000_000, 9, 0],
+  ];
+  for (const [campaignId, accountId, date, spend, conversions, revenue] of days)
+    await sql.run(
+      `INSERT INTO insights_campaign_daily (campaign_id, date, account_id, spend_micros, impressions, clicks,
+         conversions, revenue_micros, reach, link_clicks) VALUES (?, ?, ?, ?, 1000, 10, ?, ?, 500, 5)`,
+      [campaignId, date, accountId, spend, conversions, revenue],
+    );
+  for (const [adSetId, spend, conversions] of [
+    ['s_g1', 9_000_000, 3],
+    ['s_g2', 3_000_000, 0],
+  ] as const)
+    await sql.run(
+      `INSERT INTO insights_ad_set_daily (ad_set_id, date, account_id, campaign_id, spend_micros, conversions)
+       VALUES (?, '2026-02-28', 'act_1', 'c_gamma', ?, ?)`,
+      [adSetId, spend, conversions],
+    );
+  for (const [adId, adSetId, date, spend] of [
+    ['d_g1', 's_g1', '2026-02-27', 1_000_000],
+    ['d_g1', 's_g1', '2026-02-28', 2_000_000],
+    ['d_g2', 's_g1', '2026-02-28', 6_000_000],
+  ] as const)
+    await sql.run(
+      `INSERT INTO insights_ad_daily (ad_id, date, account_id, campaign_id, ad_set_id, spend_micros, impressions,
+         clicks, conversions) VALUES (?, ?, 'act_1', 'c_gamma', ?, ?, 100, 2, 1)`,
+      [adId, date, adSetId, spend],
+    );
+  // Diagnostics: Gamma's newest completed one wins over an older one and a newer pending one.
+  const diagnostics: Array<[string, string, string, string | null, string | null]> = [
+    ['diag_1', 'c_gamma', 'completed', 'LOW', '2026-02-20T00:00:00Z'],
+    ['diag_2', 'c_gamma', 'completed', 'HIGH', '2026-02-25T00:00:00Z'],
+    ['diag_3', 'c_gamma', 'pending', null, null],
+    ['diag_4', 'c_beta', 'completed', 'MEDIUM', '2026-02-21T00:00:00Z'],
+  ];
+  for (const [id, campaignId, status, risk, completedAt] of diagnostics)
+    await sql.run(
+      `INSERT INTO diagnostics (id, workspace_id, account_id, campaign_id, status, date_from, date_to, risk_level,
+         issues_detected, created_at, completed_at) VALUES (?, 'ws_a', 'act_1', ?, ?, '2026-02-01', '2026-02-28', ?, 2, ?, ?)`,
+      [id, campaignId, status, risk, AT, completedAt],
+    );
+  for (const [key, time, campaignId, adSetId, type] of [
+    ['e1', '2026-02-27T10:00:00Z', 'c_gamma', null, 'update_campaign_budget'],
+    ['e2', '2026-02-28T10:00:00Z', 'c_gamma', 's_g1', 'update_ad_set_targeting'],
+    ['e3', '2026-02-26T10:00:00Z', null, null, 'update_account'],
+  ] as const)
+    await sql.run(
+      `INSERT INTO change_events (account_id, event_key, event_time, event_type, change_type, object_type,
+         platform_object_id, object_name, campaign_id, ad_set_id, old_value, new_value)
+       VALUES ('act_1', ?, ?, ?, 'budget', 'CAMPAIGN', 'p', 'obj', ?, ?, '10', '20')`,
+      [key, time, type, campaignId, adSetId],
+    );
+  for (const [id, campaignId, state, severity] of [
+    ['iss_1', 'c_gamma', 'open', 'HIGH'],
+    ['iss_2', 'c_beta', 'acknowledged', 'LOW'],
+    ['iss_3', null, 'resolved', 'CRITICAL'],
+    ['iss_4', 'c_gamma', 'open', 'HIGH'],
+  ] as const)
+    await sql.run(
+      `INSERT INTO issues (id, workspace_id, account_id, campaign_id, type, entity_id, entity_name, state, severity,
+         peak_severity, title, description, evidence, diagnostic_id, opened_at, updated_at)
+       VALUES (?, 'ws_a', 'act_1', ?, 't', ?, 'n', ?, ?, ?, 't', 'd', '{}', 'diag_1', ?, ?)`,
+      [id, campaignId, id, state, severity, severity, AT, AT],
+    );
+}
+
+const WINDOW = { from: '2026-02-24', to: '2026-03-01' };
+
+describe.each(ENGINES)('read models on %s', (engine) => {
+  it('pages campaigns by name and by spend, filtered by account and status, with totals and insights', async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    const page = (filter: Partial<Parameters<typeof campaignPage>[3]>, accounts = ACCOUNTS) =>
+      campaignPage(
+        sql,
+        CTX,
+        accounts,
+        { sort: 'name', page: 1, pageSize: 2, wholeWorkspace: accounts === ACCOUNTS, ...filter },
+        () => WINDOW,
+        () => ({ from: '2026-02-01', to: '2026-02-23' }),
+      );
+    const first = await page({});
+    expect(first.total).toBe(4);
+    expect(first.rows.map((r) => r.id)).toEqual(['c_alpha', 'c_beta']);
+    expect(first.rows[1]).toMatchObject({
+      ad_set_count: 1,
+      ad_count: 1,
+      currency: 'EUR',
+      win_to: '2026-03-01',
+    });
+    expect(first.insights.get('c_beta')?.spend).toBe(4_500_000_000);
+    expect(first.previous?.get('c_alpha')?.spend).toBe(1);
+    const deep = await page({ page: 2 });
+    expect(deep.rows.map((r) => r.id)).toEqual(['c_delta', 'c_gamma']);
+    expect((await page({ page: 3 })).rows).toEqual([]);
+    expect((await page({ sort: '-name', pageSize: 10 })).rows.map((r) => r.id)).toEqual([
+      'c_gamma',
+      'c_delta',
+      'c_beta',
+      'c_alpha',
+    ]);
+    expect((await page({ sort: '-spend', pageSize: 10 })).rows.map((r) => r.id)).toEqual([
+      'c_beta',
+      'c_gamma',
+      'c_delta',
+      'c_alpha',
+    ]);
+    expect((await page({ sort: 'spend', pageSize: 3 })).rows.map((r) => r.id)).toEqual([
+      'c_alpha',
+      'c_delta',
+      'c_gamma',
+    ]);
+    const one = [ACCOUNTS[0] as VisibleAccount];
+    const active = await page({ status: 'ACTIVE', pageSize: 10 }, one);
+    expect(active.total).toBe(2);
+    expect(active.rows.map((r) => r.id)).toEqual(['c_beta', 'c_gamma']);
+    expect((await page({ pageSize: 10, sort: 'createdAt' }, one)).total).toBe(3);
+    await close();
+  });
+
+  it('reads the table rows, the latest diagnostic per campaign, the detail and its blockers', async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    const rows = await campaignRows(sql, CTX, 'AND c.account_id = ?', ['act_1']);
+    expect(rows.map((r) => r.id)).toEqual(['c_alpha', 'c_beta', 'c_gamma']);
+    const latest = await latestDiagnostics(sql, CTX);
+    expect(latest.get('c_gamma')).toEqual({
+      id: 'diag_2',
+      riskLevel: 'HIGH',
+      issuesDetected: 2,
+      completedAt: '2026-02-25T00:00:00Z',
+    });
+    expect(latest.get('c_beta')?.id).toBe('diag_4');
+    expect(latest.has('c_alpha')).toBe(false);
+    const metrics = await campaignInsightsInWindows(sql, [{ accountId: 'act_1', ...WINDOW }]);
+    const table = await toRows(sql, CTX, rows, metrics, null);
+    expect(table.map((r) => [r.id, r.spend, r.adSetCount, r.latestDiagnostic?.riskLevel ?? null])).toEqual([
+      ['c_alpha', 0, 0, null],
+      ['c_beta', 4_500_000_000, 1, 'MEDIUM'],
+      ['c_gamma', 12, 2, 'HIGH'],
+    ]);
+
+    const { adSets, ads } = await screenAdSetsAndAds(sql, { id: 'c_gamma' }, '2026-02-01', '2026-02-28');
+    expect(adSets.map((s) => [s.id, s.spend, s.conversions, s.adCount])).toEqual([
+      ['s_g1', 9, 3, 2],
+      ['s_g2', 3, 0, 1],
+    ]);
+    expect(adSets[0]?.targeting).toEqual({
+      geoLocations: ['FR'],
+      ageMin: null,
+      ageMax: null,
+      genders: ['female'],
+    });
+    expect(ads.map((d) => [d.id, d.adSetName, d.spend, d.impressions])).toEqual([
+      ['d_g2', 'Gamma one', 6, 100],
+      ['d_g1', 'Gamma one', 3, 200],
+      ['d_g3', 'Gamma two', 0, 0],
+    ]);
+    expect((await adSetsOf(sql, 'c_gamma')).map((s) => [s.name, s.adCount, s.learningPhaseStatus])).toEqual([
+      ['Gamma one', 2, 'IN_LEARNING'],
+      ['Gamma two', 1, 'IN_LEARNING'],
+    ]);
+    expect((await adsOf(sql, 'c_gamma')).map((d) => d.id)).toEqual(['d_g1', 'd_g2', 'd_g3']);
+
+    const blockers = await deliveryIssuesOf(sql, ['c_gamma', 'c_beta', 'c_alpha']);
+    expect(Object.fromEntries(blockers)).toEqual({
+      c_gamma: { disapprovedAds: 1, adsWithIssues: 1 },
+      c_beta: { disapprovedAds: 0, adsWithIssues: 1 },
+      c_alpha: { disapprovedAds: 0, adsWithIssues: 0 },
+    });
+    expect((await adIssuesOf(sql, 'c_gamma')).map((i) => [i.adId, i.summary, i.errorCode])).toEqual([
+      ['d_g1', 'Policy', null],
+      ['d_g2', 'Warn', 7],
+    ]);
+    expect((await campaignChanges(sql, 'c_gamma')).map((e) => [e.eventType, e.adSet?.name ?? null])).toEqual([
+      ['update_ad_set_targeting', 'Gamma one'],
+      ['update_campaign_budget', null],
+    ]);
+    expect((await accountChanges(sql, 'act_1', 2)).map((e) => e.eventType)).toEqual([
+      'update_ad_set_targeting',
+      'update_campaign_budget',
+    ]);
+    expect(await campaignWithAccount(sql, 'c_delta')).toMatchObject({ name: 'Delta', currency: 'EUR' });
+    expect(await firstInsightDate(sql, 'c_gamma')).toBe('2026-02-27');
+    expect(await firstInsightDate(sql, 'c_missing')).toBeUndefined();
+    await close();
+  });
+
+  it('sums insights over JSON account and campaign lists exactly, day by day', async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    const totals = await sumTotals(sql, { accountIds: ['act_1', 'act_2'] }, WINDOW);
+    expect(totals.spendMicros).toBe(BIG + 1_500_000_000_000_001 + 12_000_000 + 8_000_000);
+    expect(totals.conversions).toBe(11);
+    const summary = await insightsSummary(sql, {
+      accountIds: ['act_1', 'act_2'],
+      from: '2026-02-27',
+      to: '2026-02-28',
+      currency: 'EUR',
+    });
+    expect(summary.totals.spend).toBe(4_500_000_014);
+    expect(summary.totals.conversions).toBe(10);
+    expect(summary.timeSeries.map((d) => [d.date, d.spend])).toEqual([
+      ['2026-02-27', 3_000_000_002],
+      ['2026-02-28', 1_500_000_012],
+    ]);
+    expect(summary.breakdown.map((b) => [b.entity.id, b.entity.name])).toEqual([
+      ['c_beta', 'Beta'],
+      ['c_delta', 'Delta'],
+      ['c_gamma', 'Gamma'],
+    ]);
+    expect(summary.trends.spendChange).toBeNull();
+    // A campaign selection stays inside the listed accounts.
+    const gamma = await insightsSummary(sql, {
+      accountIds: ['act_1'],
+      campaignIds: ['c_gamma', 'c_delta'],
+      ...WINDOW,
+      currency: 'EUR',
+    });
+    expect(gamma.totals.spend).toBe(12);
+    expect((await campaignDaily(sql, 'c_gamma', '2026-02-28', '2026-03-02')).map((d) => d.spend)).toEqual([
+      4, 6, 0,
+    ]);
+    const windows = await campaignInsightsInWindows(sql, [
+      { accountId: 'act_1', from: '2026-03-01', to: '2026-03-01' },
+      { accountId: 'act_2', ...WINDOW },
+    ]);
+    expect([...windows].map(([id, m]) => [id, m.spend]).sort()).toEqual([
+      ['c_delta', 8],
+      ['c_gamma', 6],
+    ]);
+    expect(Object.fromEntries(await firstInsightDates(sql, ['act_1', 'act_2', 'act_none']))).toEqual({
+      act_1: '2026-02-10',
+      act_2: '2026-02-28',
+      act_none: undefined,
+    });
+    await close();
+  });
+
+  it("gives the portfolio's sums, budgets, results per type and issues per account", async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    expect(await accountTotals(sql, 'act_1', '2026-02-28', '2026-03-01')).toEqual({
+      spendMicros: 1_500_000_000_000_001 + 10_000_000,
+      impressions: 3000,
+      clicks: 30,
+      linkClicks: 15,
+    });
+    const sums = await accountWindowSums(sql, [
+      { accountId: 'act_1', monthFrom: '2026-03-01', today: '2026-03-01', weekFrom: '2026-02-23' },
+      { accountId: 'act_2', monthFrom: '2026-02-01', today: '2026-02-28', weekFrom: '2026-02-22' },
+    ]);
+    expect(sums.get('act_1')).toEqual({
+      monthMicros: 6_000_000,
+      monthToYesterdayMicros: 0,
+      weekMicros: BIG + 1_500_000_000_000_001 + 12_000_000,
+      monthFingerprint: '1:6000000:1:0',
+    });
+    expect(sums.get('act_2')).toEqual({
+      monthMicros: 8_000_000,
+      monthToYesterdayMicros: 0,
+      weekMicros: 8_000_000,
+      monthFingerprint: '1:8000000:4:1000000',
+    });
+    expect(await windowFingerprint(sql, 'act_2', '2026-02-01', '2026-02-28')).toBe('1:8000000:4:1000000');
+    expect((await accountDays(sql, 'act_1', '2026-02-28', '2026-03-05')).map((d) => d.date)).toEqual([
+      '2026-02-28',
+      '2026-03-01',
+    ]);
+    expect(await resultsByType(sql, 'act_1', '2026-02-01', '2026-03-01')).toEqual([
+      {
+        result_type: 'PURCHASE',
+        result_name: 'PURCHASE',
+        campaigns: 2,
+        results: 7,
+        spend_micros: BIG + 1_500_000_000_000_001 + 12_000_000,
+        revenue_micros: 14_000_000,
+      },
+      {
+        result_type: 'LEAD',
+        result_name: 'LEAD',
+        campaigns: 1,
+        results: 1,
+        spend_micros: 1_000_000,
+        revenue_micros: 0,
+      },
+    ]);
+    // act_1: Beta's own 50 (active) + Gamma's active ad set 7; Alpha is paused. act_2: Delta's 20.
+    expect(Object.fromEntries(await dailyBudgetsMicros(sql, ['act_1', 'act_2', 'act_none']))).toEqual({
+      act_1: 57_000_000,
+      act_2: 20_000_000,
+      act_none: 0,
+    });
+    const counts = await liveIssueCounts(sql, 'ws_a');
+    expect(counts.sort((a, b) => a.severity.localeCompare(b.severity))).toEqual([
+      { account_id: 'act_1', severity: 'HIGH', n: 2 },
+      { account_id: 'act_1', severity: 'LOW', n: 1 },
+    ]);
+    expect(await seriousIssueScopes(sql, 'ws_a')).toEqual([{ account_id: 'act_1', campaign_id: 'c_gamma' }]);
+    expect(await campaignSpendMicros(sql, 'c_gamma', '2026-02-28', '2026-03-01')).toBe(10_000_000);
+    await close();
+  });
+
+  it('sets, replaces and clears goals, and judges a campaign by its own else the account goal', async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    const goal = (campaignId: string | null, kind: 'CPA' | 'ROAS', target: number) =>
+      saveGoal(sql, {
+        account_id: 'act_1',
+        campaign_id: campaignId,
+        kind,
+        target,
+        updated_at: AT,
+        updated_by: null,
+      });
+    await goal(null, 'ROAS', 2);
+    await goal('c_gamma', 'CPA', 12.5);
+    await goal('c_gamma', 'CPA', 25.25);
+    await goal(null, 'ROAS', 1.5);
+    expect((await goalRows(sql, 'act_1')).map((g) => [g.campaign_id, g.kind, g.target])).toEqual([
+      [null, 'ROAS', 1.5],
+      ['c_gamma', 'CPA', 25.25],
+    ]);
+    const goals = await goalsOf(sql, 'act_1');
+    expect(effectiveGoal(goals, 'c_gamma')).toEqual({ kind: 'CPA', target: 25.25, source: 'campaign' });
+    expect(effectiveGoal(goals, 'c_beta')).toEqual({ kind: 'ROAS', target: 1.5, source: 'account' });
+    expect(await targetCpaMicros(sql, 'c_gamma')).toBe(25_250_000);
+    expect(await targetCpaMicros(sql, 'c_beta')).toBeNull();
+    expect(await deleteGoal(sql, 'act_1', 'c_gamma')).toBe(true);
+    expect(await deleteGoal(sql, 'act_1', 'c_gamma')).toBe(false);
+    expect(await deleteGoal(sql, 'act_1', null)).toBe(true);
+    expect(await goalsOf(sql, 'act_1')).toEqual({ account: null, byCampaign: new Map() });
+    await close();
+  });
+});
