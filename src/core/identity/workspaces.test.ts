@@ -111,6 +111,7 @@ describe.each(ENGINES)('identity stores on %s', (engine) => {
     await markInvitationAccepted(sql, clock, invitation.id, owner.id);
     await expect(findOpenInvitation(sql, clock, token)).rejects.toThrow(/already used or expired/);
     await expect(markInvitationAccepted(sql, clock, invitation.id, owner.id)).rejects.toThrow();
+    clock.advance(1000); // listed by creation time
     const second = await createInvitation(sql, clock, { workspaceId: ws.id, email: 'c@d.co' });
     expect((await listInvitations(sql, ws.id)).map((i) => i.email)).toEqual(['a@b.co', 'c@d.co']);
     clock.advance(7 * 86_400_000);

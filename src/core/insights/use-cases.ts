@@ -35,7 +35,7 @@ export interface SummaryInput {
 }
 
 export function insightUseCases(services: AppServices) {
-  const { db, sql, clock } = services.core;
+  const { sql, clock } = services.core;
   return {
     async summary(ctx: RequestContext, input: SummaryInput): Promise<InsightsSummary> {
       // An explicit range is checked first: its error (invalid_date_range) comes before any lookup.
