@@ -31,7 +31,7 @@ const RESULTS: Array<[string, string]> = [
 ];
 
 /** Seeds the agency; returns an invitation token for the dashboard. */
-export function seedPortfolio(dataDir: string): { token: string; workspaceId: string } {
+export async function seedPortfolio(dataDir: string): Promise<{ token: string; workspaceId: string }> {
   const core = createCore({ dataDir });
   const { workspaceId } = seedWorkspace(core.db, { plan: 'agency', name: 'Portfolio Bench Agency' });
   const from = new Date(Date.now() - (DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
@@ -79,10 +79,10 @@ export function seedPortfolio(dataDir: string): { token: string; workspaceId: st
     });
   })();
   // Live issues on a third of the accounts: a critical one, high ones, an account-wide one.
-  accounts.forEach((a, i) => {
-    if (i % 3 !== 0) return;
+  for (const [i, a] of accounts.entries()) {
+    if (i % 3 !== 0) continue;
     const campaigns = byAccount.get(a.id) ?? [];
-    reconcileIssues(core, {
+    await reconcileIssues(core, {
       workspaceId,
       accountId: a.id,
       diagnosticId: 'diag_bench0000000000',
@@ -97,13 +97,13 @@ export function seedPortfolio(dataDir: string): { token: string; workspaceId: st
         evidence: {},
       })),
     });
-  });
+  }
   const { token } = createInvitation(core.db, core.clock, {
     workspaceId,
     email: 'portfolio-bench@agency.test',
     baseUrl: 'http://127.0.0.1',
   });
-  core.close();
+  await core.close();
   return { token, workspaceId };
 }
 
@@ -142,7 +142,7 @@ export async function portfolioScreenFigures(page: Page, url: string): Promise<B
 export async function portfolioReadModelFigures(): Promise<BenchFigure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-portfolio-bench-'));
   try {
-    const { workspaceId } = seedPortfolio(dataDir);
+    const { workspaceId } = await seedPortfolio(dataDir);
     const core = createCore({ dataDir });
     const app = createApp(core, { renderReportsInWorker: false });
     const ctx = { workspaceId, plan: 'agency' as const, userId: null, keyId: null, mode: 'all' as const };
@@ -189,7 +189,7 @@ export async function portfolioFigures(
 ): Promise<BenchFigure[]> {
   const readModel = await portfolioReadModelFigures();
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-ui-portfolio-'));
-  const { token } = seedPortfolio(dataDir);
+  const { token } = await seedPortfolio(dataDir);
   const server = await startServer(dataDir);
   const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
   try {

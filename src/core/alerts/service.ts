@@ -71,6 +71,7 @@ const ISSUE_ALERTS: Record<string, AlertType | undefined> = {
 export class AlertsService {
   private offs: (() => void)[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
+  private issueReads = 0;
 
   constructor(
     private readonly core: Core,
@@ -82,7 +83,7 @@ export class AlertsService {
     if (this.offs.length > 0) return;
     const { events } = this.core;
     this.offs.push(
-      events.on('issue.changed', (e) => this.safely(() => this.onIssue(e.issueId, e.workspaceId, e.change))),
+      events.on('issue.changed', (e) => this.readIssue(e.issueId, e.workspaceId, e.change)),
       events.on('sync.failed', (e) =>
         this.safely(() => {
           if (e.error.type === 'interrupted') return; // a stop at shutdown is nobody's problem
@@ -178,12 +179,21 @@ export class AlertsService {
     };
   }
 
-  private onIssue(issueId: string, workspaceId: string, change: string): void {
+  /** The issue is read asynchronously (issues are behind the store boundary): `whenIdle` waits for it. */
+  private readIssue(issueId: string, workspaceId: string, change: string): void {
+    const key = `issue.changed:${++this.issueReads}`;
+    const reading = this.onIssue(issueId, workspaceId, change)
+      .catch((error: unknown) => this.core.logger.error('alerts failed', { error: String(error) }))
+      .finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, reading);
+  }
+
+  private async onIssue(issueId: string, workspaceId: string, change: string): Promise<void> {
     const type = ISSUE_ALERTS[change];
     if (!type) return;
-    const row = issueRow(this.core.db, workspaceId, issueId);
+    const row = await issueRow(this.core.sql, workspaceId, issueId);
     if (!row) return;
-    const issue = toTrackedIssue({ ...row, ...namesFor(this.core.db, row) });
+    const issue = toTrackedIssue({ ...row, ...(await namesFor(this.core.sql, row)) });
     const verb = { 'issue.opened': 'opened', 'issue.worsened': 'worse', 'issue.resolved': 'resolved' }[
       type as 'issue.opened'
     ];

@@ -73,10 +73,10 @@ describe('alerts from the watch', () => {
     app.core.events.on('issue.changed', (e) => issueEvents.push(e));
     app.watcher.listen();
     const tick = async () => {
-      const report = app.watcher.tick();
+      const report = await app.watcher.tick();
       for (const { accountId } of report.started) await app.sync.current(accountId);
       await app.diagnostics.whenIdle();
-      app.watcher.tick(); // the alerts the diagnosis raised are due now
+      await app.watcher.tick(); // the alerts the diagnosis raised are due now
       await app.alerts.whenIdle();
       return report;
     };
@@ -148,7 +148,7 @@ describe('alerts from the watch', () => {
     app = open();
     hook.state.status = 200;
     clock.advance(2);
-    app.watcher.tick();
+    await app.watcher.tick();
     await app.alerts.whenIdle();
     expect(hook.calls.length).toBe(failedCalls + 1);
     expect(hook.calls.at(-1)!.json.type).toBe('sync.failed');

@@ -200,7 +200,7 @@ beforeAll(async () => {
   await get(`/v1/reports?accountId=${account.id}&status=completed&format=markdown`);
   await get(`/v1/reports?campaignId=${campaignId}`);
   // Watching: issues with their lifecycle, schedules, the change history, and the watcher's own pass.
-  reconcileIssues(t.app.core, {
+  await reconcileIssues(t.app.core, {
     workspaceId,
     accountId: account.id,
     diagnosticId,
@@ -217,7 +217,7 @@ beforeAll(async () => {
       },
     ],
   });
-  reconcileIssues(t.app.core, {
+  await reconcileIssues(t.app.core, {
     workspaceId,
     accountId: account.id,
     diagnosticId,
@@ -238,8 +238,8 @@ beforeAll(async () => {
   await t.app.use.diagnostics.history(ctx, { accountId: account.id });
   await t.app.use.diagnostics.changes(ctx, diagnosticId);
   await t.app.use.diagnostics.evidence(ctx, diagnosticId);
-  t.app.watcher.tick();
-  t.app.watcher.judgeNewData();
+  await t.app.watcher.tick();
+  await t.app.watcher.judgeNewData();
 });
 
 afterAll(async () => {

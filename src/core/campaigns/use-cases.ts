@@ -345,7 +345,7 @@ export function campaignUseCases(services: AppServices) {
       amount: number | null,
     ): Promise<{ campaignId: string; targetCpa: number | null }> {
       const campaign = await resolveCampaign(sql, ctx, id);
-      diagnostics.setTargetCpa(ctx, campaign.id, amount);
+      await diagnostics.setTargetCpa(ctx, campaign.id, amount);
       return { campaignId: campaign.id, targetCpa: money(targetCpaMicros(db, campaign.id)) };
     },
   };

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from './open';
-import { jsonText, jsonTuples, jsonValues } from './dialect';
+import { jsonText, jsonTuples, jsonValues, orEmpty, unindexed } from './dialect';
 import { isUniqueViolation, sqliteSql, type Sql } from './sql';
 
 const engines = engineStores();
@@ -136,6 +136,14 @@ describe.each(ENGINES)('the store boundary on %s', (engine) => {
       `SELECT ${jsonText(sql, 'note', 'kind')} AS kind FROM ledger ORDER BY id`,
     );
     expect(kinds.map((k) => k.kind)).toEqual(['x', 'y', null]);
+    const plain = await sql.all<{ id: string; note: string }>(
+      `SELECT id, ${orEmpty(sql, 'note')} AS note FROM ledger WHERE ${unindexed(sql, 'id')} <> ? ORDER BY id`,
+      ['a'],
+    );
+    expect(plain).toEqual([
+      { id: 'b', note: '{"kind":"y"}' },
+      { id: 'c', note: '' },
+    ]);
     await close();
   });
 

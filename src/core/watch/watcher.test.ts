@@ -88,7 +88,7 @@ async function world(state: FakeAccountState = fakeAccountState(TODAY)) {
           .prepare(`SELECT id, campaign_scope FROM diagnostics WHERE trigger = 'automatic' ORDER BY rowid`)
           .all() as { id: string; campaign_scope: string }[];
       const known = automatic().length;
-      const report = app.watcher.tick();
+      const report = await app.watcher.tick();
       for (const { accountId } of report.started) await app.sync.current(accountId);
       await app.diagnostics.whenIdle();
       const diagnosed = automatic()
