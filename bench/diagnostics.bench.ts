@@ -15,9 +15,9 @@ const TODAY = '2026-03-15';
 const RANGE_DAYS = 21;
 const learned = { profile: DEFAULT_PROFILE, customized: false, feedback: new Map() };
 
-function accuracyFigures(synced: SyncedDemo[]): BenchFigure[] {
+async function accuracyFigures(synced: SyncedDemo[]): Promise<BenchFigure[]> {
   const out: BenchFigure[] = [];
-  const main = combineReports(synced.map((s) => scoreAccuracy(s, RANGE_DAYS)));
+  const main = combineReports(await Promise.all(synced.map((s) => scoreAccuracy(s, RANGE_DAYS))));
   const note = `seeds ${main.seeds.join(',')}, ${main.campaigns} campaigns, last ${RANGE_DAYS} days`;
   for (const c of main.categories) {
     const counts = `tp ${c.truePositives} fp ${c.falsePositives} fn ${c.falseNegatives}`;
@@ -59,7 +59,7 @@ function accuracyFigures(synced: SyncedDemo[]): BenchFigure[] {
     }),
   );
   // The same seeds with a 14-day range, for information (the baseline then overlaps older onsets).
-  const short = combineReports(synced.map((s) => scoreAccuracy(s, 14)));
+  const short = combineReports(await Promise.all(synced.map((s) => scoreAccuracy(s, 14))));
   const worst = (key: 'precision' | 'recall') => Math.min(...short.categories.map((c) => c[key] ?? 0));
   out.push(
     figure({
@@ -87,7 +87,7 @@ function accuracyFigures(synced: SyncedDemo[]): BenchFigure[] {
   return out;
 }
 
-function singleCampaignFigures(synced: SyncedDemo): BenchFigure[] {
+async function singleCampaignFigures(synced: SyncedDemo): Promise<BenchFigure[]> {
   const db = synced.core.db;
   const to = TODAY;
   const from = addDays(to, -89);
@@ -114,7 +114,7 @@ function singleCampaignFigures(synced: SyncedDemo): BenchFigure[] {
       for (const read of rawReads) read.all(id, loadFrom, to);
       floor.push(performance.now() - t);
       t = performance.now();
-      const campaigns = loadCampaigns(db, [id], loadFrom, to);
+      const campaigns = await loadCampaigns(synced.core.sql, [id], loadFrom, to);
       diagnose({ campaigns, from, to, learned });
       full.push(performance.now() - t);
     }
@@ -143,7 +143,7 @@ async function accountFigures(synced: SyncedDemo): Promise<BenchFigure[]> {
        GROUP BY a.id ORDER BY n DESC LIMIT 1`,
     )
     .get(from, to) as { id: string; workspaceId: string; n: number };
-  const campaigns = campaignsWithDelivery(db, account.id, from, to).length;
+  const campaigns = (await campaignsWithDelivery(synced.core.sql, account.id, from, to)).length;
   const service = new DiagnosticsService(synced.core);
   const times: number[] = [];
   const processing: number[] = [];
@@ -177,7 +177,11 @@ const suite: BenchSuite = {
     try {
       for (const seed of SEEDS) synced.push(await syncDemo({ seed, today: TODAY }));
       const first = synced[0] as SyncedDemo;
-      return [...accuracyFigures(synced), ...singleCampaignFigures(first), ...(await accountFigures(first))];
+      return [
+        ...(await accuracyFigures(synced)),
+        ...(await singleCampaignFigures(first)),
+        ...(await accountFigures(first)),
+      ];
     } finally {
       for (const s of synced) s.dispose();
     }

@@ -79,10 +79,10 @@ export async function seedPortfolio(dataDir: string): Promise<{ token: string; w
     });
   })();
   // Live issues on a third of the accounts: a critical one, high ones, an account-wide one.
-  accounts.forEach((a, i) => {
-    if (i % 3 !== 0) return;
+  for (const [i, a] of accounts.entries()) {
+    if (i % 3 !== 0) continue;
     const campaigns = byAccount.get(a.id) ?? [];
-    reconcileIssues(core, {
+    await reconcileIssues(core, {
       workspaceId,
       accountId: a.id,
       diagnosticId: 'diag_bench0000000000',
@@ -97,13 +97,13 @@ export async function seedPortfolio(dataDir: string): Promise<{ token: string; w
         evidence: {},
       })),
     });
-  });
+  }
   const { token } = await createInvitation(core.sql, core.clock, {
     workspaceId,
     email: 'portfolio-bench@agency.test',
     baseUrl: 'http://127.0.0.1',
   });
-  core.close();
+  await core.close();
   return { token, workspaceId };
 }
 

@@ -10,7 +10,7 @@ let report: AccuracyReport;
 
 beforeAll(async () => {
   synced = await syncDemo({ seed: 211, today: '2026-03-15', largeAccountCampaigns: 40 });
-  report = scoreAccuracy(synced, 21);
+  report = await scoreAccuracy(synced, 21);
 }, 120_000);
 afterAll(() => synced?.dispose());
 

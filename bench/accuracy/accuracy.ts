@@ -128,7 +128,7 @@ export async function syncDemo(opts: {
 const DEFAULT_LEARNED: Learned = { profile: DEFAULT_PROFILE, customized: false, feedback: new Map() };
 
 /** Diagnoses each ground-truth campaign over the last `rangeDays` days and scores the categories found. */
-export function scoreAccuracy(synced: SyncedDemo, rangeDays: number): AccuracyReport {
+export async function scoreAccuracy(synced: SyncedDemo, rangeDays: number): Promise<AccuracyReport> {
   const to = synced.today;
   const from = addDays(to, -(rangeDays - 1));
   const loadFrom = loadFromDate(from, to);
@@ -141,7 +141,7 @@ export function scoreAccuracy(synced: SyncedDemo, rangeDays: number): AccuracyRe
   for (const entry of synced.truth) {
     const id = synced.campaignIds.get(entry.platformCampaignId);
     if (!id) throw new Error(`campaign ${entry.platformCampaignId} of the ground truth was not synced`);
-    const [data] = loadCampaigns(synced.core.db, [id], loadFrom, to);
+    const [data] = await loadCampaigns(synced.core.sql, [id], loadFrom, to);
     if (!data) continue;
     const content = diagnose({ campaigns: [data], from, to, learned: DEFAULT_LEARNED });
     const detected = [...new Set(content.issues.map((i) => i.type))].sort();

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   for (const seed of [101, 102, 103]) {
     const synced = await syncDemo({ seed, today: '2026-03-15' });
     try {
-      for (const o of scoreAccuracy(synced, 21).outcomes) {
+      for (const o of (await scoreAccuracy(synced, 21)).outcomes) {
         for (const cat of categories) {
           const found = o.detected.includes(cat);
           if (o.truth === cat && !found) console.log(`MISS ${cat} seed ${seed} ${o.name}`);

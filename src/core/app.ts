@@ -74,7 +74,9 @@ export function createApp(core: Core, options: AppOptions = {}): App {
     use,
     start() {
       sync.resume();
-      diagnostics.resume();
+      diagnostics
+        .resume()
+        .catch((error: unknown) => core.logger.error('diagnostics resume failed', { error: String(error) }));
       reports.resume();
       if (options.watch) watcher.start();
     },

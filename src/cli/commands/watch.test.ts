@@ -23,7 +23,7 @@ describe('schedule and issues commands', () => {
     const core = createCore({ dataDir });
     const account = seedAccount(core.db, { workspaceId: ws.id, mode: 'live' });
     const campaign = seedCampaign(core.db, { accountId: account.id, name: 'Alpha' });
-    reconcileIssues(core, {
+    await reconcileIssues(core, {
       workspaceId: ws.id,
       accountId: account.id,
       diagnosticId: 'diag_CliDiagnosis0001',

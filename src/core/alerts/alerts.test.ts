@@ -72,7 +72,7 @@ describe('webhooks', () => {
     expect(created.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
     expect((await w.app.use.alerts.list(w.ctx))[0]).not.toHaveProperty('secret');
 
-    w.diagnose(w.found('HIGH'));
+    await w.diagnose(w.found('HIGH'));
     await w.settle();
     expect(hook.calls).toHaveLength(1);
     const [call] = hook.calls;
@@ -87,13 +87,13 @@ describe('webhooks', () => {
     });
 
     // The same finding again: reconcileIssues reports no change, nothing is sent.
-    expect(w.diagnose(w.found('HIGH'))).toEqual([]);
+    expect(await w.diagnose(w.found('HIGH'))).toEqual([]);
     await w.settle();
     expect(hook.calls).toHaveLength(1);
 
     // Worse, while the receiver fails: retried after 1, then 2 minutes, delivered once it answers.
     hook.state.status = 500;
-    w.diagnose(w.found('CRITICAL'));
+    await w.diagnose(w.found('CRITICAL'));
     await w.settle();
     expect(hook.calls).toHaveLength(2);
     await w.settle();
@@ -126,8 +126,8 @@ describe('webhooks', () => {
     ]);
 
     // Resolved: one more, and a LOW issue stays below the destination's MEDIUM.
-    w.diagnose();
-    w.diagnose({ ...w.found('LOW'), type: 'CTR_DECLINE' });
+    await w.diagnose();
+    await w.diagnose({ ...w.found('LOW'), type: 'CTR_DECLINE' });
     await w.settle();
     expect(hook.calls.slice(4).map((c) => c.json.type)).toEqual(['issue.resolved']);
 
@@ -142,7 +142,7 @@ describe('webhooks', () => {
     const hook = await webhookReceiver(cleanups);
     hook.state.status = 500;
     const created = await w.app.use.alerts.add(w.ctx, { kind: 'webhook', target: hook.url, slack: true });
-    w.diagnose(w.found('CRITICAL'));
+    await w.diagnose(w.found('CRITICAL'));
     await w.settle();
     expect(JSON.parse(hook.calls[0]!.body)).toEqual({
       text: expect.stringContaining('CRITICAL issue opened'),
@@ -281,7 +281,7 @@ describe('e-mail, quiet hours, mutes', () => {
     const raised: string[] = [];
     w.app.core.events.on('alert.raised', (e) => raised.push(e.type));
 
-    w.diagnose(w.found('HIGH'), { ...w.found('MEDIUM'), type: 'CTR_DECLINE', title: 'CTR down' });
+    await w.diagnose(w.found('HIGH'), { ...w.found('MEDIUM'), type: 'CTR_DECLINE', title: 'CTR down' });
     await w.settle();
     expect(raised).toEqual(['issue.opened', 'issue.opened']); // the event stream is never held
     expect(smtp.mails).toHaveLength(0);
@@ -301,7 +301,7 @@ describe('e-mail, quiet hours, mutes', () => {
 
     // A muted account sends nothing at all.
     await w.app.use.alerts.setPreferences(w.ctx, { mutedAccountIds: [w.account.id] });
-    w.diagnose();
+    await w.diagnose();
     await w.settle();
     expect(hook.calls).toHaveLength(2);
     expect(smtp.mails).toHaveLength(2);
@@ -315,7 +315,7 @@ describe('morning digest', () => {
     const hook = await webhookReceiver(cleanups);
     await w.app.use.alerts.add(w.ctx, { kind: 'webhook', target: hook.url, types: ['digest'] });
     await w.app.use.alerts.setDigest(w.ctx, { userId: w.owner.id, hour: 8, timezone: 'America/New_York' });
-    w.diagnose(w.found('HIGH'));
+    await w.diagnose(w.found('HIGH'));
     await w.settle();
     expect(hook.calls).toHaveLength(0); // the destination takes digests only; not 08:00 yet
     w.clock.set('2026-03-15T12:00:00Z'); // 08:00 in New York

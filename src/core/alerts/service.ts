@@ -191,9 +191,9 @@ export class AlertsService {
   private async onIssue(issueId: string, workspaceId: string, change: string): Promise<void> {
     const type = ISSUE_ALERTS[change];
     if (!type) return;
-    const row = issueRow(this.core.db, workspaceId, issueId);
+    const row = await issueRow(this.core.sql, workspaceId, issueId);
     if (!row) return;
-    const issue = toTrackedIssue({ ...row, ...namesFor(this.core.db, row) });
+    const issue = toTrackedIssue({ ...row, ...(await namesFor(this.core.sql, row)) });
     const verb = { 'issue.opened': 'opened', 'issue.worsened': 'worse', 'issue.resolved': 'resolved' }[
       type as 'issue.opened'
     ];

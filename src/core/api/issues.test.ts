@@ -43,13 +43,13 @@ beforeAll(async () => {
     })
   ).key;
   const base = { workspaceId: s.a.workspaceId, accountId: s.a1.id, judgedCampaignIds: [s.c1] };
-  reconcileIssues(t.app.core, {
+  await reconcileIssues(t.app.core, {
     ...base,
     diagnosticId: 'diag_FirstDiagnosis01',
     found: [found(s.c1, 'PACING_ISSUE', 'MEDIUM'), found(s.c1, 'CPA_DEGRADATION', 'HIGH')],
   });
   // The next diagnosis: pacing got worse, the CPA problem is gone.
-  reconcileIssues(t.app.core, {
+  await reconcileIssues(t.app.core, {
     ...base,
     diagnosticId: 'diag_SecondDiagnosis1',
     found: [found(s.c1, 'PACING_ISSUE', 'CRITICAL')],

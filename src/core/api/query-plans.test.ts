@@ -202,7 +202,7 @@ beforeAll(async () => {
   await get(`/v1/reports?accountId=${account.id}&status=completed&format=markdown`);
   await get(`/v1/reports?campaignId=${campaignId}`);
   // Watching: issues with their lifecycle, schedules, the change history, and the watcher's own pass.
-  reconcileIssues(t.app.core, {
+  await reconcileIssues(t.app.core, {
     workspaceId,
     accountId: account.id,
     diagnosticId,
@@ -219,7 +219,7 @@ beforeAll(async () => {
       },
     ],
   });
-  reconcileIssues(t.app.core, {
+  await reconcileIssues(t.app.core, {
     workspaceId,
     accountId: account.id,
     diagnosticId,
@@ -241,7 +241,7 @@ beforeAll(async () => {
   await t.app.use.diagnostics.changes(ctx, diagnosticId);
   await t.app.use.diagnostics.evidence(ctx, diagnosticId);
   await t.app.watcher.tick();
-  t.app.watcher.judgeNewData();
+  await t.app.watcher.judgeNewData();
   // Every insights statement, run by these endpoints or not (the screens' per-window sums among them).
   const texts = (value: unknown): string[] =>
     typeof value === 'string' ? [value] : Object.values(value as object).flatMap(texts);

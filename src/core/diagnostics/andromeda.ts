@@ -1,9 +1,10 @@
 // Andromeda: a user's risk appetite and focus metric, and what their feedback on earlier
 // recommendations taught us. Profiles shift the threshold table; focus and feedback re-rank actions.
+// Its SQL (andromeda_profiles, recommendation_feedback) goes through the store boundary.
 import type { FocusMetric, RiskAppetite, RiskLevel } from '../../shared/api/diagnostics';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import type { Profile } from './types';
 
 export const DEFAULT_PROFILE: Profile = { riskAppetite: 'MEDIUM', focusMetric: 'CPA' };
@@ -68,15 +69,15 @@ export function feedbackWeight(stats: FeedbackStats | undefined): number {
   return Math.min(2, Math.max(0.3, 1 + 0.2 * stats.applied - 0.3 * stats.dismissed));
 }
 
-export function getProfile(
-  db: Db,
+export async function getProfile(
+  sql: Sql,
   userId: string | null,
-): { profile: Profile; customized: boolean; updatedAt: string | null } {
+): Promise<{ profile: Profile; customized: boolean; updatedAt: string | null }> {
   if (!userId) return { profile: DEFAULT_PROFILE, customized: false, updatedAt: null };
-  const row = db
-    .prepare(`SELECT risk_appetite, focus_metric, updated_at FROM andromeda_profiles WHERE user_id = ?`)
-    .get(userId) as
-    { risk_appetite: RiskAppetite; focus_metric: FocusMetric; updated_at: string } | undefined;
+  const row = await sql.get<{ risk_appetite: RiskAppetite; focus_metric: FocusMetric; updated_at: string }>(
+    `SELECT risk_appetite, focus_metric, updated_at FROM andromeda_profiles WHERE user_id = ?`,
+    [userId],
+  );
   if (!row) return { profile: DEFAULT_PROFILE, customized: false, updatedAt: null };
   return {
     profile: { riskAppetite: row.risk_appetite, focusMetric: row.focus_metric },
@@ -85,40 +86,47 @@ export function getProfile(
   };
 }
 
-export function setProfile(db: Db, userId: string, change: Partial<Profile>, now: string): Profile {
-  const user = db.prepare(`SELECT id FROM users WHERE id = ?`).get(userId);
+export async function setProfile(
+  sql: Sql,
+  userId: string,
+  change: Partial<Profile>,
+  now: string,
+): Promise<Profile> {
+  const user = await sql.get(`SELECT id FROM users WHERE id = ?`, [userId]);
   if (!user) throw new AppError('not_found', `user ${userId} not found`);
-  const current = getProfile(db, userId).profile;
+  const current = (await getProfile(sql, userId)).profile;
   const next: Profile = { ...current, ...change };
-  db.prepare(
+  await sql.run(
     `INSERT INTO andromeda_profiles (user_id, risk_appetite, focus_metric, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (user_id) DO UPDATE SET risk_appetite = excluded.risk_appetite,
        focus_metric = excluded.focus_metric, updated_at = excluded.updated_at`,
-  ).run(userId, next.riskAppetite, next.focusMetric, now);
+    [userId, next.riskAppetite, next.focusMetric, now],
+  );
   return next;
 }
 
-export function feedbackOf(db: Db, userId: string | null): Map<ActionKind, FeedbackStats> {
+export async function feedbackOf(sql: Sql, userId: string | null): Promise<Map<ActionKind, FeedbackStats>> {
   const out = new Map<ActionKind, FeedbackStats>();
   if (!userId) return out;
-  const rows = db
-    .prepare(
-      `SELECT action_kind AS kind, SUM(feedback = 'applied') AS applied, SUM(feedback = 'dismissed') AS dismissed
-       FROM recommendation_feedback WHERE user_id = ? GROUP BY action_kind`,
-    )
-    .all(userId) as { kind: ActionKind; applied: number; dismissed: number }[];
+  // CASE, not SQLite's sum of a comparison: PostgreSQL does not sum booleans.
+  const rows = await sql.all<{ kind: ActionKind; applied: number; dismissed: number }>(
+    `SELECT action_kind AS kind, SUM(CASE WHEN feedback = 'applied' THEN 1 ELSE 0 END) AS applied,
+       SUM(CASE WHEN feedback = 'dismissed' THEN 1 ELSE 0 END) AS dismissed
+     FROM recommendation_feedback WHERE user_id = ? GROUP BY action_kind`,
+    [userId],
+  );
   for (const row of rows) out.set(row.kind, { applied: row.applied, dismissed: row.dismissed });
   return out;
 }
 
-export function learnedFor(db: Db, userId: string | null): Learned {
-  const { profile, customized } = getProfile(db, userId);
-  return { profile, customized, feedback: feedbackOf(db, userId) };
+export async function learnedFor(sql: Sql, userId: string | null): Promise<Learned> {
+  const { profile, customized } = await getProfile(sql, userId);
+  return { profile, customized, feedback: await feedbackOf(sql, userId) };
 }
 
 /** Records (or replaces) a user's verdict on one recommendation of a completed diagnostic. */
-export function recordFeedback(
-  db: Db,
+export async function recordFeedback(
+  sql: Sql,
   input: {
     userId: string;
     diagnosticId: string;
@@ -126,10 +134,11 @@ export function recordFeedback(
     feedback: 'applied' | 'dismissed';
     now: string;
   },
-): { actionKind: ActionKind } {
-  const row = db
-    .prepare(`SELECT result FROM diagnostics WHERE id = ? AND status = 'completed'`)
-    .get(input.diagnosticId) as { result: string | null } | undefined;
+): Promise<{ actionKind: ActionKind }> {
+  const row = await sql.get<{ result: string | null }>(
+    `SELECT result FROM diagnostics WHERE id = ? AND status = 'completed'`,
+    [input.diagnosticId],
+  );
   if (!row?.result) throw new AppError('not_found', `completed diagnostic ${input.diagnosticId} not found`);
   const stored = JSON.parse(row.result) as { actionKinds?: Record<string, ActionKind> };
   const actionKind = stored.actionKinds?.[input.recommendationId];
@@ -138,34 +147,34 @@ export function recordFeedback(
       'not_found',
       `recommendation ${input.recommendationId} not found in ${input.diagnosticId}`,
     );
-  db.prepare(
+  await sql.run(
     `INSERT INTO recommendation_feedback (id, user_id, diagnostic_id, recommendation_id, action_kind, feedback, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (diagnostic_id, recommendation_id, user_id) DO UPDATE SET feedback = excluded.feedback,
        created_at = excluded.created_at`,
-  ).run(
-    newId('fb'),
-    input.userId,
-    input.diagnosticId,
-    input.recommendationId,
-    actionKind,
-    input.feedback,
-    input.now,
+    [
+      newId('fb'),
+      input.userId,
+      input.diagnosticId,
+      input.recommendationId,
+      actionKind,
+      input.feedback,
+      input.now,
+    ],
   );
   return { actionKind };
 }
 
 /** The verdicts a user already gave on a diagnostic's recommendations. */
-export function feedbackGiven(
-  db: Db,
+export async function feedbackGiven(
+  sql: Sql,
   diagnosticId: string,
   userId: string | null,
-): Record<string, 'applied' | 'dismissed'> {
+): Promise<Record<string, 'applied' | 'dismissed'>> {
   if (!userId) return {};
-  const rows = db
-    .prepare(
-      `SELECT recommendation_id, feedback FROM recommendation_feedback WHERE diagnostic_id = ? AND user_id = ?`,
-    )
-    .all(diagnosticId, userId) as Array<{ recommendation_id: string; feedback: 'applied' | 'dismissed' }>;
+  const rows = await sql.all<{ recommendation_id: string; feedback: 'applied' | 'dismissed' }>(
+    `SELECT recommendation_id, feedback FROM recommendation_feedback WHERE diagnostic_id = ? AND user_id = ?`,
+    [diagnosticId, userId],
+  );
   return Object.fromEntries(rows.map((r) => [r.recommendation_id, r.feedback]));
 }

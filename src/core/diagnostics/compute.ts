@@ -1,11 +1,10 @@
 // One diagnosis from the store: the campaigns' snapshots, the user's Andromeda learning, the pure
 // engine. Runs on the diagnosis worker (hosts) or inline (tests, the CLI); same input, same output.
 import { AppError, isAppError } from '../errors';
-import type { Db } from '../store/open';
-import { sqliteSql } from '../store/sql';
+import type { Sql } from '../store/sql';
 import { learnedFor } from './andromeda';
 import { diagnose, loadFromDate, type DiagnosisContent } from './engine';
-import { effectiveGoal, goalsOf } from '../goals/store';
+import { effectiveGoal, type AccountGoalSet, type GoalRow } from '../goals/store';
 import { DEFAULT_THRESHOLDS } from './thresholds';
 import { pooledWindow, type PeerTotals } from './goal-judgement';
 import { accountPeers, campaignsWithDelivery, loadCampaigns, loadMetaRecommendations } from './load';
@@ -30,44 +29,48 @@ export interface DiagnosisFault {
   message: string;
 }
 
-export async function computeDiagnosis(db: Db, job: DiagnosisJob): Promise<DiagnosisContent> {
-  const learned = learnedFor(db, job.userId);
+export async function computeDiagnosis(sql: Sql, job: DiagnosisJob): Promise<DiagnosisContent> {
+  const learned = await learnedFor(sql, job.userId);
   const loadFrom = loadFromDate(job.dateFrom, job.dateTo);
-  const peers = peersFor(db, job);
+  const peers = await peersFor(sql, job);
   if (job.campaignId) {
     const campaigns = await withGoals(
-      db,
+      sql,
       job.accountId,
-      loadCampaigns(db, [job.campaignId], loadFrom, job.dateTo),
+      await loadCampaigns(sql, [job.campaignId], loadFrom, job.dateTo),
     );
     if (campaigns.length === 0)
       throw new AppError('not_found', `Campaign ${job.campaignId} no longer exists.`);
     // The account's other campaigns with delivery, ad sets only: overlap across campaigns.
-    const others = campaignsWithDelivery(db, job.accountId, job.dateFrom, job.dateTo).filter(
+    const others = (await campaignsWithDelivery(sql, job.accountId, job.dateFrom, job.dateTo)).filter(
       (id) => id !== job.campaignId,
     );
-    const siblings = loadCampaigns(db, others, loadFrom, job.dateTo, { adSetsOnly: true });
+    const siblings = await loadCampaigns(sql, others, loadFrom, job.dateTo, { adSetsOnly: true });
     const content = diagnose({ campaigns, siblings, from: job.dateFrom, to: job.dateTo, learned, peers });
-    return { ...content, metaRecommendations: loadMetaRecommendations(db, job.accountId, job.campaignId) };
+    return {
+      ...content,
+      metaRecommendations: await loadMetaRecommendations(sql, job.accountId, job.campaignId),
+    };
   }
-  const account = db.prepare(`SELECT name, currency FROM ad_accounts WHERE id = ?`).get(job.accountId) as
-    { name: string; currency: string } | undefined;
+  const account = await sql.get<{ name: string; currency: string }>(
+    `SELECT name, currency FROM ad_accounts WHERE id = ?`,
+    [job.accountId],
+  );
   if (!account) throw new AppError('not_found', `Account ${job.accountId} no longer exists.`);
-  const delivering = campaignsWithDelivery(db, job.accountId, job.dateFrom, job.dateTo);
+  const delivering = await campaignsWithDelivery(sql, job.accountId, job.dateFrom, job.dateTo);
   const scope = job.campaignScope ? new Set(job.campaignScope) : null;
   const ids = scope ? delivering.filter((id) => scope.has(id)) : delivering;
-  const campaigns = await withGoals(db, job.accountId, loadCampaigns(db, ids, loadFrom, job.dateTo));
+  const campaigns = await withGoals(sql, job.accountId, await loadCampaigns(sql, ids, loadFrom, job.dateTo));
   const content = diagnose({ campaigns, from: job.dateFrom, to: job.dateTo, learned, account, peers });
-  return { ...content, metaRecommendations: loadMetaRecommendations(db, job.accountId, null) };
+  return { ...content, metaRecommendations: await loadMetaRecommendations(sql, job.accountId, null) };
 }
 
 /**
  * Each campaign's goal (its own, else the account's) as plain data on its snapshot; a CPA goal is also
  * the analyst's target the cost-per-result check reads (goals replaced the target CPA column).
  */
-async function withGoals(db: Db, accountId: string, campaigns: CampaignData[]): Promise<CampaignData[]> {
-  // The worker's own connection behind the store boundary (on the host, the core's adapter).
-  const goals = await goalsOf(sqliteSql(db), accountId);
+async function withGoals(sql: Sql, accountId: string, campaigns: CampaignData[]): Promise<CampaignData[]> {
+  const goals = await accountGoals(sql, accountId);
   for (const c of campaigns) {
     const goal = effectiveGoal(goals, c.id);
     c.goal = goal;
@@ -76,11 +79,29 @@ async function withGoals(db: Db, accountId: string, campaigns: CampaignData[]): 
   return campaigns;
 }
 
+/**
+ * The account's goal set, read through the boundary the worker has. goals/store.ts's `goalsOf` still
+ * takes the SQLite connection: once it is behind the boundary this is `goalsOf(sql, accountId)`.
+ */
+async function accountGoals(sql: Sql, accountId: string): Promise<AccountGoalSet> {
+  const rows = await sql.all<Pick<GoalRow, 'campaign_id' | 'kind' | 'target'>>(
+    `SELECT campaign_id, kind, target FROM goals WHERE account_id = ?`,
+    [accountId],
+  );
+  const set: AccountGoalSet = { account: null, byCampaign: new Map() };
+  for (const row of rows) {
+    const goal = { kind: row.kind, target: row.target };
+    if (row.campaign_id === null) set.account = goal;
+    else set.byCampaign.set(row.campaign_id, goal);
+  }
+  return set;
+}
+
 /** The account's campaigns over the pooled days, for the medians a campaign is shown beside. */
-function peersFor(db: Db, job: DiagnosisJob): PeerTotals[] {
+function peersFor(sql: Sql, job: DiagnosisJob): Promise<PeerTotals[]> {
   const window = { from: job.dateFrom, to: job.dateTo, loadFrom: loadFromDate(job.dateFrom, job.dateTo) };
   const pooled = pooledWindow(window, DEFAULT_THRESHOLDS);
-  return accountPeers(db, job.accountId, pooled.from, pooled.to);
+  return accountPeers(sql, job.accountId, pooled.from, pooled.to);
 }
 
 export function toDiagnosisFault(error: unknown): DiagnosisFault {

@@ -2,7 +2,7 @@
 // before it (issues matched on type, entity and campaign), and the dated daily series behind each
 // issue's chart, from the start of the baseline window to the end of the range.
 import { addDays, dateRange } from '../clock';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import type { DiagnosticDetail, Issue, RiskLevel } from '../../shared/api/diagnostics';
 import { RISK_LEVELS } from '../../shared/api/diagnostics';
 import type {
@@ -87,7 +87,11 @@ function dayOf(date: string, r: SeriesRow | undefined): EvidenceDay {
 }
 
 /** Dated series per issue, zero-filled, over the baseline window and the diagnostic's range. */
-export function evidenceSeries(db: Db, d: DiagnosticDetail, timezone: string): EvidenceSeries {
+export async function evidenceSeries(
+  sql: Sql,
+  d: DiagnosticDetail,
+  timezone: string,
+): Promise<EvidenceSeries> {
   const baseline = {
     from: addDays(d.dateRange.from, -THRESHOLD_TABLE.baselineDays.value),
     to: addDays(d.dateRange.from, -1),
@@ -101,7 +105,10 @@ export function evidenceSeries(db: Db, d: DiagnosticDetail, timezone: string): E
     let series = cache.get(key);
     if (!series) {
       const rows = new Map(
-        entityDays(db, entity.level, entity.id, baseline.from, d.dateRange.to).map((r) => [r.date, r]),
+        (await entityDays(sql, entity.level, entity.id, baseline.from, d.dateRange.to)).map((r) => [
+          r.date,
+          r,
+        ]),
       );
       series = days.map((date) => dayOf(date, rows.get(date)));
       cache.set(key, series);

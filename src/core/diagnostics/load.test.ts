@@ -10,6 +10,7 @@ import { DEFAULT_PROFILE } from './andromeda';
 import { diagnose, loadFromDate } from './engine';
 import { buildCampaign, insertCampaign, seedWorkspace, step } from '../../test-support/diagnostics-fixtures';
 import { campaignsWithDelivery, loadCampaigns } from './load';
+import { sqliteSql } from '../store/sql';
 import type { CampaignData } from './types';
 
 const TODAY = '2026-03-01';
@@ -55,9 +56,9 @@ afterAll(() => {
 });
 
 describe('loadCampaigns', () => {
-  it('reads back what was written, limited to the load window', () => {
+  it('reads back what was written, limited to the load window', async () => {
     const loadFrom = loadFromDate(FROM, TODAY);
-    const [loaded] = loadCampaigns(store.db, [built.id], loadFrom, TODAY);
+    const [loaded] = await loadCampaigns(sqliteSql(store.db), [built.id], loadFrom, TODAY);
     expect(loaded?.name).toBe('Spring Sale');
     expect(loaded?.adSets.map((s) => s.name).sort()).toEqual(['DE broad', 'US broad']);
     expect(loaded?.ads).toHaveLength(3);
@@ -69,18 +70,19 @@ describe('loadCampaigns', () => {
     expect(loaded?.daily.get(TODAY)).toEqual(built.daily.get(TODAY));
   });
 
-  it('gives the same diagnostic as the in-memory campaign', () => {
+  it('gives the same diagnostic as the in-memory campaign', async () => {
     const learned = { profile: DEFAULT_PROFILE, customized: false, feedback: new Map() };
-    const [loaded] = loadCampaigns(store.db, [built.id], loadFromDate(FROM, TODAY), TODAY);
+    const [loaded] = await loadCampaigns(sqliteSql(store.db), [built.id], loadFromDate(FROM, TODAY), TODAY);
     const fromStore = diagnose({ campaigns: [loaded as CampaignData], from: FROM, to: TODAY, learned });
     const inMemory = diagnose({ campaigns: [built], from: FROM, to: TODAY, learned });
     expect(fromStore.issues.map((i) => i.type).sort()).toEqual(['CREATIVE_FATIGUE', 'LEARNING_PHASE_STALL']);
     expect(JSON.stringify(fromStore)).toBe(JSON.stringify(inMemory));
   });
 
-  it('finds the campaigns with delivery in a range', () => {
-    expect(campaignsWithDelivery(store.db, accountId, FROM, TODAY)).toEqual([built.id]);
-    expect(campaignsWithDelivery(store.db, accountId, '2020-01-01', '2020-01-31')).toEqual([]);
+  it('finds the campaigns with delivery in a range', async () => {
+    const sql = sqliteSql(store.db);
+    expect(await campaignsWithDelivery(sql, accountId, FROM, TODAY)).toEqual([built.id]);
+    expect(await campaignsWithDelivery(sql, accountId, '2020-01-01', '2020-01-31')).toEqual([]);
   });
 
   it('reads daily rows through the (campaign_id, date) indexes', () => {

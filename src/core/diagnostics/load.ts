@@ -1,11 +1,11 @@
-// Loads campaign snapshots for the engine with a fixed set of prepared statements, one per table,
-// for any number of campaigns at once (an account-level diagnostic never does N+1 queries).
-import type { Statement } from 'better-sqlite3';
+// Loads campaign snapshots for the engine with a fixed set of statements, one per table, for any
+// number of campaigns at once (an account-level diagnostic never does N+1 queries), through the store
+// boundary: the diagnosis worker's own SQLite connection, or a team server's PostgreSQL.
 import { parseIssues } from '../campaigns/blockers';
 import { addDays } from '../clock';
 import type { MetaRecommendations } from '../../shared/api/diagnostics';
-import { stmt } from '../store/statements';
-import type { Db } from '../store/open';
+import { jsonValues } from '../store/dialect';
+import type { Sql } from '../store/sql';
 import type { PeerTotals } from './goal-judgement';
 import { parseTargeting } from './targeting';
 import type { AdData, AdSetData, CampaignData, ChangeRecord, DayRow, LearningSnapshot } from './types';
@@ -79,149 +79,141 @@ interface AdRow {
   issues_info: string;
 }
 
-type DailyTuple = [
-  key: string,
-  date: string,
-  spend: number,
-  impressions: number,
-  clicks: number,
-  linkClicks: number,
-  conversions: number,
-  revenue: number,
-  reach: number,
-  frequency: number,
-];
-
-interface Statements {
-  campaigns: Statement;
-  adSets: Statement;
-  snapshots: Statement;
-  ads: Statement;
-  campaignDaily: Statement;
-  adSetDaily: Statement;
-  adDaily: Statement;
-  delivering: Statement;
-  changes: Statement;
+interface DailyRow {
+  entity_id: string;
+  date: string;
+  spend_micros: number;
+  impressions: number;
+  clicks: number;
+  link_clicks: number;
+  conversions: number;
+  revenue_micros: number;
+  reach: number;
+  frequency: number;
 }
 
-const IDS = `(SELECT value FROM json_each(?))`;
-const METRICS = `date, spend_micros, impressions, clicks, link_clicks, conversions, revenue_micros, reach, frequency`;
-const cache = new WeakMap<Db, Statements>();
+interface SnapshotRow {
+  ad_set_id: string;
+  observed_on: string;
+  status: string;
+  conversions: number;
+  last_significant_edit_at: string | null;
+}
 
-function statements(db: Db): Statements {
-  let s = cache.get(db);
-  if (s) return s;
-  s = {
-    campaigns: db.prepare(`
+interface Statements {
+  campaigns: string;
+  adSets: string;
+  snapshots: string;
+  ads: string;
+  campaignDaily: string;
+  adSetDaily: string;
+  adDaily: string;
+  delivering: string;
+  changes: string;
+}
+
+const METRICS = `date, spend_micros, impressions, clicks, link_clicks, conversions, revenue_micros, reach, frequency`;
+
+/** One text per statement and engine (only the JSON list of IDs differs), so plans stay cached. */
+function statementsFor(sql: Sql): Statements {
+  const IDS = jsonValues(sql);
+  return {
+    campaigns: `
       SELECT c.id, c.account_id, c.platform_campaign_id, c.name, c.status, c.effective_status, c.objective, c.result_type,
         c.smart_promotion_type, c.bid_strategy, c.daily_budget_micros, c.lifetime_budget_micros, c.start_time, c.stop_time,
         c.target_cpa_micros, a.currency, a.timezone, a.status AS account_status, a.disable_reason,
         a.spend_cap_micros, a.amount_spent_micros
       FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
-      WHERE c.id IN ${IDS} ORDER BY c.id`),
-    adSets: db.prepare(`
+      WHERE c.id IN ${IDS} ORDER BY c.id`,
+    adSets: `
       SELECT id, campaign_id, platform_ad_set_id, name, status, effective_status, daily_budget_micros,
         lifetime_budget_micros, bid_strategy, bid_amount_micros, optimization_goal, promoted_event, result_type, result_name, targeting,
         learning_status, learning_conversions, last_significant_edit_at, created_time
-      FROM ad_sets WHERE campaign_id IN ${IDS} ORDER BY id`),
-    snapshots: db.prepare(`
+      FROM ad_sets WHERE campaign_id IN ${IDS} ORDER BY id`,
+    snapshots: `
       SELECT l.ad_set_id, l.observed_on, l.status, l.conversions, l.last_significant_edit_at
       FROM learning_stage_snapshots l JOIN ad_sets s ON s.id = l.ad_set_id
-      WHERE s.campaign_id IN ${IDS} AND l.observed_on <= ? ORDER BY l.ad_set_id, l.observed_on`),
-    ads: db.prepare(`
+      WHERE s.campaign_id IN ${IDS} AND l.observed_on <= ? ORDER BY l.ad_set_id, l.observed_on`,
+    ads: `
       SELECT id, campaign_id, ad_set_id, name, status, effective_status, created_time, issues_info
-      FROM ads WHERE campaign_id IN ${IDS} ORDER BY id`),
-    changes: db.prepare(`
+      FROM ads WHERE campaign_id IN ${IDS} ORDER BY id`,
+    changes: `
       SELECT campaign_id, event_time, change_type, event_type, object_type, ad_set_id, ad_id, old_value, new_value
       FROM change_events WHERE campaign_id IN ${IDS} AND event_time >= ? AND event_time < ?
-      ORDER BY campaign_id, event_time, id`),
-    campaignDaily: db
-      .prepare(
-        `SELECT campaign_id, ${METRICS} FROM insights_campaign_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
-      )
-      .raw(true),
-    adSetDaily: db
-      .prepare(
-        `SELECT ad_set_id, ${METRICS} FROM insights_ad_set_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
-      )
-      .raw(true),
-    adDaily: db
-      .prepare(
-        `SELECT ad_id, ${METRICS} FROM insights_ad_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
-      )
-      .raw(true),
+      ORDER BY campaign_id, event_time, id`,
+    campaignDaily: `SELECT campaign_id AS entity_id, ${METRICS} FROM insights_campaign_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
+    adSetDaily: `SELECT ad_set_id AS entity_id, ${METRICS} FROM insights_ad_set_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
+    adDaily: `SELECT ad_id AS entity_id, ${METRICS} FROM insights_ad_daily WHERE campaign_id IN ${IDS} AND date BETWEEN ? AND ?`,
     // Archived and deleted campaigns are history: an account-level diagnostic does not judge them.
-    delivering: db.prepare(`
+    delivering: `
       SELECT DISTINCT d.campaign_id FROM insights_campaign_daily d JOIN campaigns c ON c.id = d.campaign_id
       WHERE d.account_id = ? AND d.date BETWEEN ? AND ? AND (d.spend_micros > 0 OR d.impressions > 0)
         AND c.effective_status NOT IN ('ARCHIVED', 'DELETED')
-      ORDER BY d.campaign_id`),
+      ORDER BY d.campaign_id`,
   };
-  cache.set(db, s);
-  return s;
 }
 
-function fillDaily(rows: DailyTuple[], target: Map<string, Map<string, DayRow>>): void {
-  for (const [
-    key,
-    date,
-    spend,
-    impressions,
-    clicks,
-    linkClicks,
-    conversions,
-    revenue,
-    reach,
-    frequency,
-  ] of rows) {
-    let map = target.get(key);
+const TEXTS: Partial<Record<Sql['engine'], Statements>> = {};
+const statements = (sql: Sql): Statements => (TEXTS[sql.engine] ??= statementsFor(sql));
+
+function fillDaily(rows: DailyRow[], target: Map<string, Map<string, DayRow>>): void {
+  for (const r of rows) {
+    let map = target.get(r.entity_id);
     if (!map) {
       map = new Map();
-      target.set(key, map);
+      target.set(r.entity_id, map);
     }
-    map.set(date, { date, spend, impressions, clicks, linkClicks, conversions, revenue, reach, frequency });
+    map.set(r.date, {
+      date: r.date,
+      spend: r.spend_micros,
+      impressions: r.impressions,
+      clicks: r.clicks,
+      linkClicks: r.link_clicks,
+      conversions: r.conversions,
+      revenue: r.revenue_micros,
+      reach: r.reach,
+      frequency: r.frequency,
+    });
   }
 }
 
 /** Live (not archived or deleted) campaigns of an account with any delivery in [from, to]. */
-export function campaignsWithDelivery(db: Db, accountId: string, from: string, to: string): string[] {
-  return (statements(db).delivering.all(accountId, from, to) as { campaign_id: string }[]).map(
-    (r) => r.campaign_id,
-  );
+export async function campaignsWithDelivery(
+  sql: Sql,
+  accountId: string,
+  from: string,
+  to: string,
+): Promise<string[]> {
+  const rows = await sql.all<{ campaign_id: string }>(statements(sql).delivering, [accountId, from, to]);
+  return rows.map((r) => r.campaign_id);
 }
 
 /**
  * Snapshots of the given campaigns with daily rows from `loadFrom` to `to` (range plus baseline),
  * and learning snapshots observed up to `to`. Missing campaign IDs are skipped.
  */
-export function loadCampaigns(
-  db: Db,
+export async function loadCampaigns(
+  sql: Sql,
   campaignIds: readonly string[],
   loadFrom: string,
   to: string,
   /** `adSetsOnly`: campaigns and ad sets with their daily rows, no ads (sibling campaigns for overlap). */
   options: { adSetsOnly?: boolean } = {},
-): CampaignData[] {
+): Promise<CampaignData[]> {
   if (campaignIds.length === 0) return [];
-  const s = statements(db);
+  const s = statements(sql);
   const ids = JSON.stringify(campaignIds);
   const light = options.adSetsOnly === true;
-  const campaignRows = s.campaigns.all(ids) as CampaignRow[];
-  const adSetRows = s.adSets.all(ids) as AdSetRow[];
-  const snapshotRows = (light ? [] : s.snapshots.all(ids, to)) as {
-    ad_set_id: string;
-    observed_on: string;
-    status: string;
-    conversions: number;
-    last_significant_edit_at: string | null;
-  }[];
-  const adRows = (light ? [] : s.ads.all(ids)) as AdRow[];
+  const campaignRows = await sql.all<CampaignRow>(s.campaigns, [ids]);
+  const adSetRows = await sql.all<AdSetRow>(s.adSets, [ids]);
+  const snapshotRows = light ? [] : await sql.all<SnapshotRow>(s.snapshots, [ids, to]);
+  const adRows = light ? [] : await sql.all<AdRow>(s.ads, [ids]);
   const campaignDaily = new Map<string, Map<string, DayRow>>();
   const adSetDaily = new Map<string, Map<string, DayRow>>();
   const adDaily = new Map<string, Map<string, DayRow>>();
-  if (!light) fillDaily(s.campaignDaily.all(ids, loadFrom, to) as DailyTuple[], campaignDaily);
-  fillDaily(s.adSetDaily.all(ids, loadFrom, to) as DailyTuple[], adSetDaily);
-  if (!light) fillDaily(s.adDaily.all(ids, loadFrom, to) as DailyTuple[], adDaily);
+  if (!light) fillDaily(await sql.all<DailyRow>(s.campaignDaily, [ids, loadFrom, to]), campaignDaily);
+  fillDaily(await sql.all<DailyRow>(s.adSetDaily, [ids, loadFrom, to]), adSetDaily);
+  if (!light) fillDaily(await sql.all<DailyRow>(s.adDaily, [ids, loadFrom, to]), adDaily);
 
   const snapshots = new Map<string, LearningSnapshot[]>();
   for (const r of snapshotRows) {
@@ -278,9 +270,9 @@ export function loadCampaigns(
     adsByCampaign.set(r.campaign_id, list);
   }
   // Edits up to the end of `to` (UTC bounds: a day of slack either side of the account's own day).
-  const changeRows = (
-    light ? [] : s.changes.all(ids, addDays(loadFrom, -1), `${addDays(to, 2)}T00:00:00.000Z`)
-  ) as ChangeRow[];
+  const changeRows = light
+    ? []
+    : await sql.all<ChangeRow>(s.changes, [ids, addDays(loadFrom, -1), `${addDays(to, 2)}T00:00:00.000Z`]);
   const changesByCampaign = new Map<string, ChangeRecord[]>();
   for (const r of changeRows) {
     const list = changesByCampaign.get(r.campaign_id) ?? [];
@@ -331,24 +323,17 @@ export function loadCampaigns(
  * Meta's own recommendations for the account as last synced: all of them for an account-level
  * diagnostic, the campaign's and the account-wide ones for a campaign. Null: Meta offers none here.
  */
-export function loadMetaRecommendations(
-  db: Db,
+export async function loadMetaRecommendations(
+  sql: Sql,
   accountId: string,
   campaignId: string | null,
-): MetaRecommendations | null {
-  const account = db
-    .prepare(`SELECT opportunity_score, platform_recommendations_read_at FROM ad_accounts WHERE id = ?`)
-    .get(accountId) as
-    { opportunity_score: number | null; platform_recommendations_read_at: string | null } | undefined;
+): Promise<MetaRecommendations | null> {
+  const account = await sql.get<{
+    opportunity_score: number | null;
+    platform_recommendations_read_at: string | null;
+  }>(`SELECT opportunity_score, platform_recommendations_read_at FROM ad_accounts WHERE id = ?`, [accountId]);
   if (!account?.platform_recommendations_read_at) return null;
-  const rows = db
-    .prepare(
-      `SELECT r.type, r.title, r.body, r.lift_estimate, r.points, r.campaign_id, c.name AS campaign_name
-       FROM platform_recommendations r LEFT JOIN campaigns c ON c.id = r.campaign_id
-       WHERE r.account_id = ? AND (? IS NULL OR r.campaign_id IS NULL OR r.campaign_id = ?)
-       ORDER BY r.position`,
-    )
-    .all(accountId, campaignId, campaignId) as {
+  const rows = await sql.all<{
     type: string;
     title: string;
     body: string;
@@ -356,7 +341,13 @@ export function loadMetaRecommendations(
     points: number | null;
     campaign_id: string | null;
     campaign_name: string | null;
-  }[];
+  }>(
+    `SELECT r.type, r.title, r.body, r.lift_estimate, r.points, r.campaign_id, c.name AS campaign_name
+     FROM platform_recommendations r LEFT JOIN campaigns c ON c.id = r.campaign_id
+     WHERE r.account_id = ? AND (CAST(? AS TEXT) IS NULL OR r.campaign_id IS NULL OR r.campaign_id = ?)
+     ORDER BY r.position`,
+    [accountId, campaignId, campaignId],
+  );
   return {
     opportunityScore: account.opportunity_score,
     readAt: account.platform_recommendations_read_at,
@@ -376,13 +367,14 @@ export function loadMetaRecommendations(
  * Every campaign of the account summed over a window (micros), with its result type: the account's
  * median cost per result and ROAS that a campaign is shown beside (goal-judgement.ts).
  */
-export function accountPeers(db: Db, accountId: string, from: string, to: string): PeerTotals[] {
-  return stmt(
-    db,
+export function accountPeers(sql: Sql, accountId: string, from: string, to: string): Promise<PeerTotals[]> {
+  // The result type is the campaign's own (one per campaign): grouped on it for PostgreSQL.
+  return sql.all<PeerTotals>(
     `SELECT d.campaign_id AS campaignId, c.result_type AS resultType, sum(d.spend_micros) AS spend,
        sum(d.conversions) AS conversions, sum(d.revenue_micros) AS revenue
      FROM insights_campaign_daily d JOIN campaigns c ON c.id = d.campaign_id
      WHERE d.account_id = ? AND d.date BETWEEN ? AND ?
-     GROUP BY d.campaign_id ORDER BY d.campaign_id`,
-  ).all(accountId, from, to) as PeerTotals[];
+     GROUP BY d.campaign_id, c.result_type ORDER BY d.campaign_id`,
+    [accountId, from, to],
+  );
 }

@@ -67,9 +67,9 @@ afterEach(async () => {
 
 const ctx = () => ({ workspaceId: ws.workspaceId, userId: null });
 
-function expectError(fn: () => unknown, type: string): void {
+async function expectError(fn: () => unknown, type: string): Promise<void> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).type).toBe(type);
@@ -83,7 +83,7 @@ describe('DiagnosticsService', () => {
     const campaignId = insertCampaign(core.db, ws.accountId, sickCampaign());
     const statuses: string[] = [];
     core.events.on('diagnostic.changed', (e) => statuses.push(e.status));
-    const created = service.create(ctx(), {
+    const created = await service.create(ctx(), {
       accountId: ws.accountId,
       campaignId,
       dateFrom: FROM,
@@ -91,10 +91,10 @@ describe('DiagnosticsService', () => {
     });
     expect(DiagnosticCreatedSchema.parse(created)).toMatchObject({ status: 'pending', campaignId });
     expect(created.estimatedCompletionSeconds).toBeGreaterThanOrEqual(1);
-    expect(service.get(ctx(), created.id)?.status).toBe('pending');
+    expect((await service.get(ctx(), created.id))?.status).toBe('pending');
     await service.whenIdle();
     expect(statuses).toEqual(['pending', 'running', 'completed']);
-    const detail = DiagnosticDetailSchema.parse(service.get(ctx(), created.id));
+    const detail = DiagnosticDetailSchema.parse(await service.get(ctx(), created.id));
     expect(detail).toMatchObject({
       status: 'completed',
       campaignId,
@@ -120,18 +120,25 @@ describe('DiagnosticsService', () => {
       currency: 'USD',
     });
 
-    const list = service.list(ctx(), { accountIds: [ws.accountId], page: 1, pageSize: 20 });
+    const list = await service.list(ctx(), { accountIds: [ws.accountId], page: 1, pageSize: 20 });
     expect(list.total).toBe(1);
     expect(list.items[0]).toMatchObject({ id: created.id, issuesDetected: 2, riskLevel: detail.riskLevel });
     expect(
-      service.list(ctx(), { accountIds: [ws.accountId], riskLevel: 'CRITICAL', page: 1, pageSize: 20 }).total,
+      (
+        await service.list(ctx(), {
+          accountIds: [ws.accountId],
+          riskLevel: 'CRITICAL',
+          page: 1,
+          pageSize: 20,
+        })
+      ).total,
     ).toBe(detail.riskLevel === 'CRITICAL' ? 1 : 0);
-    expect(service.latestForCampaigns([campaignId]).get(campaignId)).toMatchObject({
+    expect((await service.latestForCampaigns([campaignId])).get(campaignId)).toMatchObject({
       id: created.id,
       issuesDetected: 2,
     });
     // Estimates now come from measured run times.
-    const next = service.create(ctx(), {
+    const next = await service.create(ctx(), {
       accountId: ws.accountId,
       campaignId,
       dateFrom: FROM,
@@ -143,13 +150,13 @@ describe('DiagnosticsService', () => {
 
   it('refuses a second diagnostic of the same campaign while one is active (409)', async () => {
     const campaignId = insertCampaign(core.db, ws.accountId, sickCampaign());
-    service.create(ctx(), { accountId: ws.accountId, campaignId, dateFrom: FROM, dateTo: TODAY });
-    expectError(
+    await service.create(ctx(), { accountId: ws.accountId, campaignId, dateFrom: FROM, dateTo: TODAY });
+    await expectError(
       () => service.create(ctx(), { accountId: ws.accountId, campaignId, dateFrom: FROM, dateTo: TODAY }),
       'diagnostic_in_progress',
     );
-    service.create(ctx(), { accountId: ws.accountId, campaignId: null, dateFrom: FROM, dateTo: TODAY });
-    expectError(
+    await service.create(ctx(), { accountId: ws.accountId, campaignId: null, dateFrom: FROM, dateTo: TODAY });
+    await expectError(
       () =>
         service.create(ctx(), { accountId: ws.accountId, campaignId: null, dateFrom: FROM, dateTo: TODAY }),
       'diagnostic_in_progress',
@@ -157,14 +164,15 @@ describe('DiagnosticsService', () => {
     await service.whenIdle();
     // Once finished, a new one may start.
     expect(
-      service.create(ctx(), { accountId: ws.accountId, campaignId, dateFrom: FROM, dateTo: TODAY }).status,
+      (await service.create(ctx(), { accountId: ws.accountId, campaignId, dateFrom: FROM, dateTo: TODAY }))
+        .status,
     ).toBe('pending');
     await service.whenIdle();
   });
 
-  it('refuses unsynced data (422) and foreign IDs (404)', () => {
+  it('refuses unsynced data (422) and foreign IDs (404)', async () => {
     const unsynced = insertCampaign(core.db, ws.accountId, sickCampaign('Not yet'), false);
-    expectError(
+    await expectError(
       () =>
         service.create(ctx(), {
           accountId: ws.accountId,
@@ -174,13 +182,13 @@ describe('DiagnosticsService', () => {
         }),
       'campaign_not_synced',
     );
-    expectError(
+    await expectError(
       () =>
         service.create(ctx(), { accountId: ws.accountId, campaignId: null, dateFrom: FROM, dateTo: TODAY }),
       'campaign_not_synced',
     );
     const other = seedWorkspace(core.db);
-    expectError(
+    await expectError(
       () =>
         service.create(
           { workspaceId: other.workspaceId, userId: null },
@@ -202,14 +210,14 @@ describe('DiagnosticsService', () => {
         adSets: [{ name: 'US', dailyBudget: 40, ads: [{ name: 'A' }] }],
       }),
     );
-    const created = service.create(ctx(), {
+    const created = await service.create(ctx(), {
       accountId: ws.accountId,
       campaignId: null,
       dateFrom: FROM,
       dateTo: TODAY,
     });
     await service.whenIdle();
-    const detail = DiagnosticDetailSchema.parse(service.get(ctx(), created.id));
+    const detail = DiagnosticDetailSchema.parse(await service.get(ctx(), created.id));
     expect(detail).toMatchObject({
       campaignId: null,
       campaignName: null,
@@ -236,9 +244,9 @@ describe('DiagnosticsService', () => {
         '2026-03-01T10:00:01.000Z',
       );
     const restarted = new DiagnosticsService(core);
-    restarted.resume();
+    await restarted.resume();
     await restarted.whenIdle();
-    expect(restarted.get(ctx(), 'diag_Interrupted00001')?.status).toBe('completed');
+    expect((await restarted.get(ctx(), 'diag_Interrupted00001'))?.status).toBe('completed');
   });
 
   it('marks a job failed, with an error, when its data disappeared before it ran', async () => {
@@ -263,9 +271,9 @@ describe('DiagnosticsService', () => {
     core.db.pragma('foreign_keys = ON');
     const statuses: string[] = [];
     core.events.on('diagnostic.changed', (e) => statuses.push(e.status));
-    service.resume();
+    await service.resume();
     await service.whenIdle();
-    const detail = DiagnosticDetailSchema.parse(service.get(ctx(), 'diag_OrphanedJob00001'));
+    const detail = DiagnosticDetailSchema.parse(await service.get(ctx(), 'diag_OrphanedJob00001'));
     expect(statuses).toEqual(['running', 'failed']);
     expect(detail).toMatchObject({
       status: 'failed',
@@ -308,7 +316,7 @@ describe('DiagnosticsService', () => {
       core.db.pragma('foreign_keys = OFF');
       core.db.prepare(`DELETE FROM ad_accounts WHERE id = ?`).run(ws.accountId);
       core.db.pragma('foreign_keys = ON');
-      offThread.resume();
+      await offThread.resume();
       await offThread.whenIdle();
       const failed = core.db
         .prepare(`SELECT status, error FROM diagnostics WHERE id = 'diag_VanishedOnWorker1'`)
@@ -322,14 +330,14 @@ describe('DiagnosticsService', () => {
 
   it('keeps profiles and feedback per user and applies them to later diagnostics', async () => {
     const campaignId = insertCampaign(core.db, ws.accountId, sickCampaign());
-    expect(service.getProfile(ctx())).toMatchObject({
+    expect(await service.getProfile(ctx())).toMatchObject({
       userId: ws.userId,
       riskAppetite: 'MEDIUM',
       focusMetric: 'CPA',
       updatedAt: null,
     });
-    service.setProfile(ctx(), { focusMetric: 'CTR' });
-    expect(service.getProfile(ctx())).toMatchObject({ riskAppetite: 'MEDIUM', focusMetric: 'CTR' });
+    await service.setProfile(ctx(), { focusMetric: 'CTR' });
+    expect(await service.getProfile(ctx())).toMatchObject({ riskAppetite: 'MEDIUM', focusMetric: 'CTR' });
     const first = await service.runNow(ctx(), {
       accountId: ws.accountId,
       campaignId,
@@ -347,7 +355,11 @@ describe('DiagnosticsService', () => {
       });
       const rec = run.recommendations.find((r) => r.action.startsWith('Replace the creative'));
       if (rec)
-        service.feedback(ctx(), { diagnosticId: run.id, recommendationId: rec.id, feedback: 'dismissed' });
+        await service.feedback(ctx(), {
+          diagnosticId: run.id,
+          recommendationId: rec.id,
+          feedback: 'dismissed',
+        });
     }
     const later = await service.runNow(ctx(), {
       accountId: ws.accountId,
@@ -357,7 +369,7 @@ describe('DiagnosticsService', () => {
     });
     expect(later.recommendations[0]?.action).not.toMatch(/^Replace the creative/);
     expect(later.andromedaContext?.adaptations).toMatch(/dismissed/);
-    expectError(
+    await expectError(
       () =>
         service.feedback(ctx(), { diagnosticId: later.id, recommendationId: 'rec_9', feedback: 'applied' }),
       'not_found',

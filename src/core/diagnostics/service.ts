@@ -14,6 +14,9 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { RequestContext } from '../identity/access';
 import { JobThread } from '../jobs/thread';
+import { issuesTracked } from '../issues/tracker';
+import { jsonValues, unindexed } from '../store/dialect';
+import { isUniqueViolation, type Sql } from '../store/sql';
 import { recordFeedback, setProfile, getProfile, type ActionKind } from './andromeda';
 import { computeDiagnosis, fromDiagnosisFault, type DiagnosisFault, type DiagnosisJob } from './compute';
 import { deleteGoal, saveGoal } from '../goals/store';
@@ -84,37 +87,49 @@ export class DiagnosticsService {
     return this.thread !== null;
   }
 
-  private get db() {
-    return this.core.db;
+  private get sql() {
+    return this.core.sql;
   }
+
+  /** Creates under way (the watcher starts them from events): `whenIdle` waits for them too. */
+  private readonly creating = new Set<Promise<unknown>>();
 
   private now(): string {
     return this.core.clock.now().toISOString();
   }
 
   /** The user whose Andromeda profile applies: the caller, else the workspace's owner. */
-  userFor(ctx: DiagnosticsContext): string | null {
+  async userFor(ctx: DiagnosticsContext): Promise<string | null> {
     if (ctx.userId) return ctx.userId;
-    const owner = this.db
-      .prepare(
-        `SELECT id FROM users WHERE workspace_id = ? ORDER BY role = 'owner' DESC, created_at, id LIMIT 1`,
-      )
-      .get(ctx.workspaceId) as { id: string } | undefined;
+    const owner = await this.sql.get<{ id: string }>(
+      `SELECT id FROM users WHERE workspace_id = ? ORDER BY role = 'owner' DESC, created_at, id LIMIT 1`,
+      [ctx.workspaceId],
+    );
     return owner?.id ?? null;
   }
 
-  create(ctx: DiagnosticsContext, input: CreateDiagnosticInput): DiagnosticCreated {
+  create(ctx: DiagnosticsContext, input: CreateDiagnosticInput): Promise<DiagnosticCreated> {
+    const creating = this.insert(ctx, input);
+    this.creating.add(creating);
+    const forget = () => this.creating.delete(creating);
+    creating.then(forget, forget);
+    return creating;
+  }
+
+  private async insert(ctx: DiagnosticsContext, input: CreateDiagnosticInput): Promise<DiagnosticCreated> {
     if (this.jobs.isStopped) throw new AppError('api_error', 'The diagnostics service is shutting down.');
     if (input.dateFrom > input.dateTo)
       throw new AppError('invalid_date_range', 'date_start is after date_end.');
-    const account = this.db
-      .prepare(`SELECT id FROM ad_accounts WHERE id = ? AND workspace_id = ?`)
-      .get(input.accountId, ctx.workspaceId);
+    const account = await this.sql.get(`SELECT id FROM ad_accounts WHERE id = ? AND workspace_id = ?`, [
+      input.accountId,
+      ctx.workspaceId,
+    ]);
     if (!account) throw new AppError('not_found', `Account ${input.accountId} was not found.`);
     if (input.campaignId) {
-      const campaign = this.db
-        .prepare(`SELECT insights_synced_at FROM campaigns WHERE id = ? AND account_id = ?`)
-        .get(input.campaignId, input.accountId) as { insights_synced_at: string | null } | undefined;
+      const campaign = await this.sql.get<{ insights_synced_at: string | null }>(
+        `SELECT insights_synced_at FROM campaigns WHERE id = ? AND account_id = ?`,
+        [input.campaignId, input.accountId],
+      );
       if (!campaign) throw new AppError('not_found', `Campaign ${input.campaignId} was not found.`);
       if (!campaign.insights_synced_at) {
         throw new AppError(
@@ -123,9 +138,10 @@ export class DiagnosticsService {
         );
       }
     } else {
-      const synced = this.db
-        .prepare(`SELECT 1 FROM campaigns WHERE account_id = ? AND insights_synced_at IS NOT NULL LIMIT 1`)
-        .get(input.accountId);
+      const synced = await this.sql.get(
+        `SELECT 1 AS found FROM campaigns WHERE account_id = ? AND insights_synced_at IS NOT NULL LIMIT 1`,
+        [input.accountId],
+      );
       if (!synced)
         throw new AppError(
           'campaign_not_synced',
@@ -134,27 +150,27 @@ export class DiagnosticsService {
     }
     const id = newId('diag');
     const createdAt = this.now();
+    const userId = await this.userFor(ctx);
     try {
-      this.db
-        .prepare(
-          `INSERT INTO diagnostics (id, workspace_id, account_id, campaign_id, user_id, status, date_from, date_to,
-             created_at, trigger, campaign_scope)
-           VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
-        )
-        .run(
+      await this.sql.run(
+        `INSERT INTO diagnostics (id, workspace_id, account_id, campaign_id, user_id, status, date_from, date_to,
+           created_at, trigger, campaign_scope)
+         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
+        [
           id,
           ctx.workspaceId,
           input.accountId,
           input.campaignId,
-          this.userFor(ctx),
+          userId,
           input.dateFrom,
           input.dateTo,
           createdAt,
           input.trigger ?? 'manual',
           input.campaignScope && !input.campaignId ? JSON.stringify(input.campaignScope) : null,
-        );
+        ],
+      );
     } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+      if (isUniqueViolation(error)) {
         throw new AppError(
           'diagnostic_in_progress',
           input.campaignId
@@ -164,7 +180,7 @@ export class DiagnosticsService {
       }
       throw error;
     }
-    const estimatedCompletionSeconds = this.estimateSeconds();
+    const estimatedCompletionSeconds = await this.estimateSeconds();
     this.emit(ctx.workspaceId, id, input.campaignId, 'pending', null);
     this.enqueue(id);
     return { id, campaignId: input.campaignId, status: 'pending', createdAt, estimatedCompletionSeconds };
@@ -172,22 +188,20 @@ export class DiagnosticsService {
 
   /** Runs a diagnostic to the end before returning (the CLI's `diagnose`). */
   async runNow(ctx: DiagnosticsContext, input: CreateDiagnosticInput): Promise<DiagnosticDetail> {
-    const created = this.create(ctx, input);
+    const created = await this.create(ctx, input);
     await this.whenIdle();
-    const detail = this.get(ctx, created.id);
+    const detail = await this.get(ctx, created.id);
     if (!detail) throw new AppError('api_error', `Diagnostic ${created.id} disappeared.`);
     return detail;
   }
 
   /** Seconds from the mean of the last 20 processing times, times the jobs ahead in the queue. */
-  private estimateSeconds(): number {
-    const row = this.db
-      .prepare(
-        `SELECT AVG(processing_time_ms) AS ms FROM (SELECT processing_time_ms FROM diagnostics
-         WHERE status = 'completed' AND processing_time_ms IS NOT NULL ORDER BY completed_at DESC LIMIT 20)`,
-      )
-      .get() as { ms: number | null };
-    const perJob = row.ms ?? 1000;
+  private async estimateSeconds(): Promise<number> {
+    const row = await this.sql.get<{ ms: number | null }>(
+      `SELECT AVG(processing_time_ms) AS ms FROM (SELECT processing_time_ms FROM diagnostics
+       WHERE status = 'completed' AND processing_time_ms IS NOT NULL ORDER BY completed_at DESC LIMIT 20) AS recent`,
+    );
+    const perJob = row?.ms ?? 1000;
     const ahead = this.jobs.queued + (this.jobs.active ? 1 : 0) + 1;
     return Math.max(1, Math.ceil((perJob * ahead) / 1000));
   }
@@ -197,24 +211,22 @@ export class DiagnosticsService {
   }
 
   private async process(id: string): Promise<void> {
-    const row = this.db.prepare(`SELECT * FROM diagnostics WHERE id = ?`).get(id) as
-      DiagnosticRow | undefined;
+    const row = await this.sql.get<DiagnosticRow>(`SELECT * FROM diagnostics WHERE id = ?`, [id]);
     if (!row || (row.status !== 'pending' && row.status !== 'running')) return;
     const startedAt = this.now();
-    this.db
-      .prepare(`UPDATE diagnostics SET status = 'running', started_at = ? WHERE id = ?`)
-      .run(startedAt, id);
+    await this.sql.run(`UPDATE diagnostics SET status = 'running', started_at = ? WHERE id = ?`, [
+      startedAt,
+      id,
+    ]);
     this.emit(row.workspace_id, id, row.campaign_id, 'running', null);
     const started = performance.now();
     try {
       const content = await this.compute(row);
       const processingTimeMs = Math.max(1, Math.round(performance.now() - started));
-      this.db
-        .prepare(
-          `UPDATE diagnostics SET status = 'completed', risk_level = ?, summary = ?, issues_detected = ?,
-             recommendation_count = ?, result = ?, processing_time_ms = ?, completed_at = ? WHERE id = ?`,
-        )
-        .run(
+      await this.sql.run(
+        `UPDATE diagnostics SET status = 'completed', risk_level = ?, summary = ?, issues_detected = ?,
+           recommendation_count = ?, result = ?, processing_time_ms = ?, completed_at = ? WHERE id = ?`,
+        [
           content.riskLevel,
           content.summary,
           content.issuesDetected,
@@ -223,7 +235,8 @@ export class DiagnosticsService {
           processingTimeMs,
           this.now(),
           id,
-        );
+        ],
+      );
       this.emit(row.workspace_id, id, row.campaign_id, 'completed', content.riskLevel);
     } catch (error) {
       const value =
@@ -232,17 +245,16 @@ export class DiagnosticsService {
           : { type: 'api_error', message: 'The analysis failed unexpectedly.' };
       if (!(error instanceof AppError))
         this.core.logger.error('diagnostic failed', { id, error: String(error) });
-      this.db
-        .prepare(
-          `UPDATE diagnostics SET status = 'failed', error = ?, processing_time_ms = ?, completed_at = ? WHERE id = ?`,
-        )
-        .run(JSON.stringify(value), Math.round(performance.now() - started), this.now(), id);
+      await this.sql.run(
+        `UPDATE diagnostics SET status = 'failed', error = ?, processing_time_ms = ?, completed_at = ? WHERE id = ?`,
+        [JSON.stringify(value), Math.round(performance.now() - started), this.now(), id],
+      );
       this.emit(row.workspace_id, id, row.campaign_id, 'failed', null);
     }
   }
 
   /** Loads and analyses one diagnostic's data (pure engine over a store snapshot), off-thread in hosts. */
-  private compute(row: DiagnosticRow): Promise<StoredDiagnosis> | StoredDiagnosis {
+  private async compute(row: DiagnosticRow): Promise<StoredDiagnosis> {
     const job: DiagnosisJob = {
       dataDir: this.core.dataDir,
       accountId: row.account_id,
@@ -252,7 +264,7 @@ export class DiagnosticsService {
       dateTo: row.date_to,
       campaignScope: row.campaign_scope ? (JSON.parse(row.campaign_scope) as string[]) : null,
     };
-    return this.thread ? this.thread.run(job) : computeDiagnosis(this.db, job).then(storedDiagnosis);
+    return this.thread ? this.thread.run(job) : storedDiagnosis(await computeDiagnosis(this.sql, job));
   }
 
   private emit(
@@ -265,15 +277,19 @@ export class DiagnosticsService {
     this.core.events.emit('diagnostic.changed', { workspaceId, diagnosticId, campaignId, status, riskLevel });
   }
 
-  get(ctx: DiagnosticsContext, id: string): DiagnosticDetail | undefined {
-    const row = this.db
-      .prepare(`${SELECT} WHERE d.id = ? AND d.workspace_id = ?`)
-      .get(id, ctx.workspaceId) as DiagnosticRow | undefined;
+  async get(ctx: DiagnosticsContext, id: string): Promise<DiagnosticDetail | undefined> {
+    const row = await this.sql.get<DiagnosticRow>(`${SELECT} WHERE d.id = ? AND d.workspace_id = ?`, [
+      id,
+      ctx.workspaceId,
+    ]);
     return row ? toDetail(row) : undefined;
   }
 
-  list(ctx: DiagnosticsContext, f: ListDiagnosticsFilter): { items: DiagnosticListItem[]; total: number } {
-    const where = [`d.workspace_id = ?`, `d.account_id IN (SELECT value FROM json_each(?))`];
+  async list(
+    ctx: DiagnosticsContext,
+    f: ListDiagnosticsFilter,
+  ): Promise<{ items: DiagnosticListItem[]; total: number }> {
+    const where = [`d.workspace_id = ?`, `d.account_id IN ${jsonValues(this.sql)}`];
     const params: (string | number)[] = [ctx.workspaceId, JSON.stringify(f.accountIds)];
     const add = (condition: string, value: string | undefined): void => {
       if (!value) return;
@@ -287,45 +303,40 @@ export class DiagnosticsService {
     add(`substr(d.created_at, 1, 10) >= ?`, f.dateStart);
     add(`substr(d.created_at, 1, 10) <= ?`, f.dateEnd);
     const clause = where.join(' AND ');
-    const total = (
-      this.db.prepare(`SELECT count(*) AS n FROM diagnostics d WHERE ${clause}`).get(...params) as {
-        n: number;
-      }
-    ).n;
-    const rows = this.db
-      .prepare(`${SELECT} WHERE ${clause} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`)
-      .all(...params, f.pageSize, (f.page - 1) * f.pageSize) as DiagnosticRow[];
+    const total =
+      (await this.sql.get<{ n: number }>(`SELECT count(*) AS n FROM diagnostics d WHERE ${clause}`, params))
+        ?.n ?? 0;
+    const rows = await this.sql.all<DiagnosticRow>(
+      `${SELECT} WHERE ${clause} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`,
+      [...params, f.pageSize, (f.page - 1) * f.pageSize],
+    );
     return { items: rows.map(toListItem), total };
   }
 
   /**
    * The newest completed campaign diagnostic of each campaign (for the campaign list's latestDiagnostic).
-   * `+d.status` keeps SQLite on the (campaign_id, completed_at) index rather than the status one.
+   * `unindexed` keeps SQLite on the (campaign_id, completed_at) index rather than the status one.
    */
-  latestForCampaigns(
+  async latestForCampaigns(
     campaignIds: string[],
-  ): Map<
-    string,
-    { id: string; riskLevel: RiskLevel | null; issuesDetected: number; completedAt: string | null }
+  ): Promise<
+    Map<
+      string,
+      { id: string; riskLevel: RiskLevel | null; issuesDetected: number; completedAt: string | null }
+    >
   > {
     const out = new Map<
       string,
       { id: string; riskLevel: RiskLevel | null; issuesDetected: number; completedAt: string | null }
     >();
     if (campaignIds.length === 0) return out;
-    const rows = this.db
-      .prepare(
-        `SELECT d.campaign_id, d.id, d.risk_level, d.issues_detected, d.completed_at FROM diagnostics d
-         WHERE d.campaign_id IN (SELECT value FROM json_each(?)) AND +d.status = 'completed'
-         ORDER BY d.campaign_id, d.completed_at DESC, d.id DESC`,
-      )
-      .all(JSON.stringify(campaignIds)) as {
+    const rows = await this.sql.all<{
       campaign_id: string;
       id: string;
       risk_level: RiskLevel | null;
       issues_detected: number;
       completed_at: string | null;
-    }[];
+    }>(latestText(this.sql), [JSON.stringify(campaignIds)]);
     for (const r of rows) {
       if (out.has(r.campaign_id)) continue;
       out.set(r.campaign_id, {
@@ -342,16 +353,19 @@ export class DiagnosticsService {
    * Jobs a previous process left pending or running are run again: their inputs are all stored and the
    * engine is deterministic, so a re-run gives what the interrupted run would have given.
    */
-  resume(): void {
+  async resume(): Promise<void> {
     this.jobs.start();
-    const rows = this.db
-      .prepare(`SELECT id FROM diagnostics WHERE status IN ('pending', 'running') ORDER BY created_at, id`)
-      .all() as { id: string }[];
+    const rows = await this.sql.all<{ id: string }>(
+      `SELECT id FROM diagnostics WHERE status IN ('pending', 'running') ORDER BY created_at, id`,
+    );
     for (const { id } of rows) this.jobs.enqueue(id);
   }
 
-  whenIdle(): Promise<void> {
-    return this.jobs.whenIdle();
+  /** Resolves when no diagnostic is being created, queued or run, and their issues are tracked. */
+  async whenIdle(): Promise<void> {
+    while (this.creating.size > 0) await Promise.allSettled([...this.creating]);
+    await this.jobs.whenIdle();
+    await issuesTracked(this.core);
   }
 
   /** No new jobs; the running one finishes; queued ones stay pending for the next start's resume(). */
@@ -362,25 +376,26 @@ export class DiagnosticsService {
 
   // Andromeda, scoped to the caller's workspace.
 
-  getProfile(ctx: DiagnosticsContext): {
+  async getProfile(ctx: DiagnosticsContext): Promise<{
     userId: string | null;
     riskAppetite: Profile['riskAppetite'];
     focusMetric: Profile['focusMetric'];
     updatedAt: string | null;
-  } {
-    const userId = this.userFor(ctx);
-    const { profile, updatedAt } = getProfile(this.db, userId);
+  }> {
+    const userId = await this.userFor(ctx);
+    const { profile, updatedAt } = await getProfile(this.sql, userId);
     return { userId, ...profile, updatedAt };
   }
 
-  setProfile(ctx: DiagnosticsContext, change: Partial<Profile>): Profile {
-    const userId = this.userFor(ctx);
+  async setProfile(ctx: DiagnosticsContext, change: Partial<Profile>): Promise<Profile> {
+    const userId = await this.userFor(ctx);
     if (!userId) throw new AppError('not_found', 'The workspace has no user to keep a profile for.');
-    const inWorkspace = this.db
-      .prepare(`SELECT 1 FROM users WHERE id = ? AND workspace_id = ?`)
-      .get(userId, ctx.workspaceId);
+    const inWorkspace = await this.sql.get(`SELECT 1 AS found FROM users WHERE id = ? AND workspace_id = ?`, [
+      userId,
+      ctx.workspaceId,
+    ]);
     if (!inWorkspace) throw new AppError('not_found', `User ${userId} was not found.`);
-    return setProfile(this.db, userId, change, this.now());
+    return setProfile(this.sql, userId, change, this.now());
   }
 
   /**
@@ -388,16 +403,15 @@ export class DiagnosticsService {
    * (null clears it; the campaign follows the account's goal again).
    */
   async setTargetCpa(ctx: DiagnosticsContext, campaignId: string, amount: number | null): Promise<void> {
-    const row = this.db
-      .prepare(
-        `SELECT c.account_id FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
-           WHERE c.id = ? AND a.workspace_id = ?`,
-      )
-      .get(campaignId, ctx.workspaceId) as { account_id: string } | undefined;
+    const row = await this.sql.get<{ account_id: string }>(
+      `SELECT c.account_id FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
+         WHERE c.id = ? AND a.workspace_id = ?`,
+      [campaignId, ctx.workspaceId],
+    );
     if (!row) throw new AppError('not_found', `Campaign ${campaignId} was not found.`);
-    if (amount === null) await deleteGoal(this.core.sql, row.account_id, campaignId);
+    if (amount === null) await deleteGoal(this.sql, row.account_id, campaignId);
     else
-      await saveGoal(this.core.sql, {
+      await saveGoal(this.sql, {
         account_id: row.account_id,
         campaign_id: campaignId,
         kind: 'CPA',
@@ -407,16 +421,26 @@ export class DiagnosticsService {
       });
   }
 
-  feedback(
+  async feedback(
     ctx: DiagnosticsContext,
     input: { diagnosticId: string; recommendationId: string; feedback: 'applied' | 'dismissed' },
-  ): { actionKind: ActionKind } {
-    const userId = this.userFor(ctx);
+  ): Promise<{ actionKind: ActionKind }> {
+    const userId = await this.userFor(ctx);
     if (!userId) throw new AppError('not_found', 'The workspace has no user to record feedback for.');
-    const owned = this.db
-      .prepare(`SELECT 1 FROM diagnostics WHERE id = ? AND workspace_id = ?`)
-      .get(input.diagnosticId, ctx.workspaceId);
+    const owned = await this.sql.get(`SELECT 1 AS found FROM diagnostics WHERE id = ? AND workspace_id = ?`, [
+      input.diagnosticId,
+      ctx.workspaceId,
+    ]);
     if (!owned) throw new AppError('not_found', `Diagnostic ${input.diagnosticId} was not found.`);
-    return recordFeedback(this.db, { ...input, userId, now: this.now() });
+    return recordFeedback(this.sql, { ...input, userId, now: this.now() });
   }
+}
+
+const LATEST: Partial<Record<Sql['engine'], string>> = {};
+/** The completed diagnostics of some campaigns, each campaign's newest first. */
+function latestText(sql: Sql): string {
+  return (LATEST[sql.engine] ??= `SELECT d.campaign_id, d.id, d.risk_level, d.issues_detected, d.completed_at
+     FROM diagnostics d
+     WHERE d.campaign_id IN ${jsonValues(sql)} AND ${unindexed(sql, 'd.status')} = 'completed'
+     ORDER BY d.campaign_id, d.completed_at DESC, d.id DESC`);
 }

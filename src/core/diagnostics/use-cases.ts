@@ -119,7 +119,7 @@ export function diagnosticUseCases(services: AppServices) {
       const target = detail.campaignId ? await targetCpaMicros(sql, detail.campaignId) : null;
       return {
         ...detail,
-        feedback: feedbackGiven(db, id, diagnostics.userFor(ctx)),
+        feedback: await feedbackGiven(sql, id, await diagnostics.userFor(ctx)),
         campaignTargetCpa: target === null ? null : microsToAmount(target),
       };
     },
@@ -139,7 +139,7 @@ export function diagnosticUseCases(services: AppServices) {
       input: { diagnosticId: string; recommendationId: string; feedback: 'applied' | 'dismissed' },
     ) {
       await visible(ctx, input.diagnosticId);
-      const { actionKind } = diagnostics.feedback(ctx, input);
+      const { actionKind } = await diagnostics.feedback(ctx, input);
       return { ...input, actionKind };
     },
 
@@ -152,7 +152,13 @@ export function diagnosticUseCases(services: AppServices) {
       const accountRef = campaign?.accountId ?? input.accountId;
       if (!accountRef) throw new AppError('invalid_request', 'Name the account or the campaign.');
       const account = await resolveAccount(sql, ctx, accountRef);
-      const rows = completedDiagnostics(db, ctx.workspaceId, account.id, campaign?.id ?? null, HISTORY_LIMIT);
+      const rows = await completedDiagnostics(
+        sql,
+        ctx.workspaceId,
+        account.id,
+        campaign?.id ?? null,
+        HISTORY_LIMIT,
+      );
       return {
         accountId: account.id,
         campaignId: campaign?.id ?? null,
@@ -174,7 +180,7 @@ export function diagnosticUseCases(services: AppServices) {
       if (current.status !== 'completed' || !current.completedAt) {
         return { diagnosticId: id, previous: null, ...empty };
       }
-      const previousId = previousDiagnosticId(db, {
+      const previousId = await previousDiagnosticId(sql, {
         id,
         accountId: current.accountId,
         campaignId: current.campaignId,
@@ -194,7 +200,7 @@ export function diagnosticUseCases(services: AppServices) {
     async evidence(ctx: RequestContext, id: string): Promise<EvidenceSeries> {
       const detail = await visible(ctx, id);
       const account = await resolveAccount(sql, ctx, detail.accountId);
-      return evidenceSeries(db, detail, account.timezone);
+      return evidenceSeries(sql, detail, account.timezone);
     },
 
     async profile(ctx: RequestContext) {
@@ -202,7 +208,7 @@ export function diagnosticUseCases(services: AppServices) {
     },
 
     async setProfile(ctx: RequestContext, change: Partial<Profile>) {
-      diagnostics.setProfile(ctx, change);
+      await diagnostics.setProfile(ctx, change);
       return diagnostics.getProfile(ctx);
     },
   };

@@ -62,13 +62,13 @@ function withHistory(row: IssueRow, entry: HistoryEntry): IssueRow {
 }
 
 /** Applies one diagnosis to the issues; returns and announces what changed. */
-export function reconcileIssues(core: Core, findings: DiagnosisFindings): IssueChangeEvent[] {
-  const { db, clock } = core;
+export async function reconcileIssues(core: Core, findings: DiagnosisFindings): Promise<IssueChangeEvent[]> {
+  const { sql, clock } = core;
   const now = clock.now().toISOString();
   const changes: IssueChangeEvent[] = [];
-  db.transaction(() => {
+  await sql.transaction(async (tx) => {
     const live = new Map(
-      liveIssuesOf(db, findings.accountId, findings.judgedCampaignIds).map((row) => [
+      (await liveIssuesOf(tx, findings.accountId, findings.judgedCampaignIds)).map((row) => [
         keyOf(row.campaign_id, row.type, row.entity_id),
         row,
       ]),
@@ -115,12 +115,12 @@ export function reconcileIssues(core: Core, findings: DiagnosisFindings): IssueC
           row = withHistory(row, entry('improved'));
           changes.push({ issueId: row.id, change: 'improved', row });
         }
-        updateIssue(db, row);
+        await updateIssue(tx, row);
         continue;
       }
       const since = addDays(now.slice(0, 10), -REOPEN_WITHIN_DAYS);
-      const resolved = recentlyResolved(
-        db,
+      const resolved = await recentlyResolved(
+        tx,
         {
           accountId: findings.accountId,
           campaignId: found.campaignId,
@@ -144,7 +144,7 @@ export function reconcileIssues(core: Core, findings: DiagnosisFindings): IssueC
           },
           entry('reopened'),
         );
-        updateIssue(db, row);
+        await updateIssue(tx, row);
         changes.push({ issueId: row.id, change: 'reopened', row });
         continue;
       }
@@ -165,7 +165,7 @@ export function reconcileIssues(core: Core, findings: DiagnosisFindings): IssueC
         history: JSON.stringify([entry('opened')]),
         ...fresh,
       };
-      insertIssue(db, row);
+      await insertIssue(tx, row);
       changes.push({ issueId: row.id, change: 'opened', row });
     }
     for (const [key, current] of live) {
@@ -186,40 +186,40 @@ export function reconcileIssues(core: Core, findings: DiagnosisFindings): IssueC
           by: null,
         },
       );
-      updateIssue(db, row);
+      await updateIssue(tx, row);
       changes.push({ issueId: row.id, change: 'resolved', row });
     }
-  })();
+  });
   for (const change of changes) announce(core, change);
   return changes;
 }
 
 /** Snoozes whose date has passed: the issues are open again (run before lists and by the watcher). */
-export function wakeSnoozed(core: Core): IssueChangeEvent[] {
-  const { db, clock } = core;
+export async function wakeSnoozed(core: Core): Promise<IssueChangeEvent[]> {
+  const { sql, clock } = core;
   const now = clock.now().toISOString();
   const changes: IssueChangeEvent[] = [];
-  db.transaction(() => {
-    for (const due of snoozesDue(db, now.slice(0, 10))) {
+  await sql.transaction(async (tx) => {
+    for (const due of await snoozesDue(tx, now.slice(0, 10))) {
       const row = withHistory(
         { ...due, state: 'open', snoozed_until: null, snooze_until_worse: 0, updated_at: now },
         { at: now, change: 'unsnoozed', severity: due.severity, diagnosticId: null, by: null },
       );
-      updateIssue(db, row);
+      await updateIssue(tx, row);
       changes.push({ issueId: row.id, change: 'unsnoozed', row });
     }
-  })();
+  });
   for (const change of changes) announce(core, change);
   return changes;
 }
 
 /** The analyst's action on one issue: acknowledge, or snooze until a date and/or until worse. */
-export function actOnIssue(
+export async function actOnIssue(
   core: Core,
   row: IssueRow,
   action: { kind: 'acknowledge' } | { kind: 'snooze'; until: string | null; untilWorse: boolean },
   by: string | null,
-): IssueRow {
+): Promise<IssueRow> {
   const now = core.clock.now().toISOString();
   const base = { ...row, updated_at: now };
   const next =
@@ -237,7 +237,7 @@ export function actOnIssue(
           },
           { at: now, change: 'snoozed', severity: row.severity, diagnosticId: null, by },
         );
-  core.db.transaction(() => updateIssue(core.db, next))();
+  await updateIssue(core.sql, next);
   announce(core, {
     issueId: next.id,
     change: action.kind === 'acknowledge' ? 'acknowledged' : 'snoozed',

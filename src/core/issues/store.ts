@@ -1,8 +1,9 @@
-// The issues table: one row per problem across diagnoses. The only SQL on it.
+// The issues table: one row per problem across diagnoses. The only SQL on it, behind the store
+// boundary (either engine).
 import type { IssueChange, IssueState, TrackedIssue } from '../../shared/api/issues';
 import type { RiskLevel } from '../../shared/api/diagnostics';
-import { stmt } from '../store/statements';
-import type { Db } from '../store/open';
+import { jsonValues, orEmpty } from '../store/dialect';
+import type { Sql } from '../store/sql';
 
 export interface IssueRow {
   id: string;
@@ -36,62 +37,111 @@ export interface HistoryEntry {
   by: string | null;
 }
 
+/** The columns in the order `insertIssue` writes them. */
+const COLUMNS = [
+  'id',
+  'workspace_id',
+  'account_id',
+  'campaign_id',
+  'type',
+  'entity_id',
+  'entity_name',
+  'state',
+  'severity',
+  'peak_severity',
+  'title',
+  'description',
+  'evidence',
+  'diagnostic_id',
+  'opened_at',
+  'updated_at',
+  'resolved_at',
+  'snoozed_until',
+  'snooze_until_worse',
+  'acknowledged_by',
+  'history',
+] as const satisfies readonly (keyof IssueRow)[];
+
+/** What an update may change (the key columns never do), in the order `updateIssue` writes them. */
+const CHANGING = [
+  'entity_name',
+  'state',
+  'severity',
+  'peak_severity',
+  'title',
+  'description',
+  'evidence',
+  'diagnostic_id',
+  'updated_at',
+  'resolved_at',
+  'snoozed_until',
+  'snooze_until_worse',
+  'acknowledged_by',
+  'history',
+] as const satisfies readonly (keyof IssueRow)[];
+
+const SELECT = `SELECT ${COLUMNS.join(', ')} FROM issues`;
+const INSERT = `INSERT INTO issues (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+const UPDATE = `UPDATE issues SET ${CHANGING.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
+
+/** The text of each statement keyed on an issue's campaign, per engine: it must match the key index. */
+function keyedTexts(sql: Sql) {
+  return {
+    live: `${SELECT} WHERE account_id = ? AND state != 'resolved'
+       AND ${orEmpty(sql, 'campaign_id')} IN ${jsonValues(sql)}`,
+    resolved: `${SELECT} WHERE account_id = ? AND ${orEmpty(sql, 'campaign_id')} = ? AND type = ? AND entity_id = ?
+       AND state = 'resolved' AND resolved_at >= ? ORDER BY resolved_at DESC LIMIT 1`,
+  };
+}
+
+const TEXTS: Partial<Record<Sql['engine'], ReturnType<typeof keyedTexts>>> = {};
+const keyed = (sql: Sql) => (TEXTS[sql.engine] ??= keyedTexts(sql));
+
 /** The live issues (not resolved) of some campaigns of an account (null = account-wide ones). */
-export function liveIssuesOf(db: Db, accountId: string, campaignIds: readonly (string | null)[]): IssueRow[] {
-  return stmt(
-    db,
-    `SELECT * FROM issues WHERE account_id = ? AND state != 'resolved'
-       AND IFNULL(campaign_id, '') IN (SELECT value FROM json_each(?))`,
-  ).all(accountId, JSON.stringify(campaignIds.map((id) => id ?? ''))) as IssueRow[];
+export function liveIssuesOf(
+  sql: Sql,
+  accountId: string,
+  campaignIds: readonly (string | null)[],
+): Promise<IssueRow[]> {
+  return sql.all<IssueRow>(keyed(sql).live, [accountId, JSON.stringify(campaignIds.map((id) => id ?? ''))]);
 }
 
 /** The most recently resolved issue with this key, resolved at or after `since` (to reopen it). */
 export function recentlyResolved(
-  db: Db,
+  sql: Sql,
   key: { accountId: string; campaignId: string | null; type: string; entityId: string },
   since: string,
-): IssueRow | undefined {
-  return stmt(
-    db,
-    `SELECT * FROM issues WHERE account_id = ? AND IFNULL(campaign_id, '') = ? AND type = ? AND entity_id = ?
-       AND state = 'resolved' AND resolved_at >= ? ORDER BY resolved_at DESC LIMIT 1`,
-  ).get(key.accountId, key.campaignId ?? '', key.type, key.entityId, since) as IssueRow | undefined;
+): Promise<IssueRow | undefined> {
+  return sql.get<IssueRow>(keyed(sql).resolved, [
+    key.accountId,
+    key.campaignId ?? '',
+    key.type,
+    key.entityId,
+    since,
+  ]);
 }
 
-export function insertIssue(db: Db, row: IssueRow): void {
-  stmt(
-    db,
-    `INSERT INTO issues (id, workspace_id, account_id, campaign_id, type, entity_id, entity_name, state, severity,
-       peak_severity, title, description, evidence, diagnostic_id, opened_at, updated_at, resolved_at, snoozed_until,
-       snooze_until_worse, acknowledged_by, history)
-     VALUES (@id, @workspace_id, @account_id, @campaign_id, @type, @entity_id, @entity_name, @state, @severity,
-       @peak_severity, @title, @description, @evidence, @diagnostic_id, @opened_at, @updated_at, @resolved_at,
-       @snoozed_until, @snooze_until_worse, @acknowledged_by, @history)`,
-  ).run(row);
+export async function insertIssue(sql: Sql, row: IssueRow): Promise<void> {
+  await sql.run(
+    INSERT,
+    COLUMNS.map((c) => row[c]),
+  );
 }
 
-export function updateIssue(db: Db, row: IssueRow): void {
-  stmt(
-    db,
-    `UPDATE issues SET entity_name = @entity_name, state = @state, severity = @severity, peak_severity = @peak_severity,
-       title = @title, description = @description, evidence = @evidence, diagnostic_id = @diagnostic_id,
-       updated_at = @updated_at, resolved_at = @resolved_at, snoozed_until = @snoozed_until,
-       snooze_until_worse = @snooze_until_worse, acknowledged_by = @acknowledged_by, history = @history
-     WHERE id = @id`,
-  ).run(row);
+export async function updateIssue(sql: Sql, row: IssueRow): Promise<void> {
+  await sql.run(UPDATE, [...CHANGING.map((c) => row[c]), row.id]);
 }
 
-export function issueRow(db: Db, workspaceId: string, id: string): IssueRow | undefined {
-  return stmt(db, `SELECT * FROM issues WHERE id = ? AND workspace_id = ?`).get(id, workspaceId) as
-    IssueRow | undefined;
+export function issueRow(sql: Sql, workspaceId: string, id: string): Promise<IssueRow | undefined> {
+  return sql.get<IssueRow>(`${SELECT} WHERE id = ? AND workspace_id = ?`, [id, workspaceId]);
 }
 
 /** Snoozes whose date has passed end: the issue is open again. Returns the issues woken. */
-export function snoozesDue(db: Db, today: string): IssueRow[] {
-  return stmt(
-    db,
-    `SELECT * FROM issues WHERE state = 'snoozed' AND snoozed_until IS NOT NULL AND snoozed_until < ?`,
-  ).all(today) as IssueRow[];
+export function snoozesDue(sql: Sql, today: string): Promise<IssueRow[]> {
+  return sql.all<IssueRow>(
+    `${SELECT} WHERE state = 'snoozed' AND snoozed_until IS NOT NULL AND snoozed_until < ?`,
+    [today],
+  );
 }
 
 export interface IssueFilter {
@@ -107,14 +157,14 @@ export interface IssueFilter {
 const SEVERITY_RANK_SQL = `CASE i.severity WHEN 'LOW' THEN 1 WHEN 'MEDIUM' THEN 2 WHEN 'HIGH' THEN 3 ELSE 4 END`;
 
 /** Issues for the list: the worst and newest first. */
-export function listIssueRows(
-  db: Db,
+export async function listIssueRows(
+  sql: Sql,
   f: IssueFilter,
-): { rows: (IssueRow & { account_name: string; campaign_name: string | null })[]; total: number } {
+): Promise<{ rows: (IssueRow & { account_name: string; campaign_name: string | null })[]; total: number }> {
   const where = [
     `i.workspace_id = ?`,
-    `i.account_id IN (SELECT value FROM json_each(?))`,
-    `i.state IN (SELECT value FROM json_each(?))`,
+    `i.account_id IN ${jsonValues(sql)}`,
+    `i.state IN ${jsonValues(sql)}`,
     `${SEVERITY_RANK_SQL} >= ?`,
   ];
   const params: (string | number)[] = [
@@ -128,19 +178,14 @@ export function listIssueRows(
     params.push(f.campaignId);
   }
   const clause = where.join(' AND ');
-  const total = (
-    db.prepare(`SELECT count(*) AS n FROM issues i WHERE ${clause}`).get(...params) as { n: number }
-  ).n;
-  const rows = db
-    .prepare(
-      `SELECT i.*, a.name AS account_name, c.name AS campaign_name FROM issues i
-       JOIN ad_accounts a ON a.id = i.account_id LEFT JOIN campaigns c ON c.id = i.campaign_id
-       WHERE ${clause} ORDER BY ${SEVERITY_RANK_SQL} DESC, i.updated_at DESC, i.id LIMIT ? OFFSET ?`,
-    )
-    .all(...params, f.pageSize, (f.page - 1) * f.pageSize) as (IssueRow & {
-    account_name: string;
-    campaign_name: string | null;
-  })[];
+  const total =
+    (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM issues i WHERE ${clause}`, params))?.n ?? 0;
+  const rows = await sql.all<IssueRow & { account_name: string; campaign_name: string | null }>(
+    `SELECT i.*, a.name AS account_name, c.name AS campaign_name FROM issues i
+     JOIN ad_accounts a ON a.id = i.account_id LEFT JOIN campaigns c ON c.id = i.campaign_id
+     WHERE ${clause} ORDER BY ${SEVERITY_RANK_SQL} DESC, i.updated_at DESC, i.id LIMIT ? OFFSET ?`,
+    [...params, f.pageSize, (f.page - 1) * f.pageSize],
+  );
   return { rows, total };
 }
 
@@ -172,12 +217,15 @@ export function toTrackedIssue(
   };
 }
 
-export function namesFor(db: Db, row: IssueRow): { account_name: string; campaign_name: string | null } {
-  const account = stmt(db, `SELECT name FROM ad_accounts WHERE id = ?`).get(row.account_id) as
-    { name: string } | undefined;
+export async function namesFor(
+  sql: Sql,
+  row: IssueRow,
+): Promise<{ account_name: string; campaign_name: string | null }> {
+  const account = await sql.get<{ name: string }>(`SELECT name FROM ad_accounts WHERE id = ?`, [
+    row.account_id,
+  ]);
   const campaign = row.campaign_id
-    ? (stmt(db, `SELECT name FROM campaigns WHERE id = ?`).get(row.campaign_id) as
-        { name: string } | undefined)
+    ? await sql.get<{ name: string }>(`SELECT name FROM campaigns WHERE id = ?`, [row.campaign_id])
     : undefined;
   return { account_name: account?.name ?? '', campaign_name: campaign?.name ?? null };
 }

@@ -6,7 +6,7 @@ import { addDays, dateInZone } from '../clock';
 import type { Core } from '../core';
 import { campaignsWithDelivery } from '../diagnostics/load';
 import type { StoredResult } from '../diagnostics/rows';
-import { stmt } from '../store/statements';
+import type { Sql } from '../store/sql';
 import { reconcileIssues, type FoundIssue } from './lifecycle';
 
 interface CompletedDiagnostic {
@@ -22,25 +22,37 @@ interface CompletedDiagnostic {
   timezone: string;
 }
 
+/** Each core's trackings under way, so `issuesTracked` can wait for them. */
+const underWay = new WeakMap<Core, Set<Promise<void>>>();
+
 export function trackIssues(core: Core): () => void {
+  const pending = new Set<Promise<void>>();
+  underWay.set(core, pending);
   return core.events.on('diagnostic.changed', ({ diagnosticId, status }) => {
     if (status !== 'completed') return;
-    try {
-      trackDiagnosis(core, diagnosticId);
-    } catch (error) {
-      core.logger.error('issue tracking failed', { diagnosticId, error: String(error) });
-    }
+    const tracking: Promise<void> = trackDiagnosis(core, diagnosticId)
+      .catch((error: unknown) =>
+        core.logger.error('issue tracking failed', { diagnosticId, error: String(error) }),
+      )
+      .finally(() => pending.delete(tracking));
+    pending.add(tracking);
   });
 }
 
-export function trackDiagnosis(core: Core, diagnosticId: string): void {
-  const { db, clock } = core;
-  const row = stmt(
-    db,
+/** Resolves when the diagnoses completed so far have updated their issues (tests, `whenIdle`). */
+export async function issuesTracked(core: Core): Promise<void> {
+  const pending = underWay.get(core);
+  while (pending && pending.size > 0) await Promise.allSettled([...pending]);
+}
+
+export async function trackDiagnosis(core: Core, diagnosticId: string): Promise<void> {
+  const { sql, clock } = core;
+  const row = await sql.get<CompletedDiagnostic>(
     `SELECT d.id, d.workspace_id, d.account_id, d.campaign_id, d.date_from, d.date_to, d.trigger, d.campaign_scope,
        d.result, a.timezone FROM diagnostics d JOIN ad_accounts a ON a.id = d.account_id
      WHERE d.id = ? AND d.status = 'completed'`,
-  ).get(diagnosticId) as CompletedDiagnostic | undefined;
+    [diagnosticId],
+  );
   if (!row) return;
   const today = dateInZone(clock.now(), row.timezone);
   if (row.trigger !== 'automatic' && row.date_to < addDays(today, -1)) return;
@@ -49,7 +61,9 @@ export function trackDiagnosis(core: Core, diagnosticId: string): void {
     ? [row.campaign_id]
     : [
         null,
-        ...(row.campaign_scope ? (JSON.parse(row.campaign_scope) as string[]) : judgedIn(db, row, stored)),
+        ...(row.campaign_scope
+          ? (JSON.parse(row.campaign_scope) as string[])
+          : await judgedIn(sql, row, stored)),
       ];
   const found: FoundIssue[] = (stored.issues as Issue[]).map((issue) => ({
     campaignId: row.campaign_id ?? issue.campaignId ?? null,
@@ -60,7 +74,7 @@ export function trackDiagnosis(core: Core, diagnosticId: string): void {
     description: issue.description,
     evidence: issue.evidence,
   }));
-  reconcileIssues(core, {
+  await reconcileIssues(core, {
     workspaceId: row.workspace_id,
     accountId: row.account_id,
     diagnosticId: row.id,
@@ -74,8 +88,8 @@ export function trackDiagnosis(core: Core, diagnosticId: string): void {
  * keeps the delivery query (a scan of the account's days) off the host's thread; results stored
  * before goal checks existed fall back to it.
  */
-function judgedIn(db: Core['db'], row: CompletedDiagnostic, stored: StoredResult): string[] {
+async function judgedIn(sql: Sql, row: CompletedDiagnostic, stored: StoredResult): Promise<string[]> {
   return stored.goalChecks
     ? stored.goalChecks.map((check) => check.campaignId)
-    : campaignsWithDelivery(db, row.account_id, row.date_from, row.date_to);
+    : campaignsWithDelivery(sql, row.account_id, row.date_from, row.date_to);
 }

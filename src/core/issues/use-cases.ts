@@ -23,11 +23,11 @@ const LIVE_STATES: IssueState[] = ['open', 'acknowledged', 'snoozed'];
 
 export function issueUseCases(services: AppServices) {
   const { core } = services;
-  const { db, sql } = core;
+  const { sql } = core;
 
   /** An issue of an account the context may see; anything else is 404. */
   async function own(ctx: RequestContext, id: string) {
-    const row = issueRow(db, ctx.workspaceId, id);
+    const row = await issueRow(sql, ctx.workspaceId, id);
     if (!row || !(await visibleAccounts(sql, ctx)).some((a) => a.id === row.account_id)) {
       throw new AppError('not_found', `Issue ${id} was not found.`);
     }
@@ -36,7 +36,7 @@ export function issueUseCases(services: AppServices) {
 
   return {
     async list(ctx: RequestContext, input: IssueListInput = {}) {
-      wakeSnoozed(core);
+      await wakeSnoozed(core);
       const page = input.page ?? 1;
       const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
       const accountIds = input.accountId
@@ -45,7 +45,7 @@ export function issueUseCases(services: AppServices) {
       const campaignId = input.campaignId
         ? (await resolveCampaign(sql, ctx, input.campaignId)).id
         : undefined;
-      const { rows, total } = listIssueRows(db, {
+      const { rows, total } = await listIssueRows(sql, {
         workspaceId: ctx.workspaceId,
         accountIds,
         campaignId,
@@ -59,14 +59,14 @@ export function issueUseCases(services: AppServices) {
 
     async get(ctx: RequestContext, id: string): Promise<TrackedIssue> {
       const row = await own(ctx, id);
-      return toTrackedIssue({ ...row, ...namesFor(db, row) });
+      return toTrackedIssue({ ...row, ...(await namesFor(sql, row)) });
     },
 
     async acknowledge(ctx: RequestContext, id: string): Promise<TrackedIssue> {
       const row = await own(ctx, id);
       if (row.state === 'resolved') throw new AppError('conflict', `Issue ${id} is resolved.`);
-      const next = actOnIssue(core, row, { kind: 'acknowledge' }, ctx.userId);
-      return toTrackedIssue({ ...next, ...namesFor(db, next) });
+      const next = await actOnIssue(core, row, { kind: 'acknowledge' }, ctx.userId);
+      return toTrackedIssue({ ...next, ...(await namesFor(sql, next)) });
     },
 
     /** Snoozed until a date (the account's calendar day, inclusive) and/or until it gets worse. */
@@ -79,13 +79,13 @@ export function issueUseCases(services: AppServices) {
           throw new AppError('invalid_request', 'until is in the past.');
         }
       }
-      const next = actOnIssue(
+      const next = await actOnIssue(
         core,
         row,
         { kind: 'snooze', until: body.until ?? null, untilWorse: body.untilWorse ?? false },
         ctx.userId,
       );
-      return toTrackedIssue({ ...next, ...namesFor(db, next) });
+      return toTrackedIssue({ ...next, ...(await namesFor(sql, next)) });
     },
   };
 }

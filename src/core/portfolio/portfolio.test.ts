@@ -57,8 +57,12 @@ function daily(
   });
 }
 
-function issue(accountId: string, campaignId: string | null, severity: 'HIGH' | 'CRITICAL' | 'LOW'): void {
-  reconcileIssues(t.core, {
+async function issue(
+  accountId: string,
+  campaignId: string | null,
+  severity: 'HIGH' | 'CRITICAL' | 'LOW',
+): Promise<void> {
+  await reconcileIssues(t.core, {
     workspaceId: ctx.workspaceId,
     accountId,
     diagnosticId: 'diag_seeded00000000',
@@ -106,7 +110,7 @@ beforeAll(async () => {
   resultType(db, campaigns.charlieSales, 'PURCHASE', 'Purchases');
   daily(db, ids.charlie, campaigns.charlieLeads, 20, 4);
   daily(db, ids.charlie, campaigns.charlieSales, 20, 1, 60);
-  issue(ids.charlie, campaigns.charlieLeads, 'CRITICAL');
+  await issue(ids.charlie, campaigns.charlieLeads, 'CRITICAL');
 
   // Delta: a HIGH issue on one of two campaigns: that campaign's week of spend is at risk.
   ids.delta = seedAccount(db, { workspaceId, mode: 'test', name: 'Delta' }).id;
@@ -114,7 +118,7 @@ beforeAll(async () => {
   campaigns.deltaB = seedCampaign(db, { accountId: ids.delta, dailyBudgetMicros: 10_000_000 });
   daily(db, ids.delta, campaigns.deltaA, 30, 3);
   daily(db, ids.delta, campaigns.deltaB, 10, 1);
-  issue(ids.delta, campaigns.deltaA, 'HIGH');
+  await issue(ids.delta, campaigns.deltaA, 'HIGH');
 
   // Echo: Auckland time (UTC+13): its "today" is already 11 March; a spend cap nearly spent.
   ids.echo = seedAccount(db, { workspaceId, mode: 'test', name: 'Echo', timezone: 'Pacific/Auckland' }).id;

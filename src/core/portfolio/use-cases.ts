@@ -253,7 +253,7 @@ export function portfolioUseCases(services: AppServices) {
           clicks: d?.clicks ?? 0,
         };
       });
-      const issues = listIssueRows(db, {
+      const issues = await listIssueRows(sql, {
         workspaceId: ctx.workspaceId,
         accountIds: [account.id],
         states: ['open', 'acknowledged'],

@@ -57,3 +57,20 @@ export function jsonText(sql: Sql, expr: string, key: string): string {
 export function containsInsensitive(sql: Sql, expr: string): string {
   return sql.engine === 'postgres' ? `${expr} ILIKE ?` : `${expr} LIKE ?`;
 }
+
+/**
+ * `expr` with no index chosen for it on SQLite (its unary plus), so the planner takes a better one
+ * (a (campaign_id, completed_at) key rather than a status index). PostgreSQL has no plus for text
+ * and plans on its own statistics: the plain column.
+ */
+export function unindexed(sql: Sql, expr: string): string {
+  return sql.engine === 'postgres' ? expr : `+${expr}`;
+}
+
+/**
+ * A nullable text column with '' for NULL, written as each engine's expression index spells it
+ * (SQLite's `IFNULL`, PostgreSQL's `COALESCE`): the same text lets the planner use that index.
+ */
+export function orEmpty(sql: Sql, expr: string): string {
+  return sql.engine === 'postgres' ? `COALESCE(${expr}, '')` : `IFNULL(${expr}, '')`;
+}

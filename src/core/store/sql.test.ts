@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from './open';
-import { jsonEach, jsonText, jsonTuples, jsonValues, least } from './dialect';
+import { jsonEach, jsonText, jsonTuples, jsonValues, least, orEmpty, unindexed } from './dialect';
 import { isUniqueViolation, sqliteSql, type Sql } from './sql';
 
 const engines = engineStores();
@@ -149,6 +149,14 @@ describe.each(ENGINES)('the store boundary on %s', (engine) => {
       `SELECT ${least(sql, 'id', "'b'")} AS m FROM ledger ORDER BY id`,
     );
     expect(smaller.map((r) => r.m)).toEqual(['a', 'b', 'b']);
+    const plain = await sql.all<{ id: string; note: string }>(
+      `SELECT id, ${orEmpty(sql, 'note')} AS note FROM ledger WHERE ${unindexed(sql, 'id')} <> ? ORDER BY id`,
+      ['a'],
+    );
+    expect(plain).toEqual([
+      { id: 'b', note: '{"kind":"y"}' },
+      { id: 'c', note: '' },
+    ]);
     await close();
   });
 

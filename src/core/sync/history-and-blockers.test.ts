@@ -233,7 +233,7 @@ describe('change history', () => {
                 AND event_time >= ? LIMIT 1`,
       )
       .get(accounts.get(eur)!, addDays(TODAY, -40)) as { campaign_id: string };
-    const [data] = loadCampaigns(core.db, [row.campaign_id], addDays(TODAY, -40), TODAY);
+    const [data] = await loadCampaigns(core.sql, [row.campaign_id], addDays(TODAY, -40), TODAY);
     expect(data?.changes?.length).toBeGreaterThan(0);
     expect(data?.changes?.[0]).toMatchObject({ at: expect.any(String), changeType: expect.any(String) });
     expect(JSON.parse(JSON.stringify(data?.changes))).toEqual(data?.changes);

@@ -66,12 +66,12 @@ export class Watcher {
     this.offs.push(
       events.on('sync.completed', ({ accountId }) => {
         this.recordOutcome(accountId, null);
-        this.judgeNewData();
+        this.safeJudge();
       }),
       events.on('sync.failed', ({ accountId, error }) => this.recordOutcome(accountId, error.type)),
       // A re-diagnosis refused because another diagnostic of the account was running is retried then.
       events.on('diagnostic.changed', ({ campaignId, status }) => {
-        if (campaignId === null && (status === 'completed' || status === 'failed')) this.judgeNewData();
+        if (campaignId === null && (status === 'completed' || status === 'failed')) this.safeJudge();
       }),
     );
   }
@@ -83,16 +83,22 @@ export class Watcher {
   }
 
   private safeTick(): void {
-    this.tick().catch((error: unknown) => {
-      this.core.logger.error('watcher tick failed', { error: String(error) });
-    });
+    this.tick().catch((error: unknown) =>
+      this.core.logger.error('watcher tick failed', { error: String(error) }),
+    );
+  }
+
+  private safeJudge(): void {
+    this.judgeNewData().catch((error: unknown) =>
+      this.core.logger.error('watcher tick failed', { error: String(error) }),
+    );
   }
 
   /** One pass: snoozes that ended, syncs that are due, new data to judge. */
   async tick(): Promise<TickReport> {
-    wakeSnoozed(this.core);
+    await wakeSnoozed(this.core);
     const started = await this.startDueSyncs();
-    const diagnosed = this.judgeNewData();
+    const diagnosed = await this.judgeNewData();
     this.alerts?.tick();
     return { started, diagnosed };
   }
@@ -180,7 +186,7 @@ export class Watcher {
    * nothing is judged without a diagnostic; one whose account already has an account-level diagnostic
    * running waits for it to end.
    */
-  judgeNewData(): TickReport['diagnosed'] {
+  async judgeNewData(): Promise<TickReport['diagnosed']> {
     const { db, clock, logger } = this.core;
     const byAccount = new Map<string, { runIds: string[]; campaigns: Set<string> }>();
     for (const run of unjudgedRuns(db)) {
@@ -204,7 +210,7 @@ export class Watcher {
       }
       const window = diagnosticWindow(dateInZone(clock.now(), account.timezone));
       try {
-        const created = this.diagnostics.create(
+        const created = await this.diagnostics.create(
           { workspaceId: account.workspace_id, userId: null },
           {
             accountId,
