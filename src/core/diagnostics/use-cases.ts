@@ -55,7 +55,7 @@ export interface DiagnosticFilter {
 
 export function diagnosticUseCases(services: AppServices) {
   const { core, diagnostics } = services;
-  const { db, sql, clock } = core;
+  const { sql, clock } = core;
 
   /** Account, campaign (of that account) and window of a diagnostic to run. */
   async function target(ctx: RequestContext, input: RunInput) {
