@@ -1,0 +1,257 @@
+// The issues store and lifecycle on both engines: rows written and updated whole, the live issues of
+// campaigns through a JSON list ('' for account-wide ones), the most recent resolution of a key,
+// snoozes due, the list's filters and order, and a diagnosis reconciled in one transaction.
+import { afterAll, describe, expect, it } from 'vitest';
+import { seedAccountRows } from '../../test-support/ad-rows';
+import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
+import { fixedClock } from '../clock';
+import type { Core } from '../core';
+import { CoreEvents } from '../events';
+import type { Sql } from '../store/sql';
+import { reconcileIssues, wakeSnoozed, type FoundIssue } from './lifecycle';
+import {
+  insertIssue,
+  issueRow,
+  listIssueRows,
+  liveIssuesOf,
+  namesFor,
+  recentlyResolved,
+  snoozesDue,
+  updateIssue,
+  type IssueRow,
+} from './store';
+
+const engines = engineStores();
+afterAll(() => engines.stop(), 60_000);
+
+const AT = '2026-03-10T12:00:00.000Z';
+
+function issue(id: string, over: Partial<IssueRow> = {}): IssueRow {
+  return {
+    id,
+    workspace_id: 'ws_a',
+    account_id: 'acc_1',
+    campaign_id: 'cmp_1',
+    type: 'CPA_DEGRADATION',
+    entity_id: 'cmp_1',
+    entity_name: 'Alpha',
+    state: 'open',
+    severity: 'HIGH',
+    peak_severity: 'HIGH',
+    title: 'Cost per result up',
+    description: 'the last 7 days',
+    evidence: '{"cpaChange":0.6}',
+    diagnostic_id: 'diag_1',
+    opened_at: AT,
+    updated_at: AT,
+    resolved_at: null,
+    snoozed_until: null,
+    snooze_until_worse: 0,
+    acknowledged_by: null,
+    history: '[]',
+    ...over,
+  };
+}
+
+async function world(sql: Sql): Promise<void> {
+  await seedWorkspaceRows(sql, 'ws_a');
+  await seedWorkspaceRows(sql, 'ws_b');
+  await seedAccountRows(sql, 'ws_a', { id: 'acc_1', name: 'Acme' }, [
+    { id: 'cmp_1', name: 'Alpha' },
+    { id: 'cmp_2', name: 'Beta' },
+  ]);
+  await seedAccountRows(sql, 'ws_a', { id: 'acc_2', name: 'Bolt' }, [{ id: 'cmp_3', name: 'Gamma' }]);
+  await seedAccountRows(sql, 'ws_b', { id: 'acc_9', name: 'Other' });
+}
+
+/** What reconcileIssues needs of a core: the boundary, a clock and the event bus. */
+const coreOn = (sql: Sql, at: string): Core =>
+  ({ sql, clock: fixedClock(at), events: new CoreEvents() }) as unknown as Core;
+
+describe.each(ENGINES)('the issues store on %s', (engine) => {
+  it('writes and updates a row whole, and reads live issues of campaigns and account-wide ones', async () => {
+    const { sql, close } = await engines.open(engine);
+    await world(sql);
+    const alpha = issue('iss_1');
+    await insertIssue(sql, alpha);
+    await insertIssue(sql, issue('iss_2', { campaign_id: null, type: 'TRACKING', entity_id: 'acc_1' }));
+    await insertIssue(sql, issue('iss_3', { campaign_id: 'cmp_2', state: 'resolved', resolved_at: AT }));
+    await insertIssue(sql, issue('iss_4', { campaign_id: 'cmp_2', type: 'CTR_DECLINE' }));
+    await insertIssue(sql, issue('iss_5', { account_id: 'acc_2', campaign_id: 'cmp_3' }));
+    expect(await issueRow(sql, 'ws_a', 'iss_1')).toEqual(alpha);
+    expect(await issueRow(sql, 'ws_b', 'iss_1')).toBeUndefined();
+
+    const changed = issue('iss_1', {
+      entity_name: 'Alpha (renamed)',
+      state: 'snoozed',
+      severity: 'CRITICAL',
+      peak_severity: 'CRITICAL',
+      snoozed_until: '2026-03-12',
+      snooze_until_worse: 1,
+      acknowledged_by: 'usr_1',
+      history: '[{"change":"snoozed"}]',
+      updated_at: '2026-03-10T13:00:00.000Z',
+      // Key columns never change on an update.
+      type: 'OTHER',
+      campaign_id: 'cmp_2',
+    });
+    await updateIssue(sql, changed);
+    expect(await issueRow(sql, 'ws_a', 'iss_1')).toEqual({
+      ...changed,
+      type: alpha.type,
+      campaign_id: 'cmp_1',
+    });
+
+    const ids = async (campaigns: (string | null)[]) =>
+      (await liveIssuesOf(sql, 'acc_1', campaigns)).map((r) => r.id).sort();
+    expect(await ids(['cmp_1'])).toEqual(['iss_1']);
+    expect(await ids([null])).toEqual(['iss_2']);
+    expect(await ids([null, 'cmp_1', 'cmp_2'])).toEqual(['iss_1', 'iss_2', 'iss_4']);
+    expect(await ids(['cmp_3'])).toEqual([]);
+    await close();
+  });
+
+  it('finds the latest resolution of a key since a date, and the snoozes due', async () => {
+    const { sql, close } = await engines.open(engine);
+    await world(sql);
+    const resolved = (id: string, at: string, over: Partial<IssueRow> = {}) =>
+      insertIssue(sql, issue(id, { state: 'resolved', resolved_at: at, ...over }));
+    await resolved('iss_old', '2026-03-01T00:00:00.000Z');
+    await resolved('iss_new', '2026-03-08T00:00:00.000Z');
+    await resolved('iss_mid', '2026-03-05T00:00:00.000Z');
+    await resolved('iss_wide', '2026-03-09T00:00:00.000Z', { campaign_id: null });
+    const key = { accountId: 'acc_1', campaignId: 'cmp_1', type: 'CPA_DEGRADATION', entityId: 'cmp_1' };
+    expect((await recentlyResolved(sql, key, '2026-03-03'))?.id).toBe('iss_new');
+    expect(await recentlyResolved(sql, key, '2026-03-09')).toBeUndefined();
+    expect((await recentlyResolved(sql, { ...key, campaignId: null }, '2026-03-03'))?.id).toBe('iss_wide');
+
+    await insertIssue(sql, issue('iss_due', { state: 'snoozed', snoozed_until: '2026-03-09' }));
+    await insertIssue(sql, issue('iss_today', { state: 'snoozed', snoozed_until: '2026-03-10', type: 'B' }));
+    await insertIssue(sql, issue('iss_worse', { state: 'snoozed', snoozed_until: null, type: 'C' }));
+    expect((await snoozesDue(sql, '2026-03-10')).map((r) => r.id)).toEqual(['iss_due']);
+    await close();
+  });
+
+  it('lists by accounts, states, least severity and campaign, worst and newest first, with names', async () => {
+    const { sql, close } = await engines.open(engine);
+    await world(sql);
+    await insertIssue(sql, issue('iss_a', { severity: 'MEDIUM', updated_at: '2026-03-10T09:00:00.000Z' }));
+    await insertIssue(
+      sql,
+      issue('iss_b', {
+        severity: 'CRITICAL',
+        campaign_id: null,
+        type: 'T',
+        updated_at: '2026-03-09T09:00:00.000Z',
+      }),
+    );
+    await insertIssue(
+      sql,
+      issue('iss_c', { severity: 'MEDIUM', type: 'U', updated_at: '2026-03-10T10:00:00.000Z' }),
+    );
+    await insertIssue(sql, issue('iss_d', { severity: 'LOW', type: 'V', state: 'acknowledged' }));
+    await insertIssue(sql, issue('iss_e', { type: 'W', state: 'resolved', resolved_at: AT }));
+    await insertIssue(sql, issue('iss_f', { account_id: 'acc_2', campaign_id: 'cmp_3', severity: 'HIGH' }));
+    const list = (over: Partial<Parameters<typeof listIssueRows>[1]> = {}) =>
+      listIssueRows(sql, {
+        workspaceId: 'ws_a',
+        accountIds: ['acc_1'],
+        states: ['open', 'acknowledged', 'snoozed'],
+        minSeverityRank: 1,
+        page: 1,
+        pageSize: 10,
+        ...over,
+      });
+    const all = await list();
+    expect(all.total).toBe(4);
+    expect(all.rows.map((r) => r.id)).toEqual(['iss_b', 'iss_c', 'iss_a', 'iss_d']);
+    expect(all.rows[0]).toMatchObject({ account_name: 'Acme', campaign_name: null });
+    expect(all.rows[1]).toMatchObject({ account_name: 'Acme', campaign_name: 'Alpha' });
+    const page2 = await list({ pageSize: 2, page: 2 });
+    expect(page2).toMatchObject({ total: 4 });
+    expect(page2.rows.map((r) => r.id)).toEqual(['iss_a', 'iss_d']);
+    expect((await list({ minSeverityRank: 2, campaignId: 'cmp_1' })).rows.map((r) => r.id)).toEqual([
+      'iss_c',
+      'iss_a',
+    ]);
+    expect((await list({ states: ['resolved'] })).rows.map((r) => r.id)).toEqual(['iss_e']);
+    expect(
+      (await list({ accountIds: ['acc_1', 'acc_2'], minSeverityRank: 3 })).rows.map((r) => r.id),
+    ).toEqual(['iss_b', 'iss_f']);
+    expect((await list({ workspaceId: 'ws_b' })).total).toBe(0);
+    expect(await namesFor(sql, issue('x', { campaign_id: 'cmp_2' }))).toEqual({
+      account_name: 'Acme',
+      campaign_name: 'Beta',
+    });
+    await close();
+  });
+
+  it('reconciles diagnoses in one transaction: opened, worse, resolved, reopened, and snoozes woken', async () => {
+    const { sql, close } = await engines.open(engine);
+    await world(sql);
+    const found = (severity: FoundIssue['severity'], campaignId: string | null = 'cmp_1'): FoundIssue => ({
+      campaignId,
+      type: 'CPA_DEGRADATION',
+      entity: { id: campaignId ?? 'acc_1', name: 'Alpha' },
+      severity,
+      title: 'Cost per result up',
+      description: 'the last 7 days',
+      evidence: { cpaChange: 0.6 },
+    });
+    const diagnose = (at: string, diagnosticId: string, ...issues: FoundIssue[]) =>
+      reconcileIssues(coreOn(sql, at), {
+        workspaceId: 'ws_a',
+        accountId: 'acc_1',
+        diagnosticId,
+        judgedCampaignIds: [null, 'cmp_1'],
+        found: issues,
+      });
+    const changes = async (p: ReturnType<typeof diagnose>) => (await p).map((c) => c.change);
+    expect(await changes(diagnose(AT, 'diag_1', found('MEDIUM'), found('LOW', null)))).toEqual([
+      'opened',
+      'opened',
+    ]);
+    expect(await changes(diagnose(AT, 'diag_2', found('HIGH'), found('LOW', null)))).toEqual(['worsened']);
+    expect(await changes(diagnose('2026-03-11T00:00:00.000Z', 'diag_3', found('LOW', null)))).toEqual([
+      'resolved',
+    ]);
+    const [reopened] = await diagnose(
+      '2026-03-12T00:00:00.000Z',
+      'diag_4',
+      found('MEDIUM'),
+      found('LOW', null),
+    );
+    expect(reopened).toMatchObject({ change: 'reopened' });
+    const row = (await issueRow(sql, 'ws_a', reopened!.issueId))!;
+    expect(row).toMatchObject({
+      state: 'open',
+      resolved_at: null,
+      peak_severity: 'HIGH',
+      diagnostic_id: 'diag_4',
+    });
+    expect((JSON.parse(row.history) as { change: string }[]).map((h) => h.change)).toEqual([
+      'opened',
+      'worsened',
+      'resolved',
+      'reopened',
+    ]);
+    // A failure inside the transaction leaves nothing half-written: the account-wide issue, updated
+    // first, keeps its earlier diagnosis.
+    const [wide] = await liveIssuesOf(sql, 'acc_1', [null]);
+    expect(wide?.diagnostic_id).toBe('diag_4');
+    await expect(
+      diagnose('2026-03-12T00:00:00.000Z', 'diag_5', found('LOW', null), {
+        ...found('LOW'),
+        evidence: 1n as unknown,
+      }),
+    ).rejects.toThrow();
+    expect((await issueRow(sql, 'ws_a', wide!.id))?.diagnostic_id).toBe('diag_4');
+
+    await updateIssue(sql, { ...row, state: 'snoozed', snoozed_until: '2026-03-12' });
+    expect(await wakeSnoozed(coreOn(sql, '2026-03-12T12:00:00.000Z'))).toEqual([]);
+    const woken = await wakeSnoozed(coreOn(sql, '2026-03-13T00:00:00.000Z'));
+    expect(woken.map((c) => [c.issueId, c.change])).toEqual([[row.id, 'unsnoozed']]);
+    expect((await issueRow(sql, 'ws_a', row.id))?.state).toBe('open');
+    await close();
+  });
+});
