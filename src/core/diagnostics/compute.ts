@@ -4,7 +4,7 @@ import { AppError, isAppError } from '../errors';
 import type { Sql } from '../store/sql';
 import { learnedFor } from './andromeda';
 import { diagnose, loadFromDate, type DiagnosisContent } from './engine';
-import { effectiveGoal, type AccountGoalSet, type GoalRow } from '../goals/store';
+import { effectiveGoal, goalsOf } from '../goals/store';
 import { DEFAULT_THRESHOLDS } from './thresholds';
 import { pooledWindow, type PeerTotals } from './goal-judgement';
 import { accountPeers, campaignsWithDelivery, loadCampaigns, loadMetaRecommendations } from './load';
@@ -70,31 +70,13 @@ export async function computeDiagnosis(sql: Sql, job: DiagnosisJob): Promise<Dia
  * the analyst's target the cost-per-result check reads (goals replaced the target CPA column).
  */
 async function withGoals(sql: Sql, accountId: string, campaigns: CampaignData[]): Promise<CampaignData[]> {
-  const goals = await accountGoals(sql, accountId);
+  const goals = await goalsOf(sql, accountId);
   for (const c of campaigns) {
     const goal = effectiveGoal(goals, c.id);
     c.goal = goal;
     c.targetCpa = goal?.kind === 'CPA' ? Math.round(goal.target * 1_000_000) : null;
   }
   return campaigns;
-}
-
-/**
- * The account's goal set, read through the boundary the worker has. goals/store.ts's `goalsOf` still
- * takes the SQLite connection: once it is behind the boundary this is `goalsOf(sql, accountId)`.
- */
-async function accountGoals(sql: Sql, accountId: string): Promise<AccountGoalSet> {
-  const rows = await sql.all<Pick<GoalRow, 'campaign_id' | 'kind' | 'target'>>(
-    `SELECT campaign_id, kind, target FROM goals WHERE account_id = ?`,
-    [accountId],
-  );
-  const set: AccountGoalSet = { account: null, byCampaign: new Map() };
-  for (const row of rows) {
-    const goal = { kind: row.kind, target: row.target };
-    if (row.campaign_id === null) set.account = goal;
-    else set.byCampaign.set(row.campaign_id, goal);
-  }
-  return set;
 }
 
 /** The account's campaigns over the pooled days, for the medians a campaign is shown beside. */
