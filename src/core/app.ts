@@ -76,7 +76,7 @@ export function createApp(core: Core, options: AppOptions = {}): App {
     start() {
       sync.resume();
       diagnostics.resume();
-      reports.resume();
+      void reports.resume();
       if (options.watch) watcher.start();
     },
     stop() {

@@ -5,18 +5,20 @@ import type { WhiteLabel } from '../../shared/api/reports';
 import { WHITE_LABEL_PLANS } from '../identity/access';
 import { whiteLabelDefaults } from '../settings/use-cases';
 import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import { clientBranding, workspacePlan } from './store';
 
-export function resolveBranding(
+export async function resolveBranding(
   db: Db,
+  sql: Sql,
   workspaceId: string,
   accountId: string,
   explicit: WhiteLabel | null,
-): WhiteLabel | null {
+): Promise<WhiteLabel | null> {
   if (explicit) return explicit;
-  const plan = workspacePlan(db, workspaceId);
+  const plan = await workspacePlan(sql, workspaceId);
   if (!plan || !(WHITE_LABEL_PLANS as readonly string[]).includes(plan)) return null;
-  const client = clientBranding(db, workspaceId, accountId);
+  const client = await clientBranding(sql, workspaceId, accountId);
   if (client) {
     return {
       companyName: client.company_name,

@@ -52,8 +52,8 @@ beforeAll(() => {
 });
 afterAll(() => h.cleanup());
 
-function content(campaignIds: readonly string[], whiteLabel?: WhiteLabel): ReportContent {
-  return buildReportContent(h.core.db, {
+function content(campaignIds: readonly string[], whiteLabel?: WhiteLabel): Promise<ReportContent> {
+  return buildReportContent(h.core.db, h.core.sql, {
     reportId: 'rpt_Format0000000000',
     workspaceId: h.fixture.workspaceId,
     accountId: h.fixture.accountId,
@@ -67,9 +67,9 @@ function content(campaignIds: readonly string[], whiteLabel?: WhiteLabel): Repor
 }
 
 describe('report content', () => {
-  it('matches the insights summary and per-campaign insights exactly', () => {
+  it('matches the insights summary and per-campaign insights exactly', async () => {
     const ids = h.fixture.campaignIds.slice(0, 8);
-    const c = ReportContentSchema.parse(content(ids));
+    const c = ReportContentSchema.parse(await content(ids));
     const s = insightsSummary(h.core.db, {
       accountIds: [h.fixture.accountId],
       campaignIds: ids,
@@ -112,15 +112,15 @@ describe('report content', () => {
     expect(c.previousDateRange).toEqual({ from: '2025-10-03', to: '2025-12-31' });
   });
 
-  it('takes each campaign’s latest diagnostic in range; the overall risk is the highest of them', () => {
-    const c = content(h.fixture.campaignIds);
+  it('takes each campaign’s latest diagnostic in range; the overall risk is the highest of them', async () => {
+    const c = await content(h.fixture.campaignIds);
     const byId = new Map(c.campaigns.map((x) => [x.id, x]));
     const first = byId.get(h.fixture.campaignIds[0] ?? '');
     expect(first?.riskLevel).toBe('MEDIUM');
     expect(first?.latestDiagnostic?.recommendations.map((r) => r.priority)).toEqual([1, 2]);
     expect(byId.get(h.fixture.campaignIds[1] ?? '')?.latestDiagnostic).toBeNull();
     expect(c.summary.overallRiskLevel).toBe('MEDIUM');
-    expect(content(h.fixture.campaignIds.slice(1, 2)).summary.overallRiskLevel).toBe('LOW');
+    expect((await content(h.fixture.campaignIds.slice(1, 2))).summary.overallRiskLevel).toBe('LOW');
     expect(c.andromedaContext).toMatchObject({ riskAppetite: 'MEDIUM', focusMetric: 'CPA' });
     // An account-wide diagnostic, newer than campaign 0's own: narrowed to each campaign's issues.
     const { workspaceId, accountId, campaignIds } = h.fixture;
@@ -134,7 +134,7 @@ describe('report content', () => {
         completedAt: '2026-03-31T08:00:00.000Z',
       },
     );
-    const wide = new Map(content(campaignIds.slice(0, 3)).campaigns.map((x) => [x.id, x]));
+    const wide = new Map((await content(campaignIds.slice(0, 3))).campaigns.map((x) => [x.id, x]));
     expect(wide.get(campaignIds[1] ?? '')?.latestDiagnostic).toMatchObject({
       id: accountWide,
       scope: 'account',
@@ -154,7 +154,7 @@ describe('report content', () => {
         `INSERT INTO andromeda_profiles (user_id, risk_appetite, focus_metric, updated_at) VALUES (?, 'HIGH', 'ROAS', ?)`,
       )
       .run(h.fixture.userId, '2026-03-01T00:00:00.000Z');
-    expect(content(h.fixture.campaignIds.slice(0, 1)).andromedaContext).toMatchObject({
+    expect((await content(h.fixture.campaignIds.slice(0, 1))).andromedaContext).toMatchObject({
       riskAppetite: 'HIGH',
       focusMetric: 'ROAS',
     });
@@ -163,9 +163,9 @@ describe('report content', () => {
 });
 
 describe('Markdown format', () => {
-  it('is GitHub-flavoured Markdown whose tables parse with the expected headers and rows', () => {
+  it('is GitHub-flavoured Markdown whose tables parse with the expected headers and rows', async () => {
     const ids = h.fixture.campaignIds.slice(0, 6);
-    const c = content(ids);
+    const c = await content(ids);
     const tokens = marked.lexer(renderMarkdown(c), { gfm: true });
     const tables = tokens.filter((t): t is Tokens.Table => t.type === 'table');
     const headers = tables.map((t) => t.header.map((cell) => cell.text).join(','));
@@ -204,16 +204,16 @@ describe('Markdown format', () => {
     );
   });
 
-  it('carries white-label branding instead of AdLens when asked, and AdLens otherwise', () => {
+  it('carries white-label branding instead of AdLens when asked, and AdLens otherwise', async () => {
     const ids = h.fixture.campaignIds.slice(0, 3);
-    const plain = renderMarkdown(content(ids));
+    const plain = renderMarkdown(await content(ids));
     expect(plain).toContain('**AdLens**');
-    const branded = renderMarkdown(content(ids, WHITE_LABEL));
+    const branded = renderMarkdown(await content(ids, WHITE_LABEL));
     expect(branded).not.toMatch(/AdLens/);
     expect(branded).toContain('**Agence Lumière**');
     expect(branded).toContain('Confidentiel — préparé pour Boulangerie Électrique');
     expect(branded).toContain('![Agence Lumière logo](data:image/png;base64,');
-    const json = content(ids, WHITE_LABEL);
+    const json = await content(ids, WHITE_LABEL);
     expect(json.branding).toEqual({
       whiteLabel: true,
       companyName: 'Agence Lumière',
@@ -228,11 +228,11 @@ describe('Markdown format', () => {
 describe('PDF format (checked with MuPDF from npm)', () => {
   let full: Buffer;
   beforeAll(async () => {
-    full = await renderPdf(content(h.fixture.campaignIds));
+    full = await renderPdf(await content(h.fixture.campaignIds));
   });
 
-  it('has the title, account, totals, and accented and Cyrillic names as real text', () => {
-    const c = content(h.fixture.campaignIds);
+  it('has the title, account, totals, and accented and Cyrillic names as real text', async () => {
+    const c = await content(h.fixture.campaignIds);
     const text = pdfText(full);
     expect(text).toContain('Q1 Performance — Отчёт');
     expect(text).toContain('Boulangerie Électrique — Москва');
@@ -260,7 +260,7 @@ describe('PDF format (checked with MuPDF from npm)', () => {
     expect(fonts.map((f) => f.name).join(' ')).not.toMatch(/Helvetica/);
   });
 
-  it('repeats table headers on every page a table continues on', () => {
+  it('repeats table headers on every page a table continues on', async () => {
     const pages = pdfPages(full);
     let dailyHeaders = 0;
     for (let page = 2; page <= pages; page += 1) {
@@ -270,7 +270,7 @@ describe('PDF format (checked with MuPDF from npm)', () => {
   });
 
   it('grows in pages with more campaigns, and page 1 renders to an image with content', async () => {
-    const small = await renderPdf(content(h.fixture.campaignIds.slice(0, 2)));
+    const small = await renderPdf(await content(h.fixture.campaignIds.slice(0, 2)));
     expect(pdfPages(full)).toBeGreaterThan(pdfPages(small));
     const png = Buffer.from(pdfPagePng(full, 1, 50));
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
@@ -279,7 +279,7 @@ describe('PDF format (checked with MuPDF from npm)', () => {
   });
 
   it('replaces the branding with the white label: name, logo image, footer, no AdLens', async () => {
-    const pdf = await renderPdf(content(h.fixture.campaignIds.slice(0, 3), WHITE_LABEL));
+    const pdf = await renderPdf(await content(h.fixture.campaignIds.slice(0, 3), WHITE_LABEL));
     const text = pdfText(pdf);
     expect(text).toContain('Agence Lumière');
     expect(text).toContain('Confidentiel — préparé pour Boulangerie Électrique');

@@ -32,7 +32,7 @@ beforeAll(() => {
 afterAll(() => h.cleanup());
 
 const build = (campaignIds: readonly string[]) =>
-  buildReportContent(h.core.db, {
+  buildReportContent(h.core.db, h.core.sql, {
     reportId: 'rpt_Results000000000',
     workspaceId: h.fixture.workspaceId,
     accountId: h.fixture.accountId,
@@ -45,8 +45,8 @@ const build = (campaignIds: readonly string[]) =>
   });
 
 describe('report results by type', () => {
-  it('totals each result type apart, with its own cost per result; ROAS only with purchase value', () => {
-    const c = build(h.fixture.campaignIds);
+  it('totals each result type apart, with its own cost per result; ROAS only with purchase value', async () => {
+    const c = await build(h.fixture.campaignIds);
     expect(c.results.map((r) => r.resultType).sort()).toEqual(['APP_INSTALL', 'LEAD', 'PURCHASE']);
     for (const r of c.results) {
       const campaign = c.campaigns.find((x) => x.resultType === r.resultType);
@@ -61,7 +61,7 @@ describe('report results by type', () => {
   });
 
   it('the PDF and Markdown show results per type, no "Conversions" sum or CPA across them, no 0.00x', async () => {
-    const c = build(h.fixture.campaignIds);
+    const c = await build(h.fixture.campaignIds);
     const text = pdfText(await renderPdf(c));
     expect(text).toContain('Results by type');
     for (const [, name] of TYPES) expect(text).toContain(name);
@@ -77,7 +77,7 @@ describe('report results by type', () => {
 
   it('a report of one result type names it, with its cost per result, and no ROAS without purchase value', async () => {
     const lead = h.fixture.campaignIds[0] ?? '';
-    const text = pdfText(await renderPdf(build([lead])));
+    const text = pdfText(await renderPdf(await build([lead])));
     expect(text).toContain('Leads (website)');
     expect(text).toContain('Cost per result');
     expect(text).not.toContain('Average ROAS');

@@ -33,7 +33,7 @@ afterAll(() => h.cleanup());
 const COMMENTARY = '東京の**リード**が増加。서울은 *안정*.\n\n- Москва: рост\n- 北京 广告 → 稳定';
 
 function content(title: string, locale: 'en' | 'ja' = 'en') {
-  return buildReportContent(h.core.db, {
+  return buildReportContent(h.core.db, h.core.sql, {
     locale,
     commentary: COMMENTARY,
     reportId: 'rpt_Scripts000000000',
@@ -50,7 +50,7 @@ function content(title: string, locale: 'en' | 'ja' = 'en') {
 
 describe('a PDF in any script', () => {
   it('has the title and every campaign name as real text, each glyph from an embedded Noto subset', async () => {
-    const pdf = await renderPdf(content(TITLE));
+    const pdf = await renderPdf(await content(TITLE));
     // No glyph is the missing-glyph box, and every glyph without a Unicode value is one of Noto Sans
     // Arabic's dot marks (it draws ي as a dotless form plus two dots; only the form maps to ي).
     const glyphs = pdfGlyphs(pdf);
@@ -89,7 +89,7 @@ describe('a PDF in any script', () => {
     const latin = harness({ campaigns: 3 });
     try {
       const pdf = await renderPdf(
-        buildReportContent(latin.core.db, {
+        await buildReportContent(latin.core.db, latin.core.sql, {
           reportId: 'rpt_Scripts000000001',
           workspaceId: latin.fixture.workspaceId,
           accountId: latin.fixture.accountId,
@@ -112,7 +112,7 @@ describe('a PDF in any script', () => {
   });
 
   it('uses Japanese dates, numbers and labels in the ja locale, English by default', async () => {
-    const ja = pdfText(await renderPdf(content(TITLE, 'ja')));
+    const ja = pdfText(await renderPdf(await content(TITLE, 'ja')));
     for (const phrase of [
       'パフォーマンスレポート',
       '2026年1月1日 – 2026年1月31日',
@@ -130,17 +130,17 @@ describe('a PDF in any script', () => {
     expect(ja).toContain('主要指標');
     expect(ja).not.toContain('Summary');
     expect(ja).not.toMatch(/Page \d+ of/);
-    const markdown = renderMarkdown(content(TITLE, 'ja'));
+    const markdown = renderMarkdown(await content(TITLE, 'ja'));
     expect(markdown).toContain('## サマリー');
     expect(markdown).toContain('| 2026年1月1日 |');
-    expect(content(TITLE, 'ja').andromedaContext.description).toMatch(/^診断は/);
-    const en = pdfText(await renderPdf(content(TITLE)));
+    expect((await content(TITLE, 'ja')).andromedaContext.description).toMatch(/^診断は/);
+    const en = pdfText(await renderPdf(await content(TITLE)));
     expect(en).toContain('1 Jan 2026 – 31 Jan 2026');
     expect(en).toContain('Summary');
     expect(en).toMatch(/Page 2 of \d/);
   });
 
-  it('loads only the fallbacks a report needs', () => {
+  it('loads only the fallbacks a report needs', async () => {
     expect(fontFamiliesFor('Q1 Performance — Отчёт')).toEqual(['Noto Sans']);
     expect(fontFamiliesFor('CPA 12 → 18')).toEqual(['Noto Sans', 'Noto Sans Math']);
     expect(fontFamiliesFor(TITLE)).toEqual(['Noto Sans', 'Noto Sans JP', 'Noto Sans SC', 'Noto Sans TC']);

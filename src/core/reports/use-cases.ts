@@ -90,8 +90,8 @@ export function reportUseCases(services: AppServices) {
     };
   }
 
-  function brandingView(ctx: RequestContext, accountId: string): ClientBrandingView {
-    const row = clientBranding(db, ctx.workspaceId, accountId);
+  async function brandingView(ctx: RequestContext, accountId: string): Promise<ClientBrandingView> {
+    const row = await clientBranding(sql, ctx.workspaceId, accountId);
     return {
       accountId,
       branding: row
@@ -113,7 +113,10 @@ export function reportUseCases(services: AppServices) {
     return report;
   }
 
-  async function withAccountNames(ctx: RequestContext, schedules: ReturnType<typeof reports.listSchedules>) {
+  async function withAccountNames(
+    ctx: RequestContext,
+    schedules: Awaited<ReturnType<typeof reports.listSchedules>>,
+  ) {
     const names = new Map((await visibleAccounts(sql, ctx)).map((a) => [a.id, a.name]));
     return schedules.map((s): ReportScheduleView => ({
       ...s,
@@ -157,7 +160,7 @@ export function reportUseCases(services: AppServices) {
     ): Promise<ReportCreated> {
       const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
-      return reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
+      return await reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
     },
 
     /** The content a report would have, for the preview beside the form (nothing is stored). */
@@ -167,12 +170,12 @@ export function reportUseCases(services: AppServices) {
     ): Promise<ReportContent> {
       const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
-      return reports.preview(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
+      return await reports.preview(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
     },
 
     /** A client's (ad account's) report branding and the workspace default. */
     async branding(ctx: RequestContext, accountIdText: string): Promise<ClientBrandingView> {
-      return brandingView(ctx, (await resolveAccount(sql, ctx, accountIdText)).id);
+      return await brandingView(ctx, (await resolveAccount(sql, ctx, accountIdText)).id);
     },
 
     /** Sets a client's branding (Agency plan only, like white-label); null clears it. */
@@ -182,15 +185,15 @@ export function reportUseCases(services: AppServices) {
     ): Promise<ClientBrandingView> {
       const account = await resolveAccount(sql, ctx, input.accountId);
       if (input.branding === null) {
-        deleteClientBranding(db, ctx.workspaceId, account.id);
-        return brandingView(ctx, account.id);
+        await deleteClientBranding(sql, ctx.workspaceId, account.id);
+        return await brandingView(ctx, account.id);
       }
       reports.checkLimits(ctx, undefined, input.branding);
       const parsed = WhiteLabelSchema.safeParse(input.branding);
       if (!parsed.success) {
         throw new AppError('invalid_request', parsed.error.issues.map((i) => i.message).join('; '));
       }
-      saveClientBranding(db, {
+      await saveClientBranding(sql, {
         workspace_id: ctx.workspaceId,
         account_id: account.id,
         company_name: parsed.data.companyName,
@@ -199,7 +202,7 @@ export function reportUseCases(services: AppServices) {
         footer_text: parsed.data.footerText ?? null,
         updated_at: core.clock.now().toISOString(),
       });
-      return brandingView(ctx, account.id);
+      return await brandingView(ctx, account.id);
     },
 
     /** Generates a report and waits for it (the command line): the report and its file's path. */
@@ -210,23 +213,23 @@ export function reportUseCases(services: AppServices) {
     ): Promise<{ report: Report; path: string | null }> {
       const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
-      const created = reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
+      const created = await reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
       onStarted?.(created.id);
       const report = await reports.waitFor(ctx, created.id);
-      return { report, path: reports.localPath(ctx, created.id) };
+      return { report, path: await reports.localPath(ctx, created.id) };
     },
 
     /** The file behind a signed link (every refusal is 404, DESIGN §5). */
     async download(ctx: RequestContext, id: string, link: { expires: string; signature: string }) {
       if (!(await canSeeReport(sql, ctx, id))) throw new AppError('not_found', `Report ${id} was not found.`);
-      return reports.download(ctx, id, link) as ReportFileView;
+      return (await reports.download(ctx, id, link)) as ReportFileView;
     },
 
     /** A completed report's file for a signed-in person (the desktop's save dialog, the dashboard). */
     async file(ctx: RequestContext, id: string): Promise<ReportFileView> {
       const report = await visible(ctx, id);
       if (report.status !== 'completed') throw new AppError('conflict', 'This report is not ready yet.');
-      return reports.openFile(ctx, id);
+      return await reports.openFile(ctx, id);
     },
 
     async schedule(

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from './open';
-import { jsonText, jsonTuples, jsonValues } from './dialect';
+import { jsonText, jsonTuples, jsonValues, jsonValuesOf } from './dialect';
 import { isUniqueViolation, sqliteSql, type Sql } from './sql';
 
 const engines = engineStores();
@@ -136,6 +136,14 @@ describe.each(ENGINES)('the store boundary on %s', (engine) => {
       `SELECT ${jsonText(sql, 'note', 'kind')} AS kind FROM ledger ORDER BY id`,
     );
     expect(kinds.map((k) => k.kind)).toEqual(['x', 'y', null]);
+    await sql.run(
+      `UPDATE ledger SET note = CASE id WHEN 'a' THEN '["x"]' ELSE '["b","q"]' END WHERE id <> 'c'`,
+    );
+    const holding = await sql.all<{ id: string }>(
+      `SELECT id FROM ledger WHERE ? IN ${jsonValuesOf(sql, 'note')} ORDER BY id`,
+      ['q'],
+    );
+    expect(holding).toEqual([{ id: 'b' }]);
     await close();
   });
 
