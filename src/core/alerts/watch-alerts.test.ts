@@ -152,6 +152,6 @@ describe('alerts from the watch', () => {
     await app.alerts.whenIdle();
     expect(hook.calls.length).toBe(failedCalls + 1);
     expect(hook.calls.at(-1)!.json.type).toBe('sync.failed');
-    expect(deliveriesOf(app.core.db, webhook.id).every((d) => d.status === 'delivered')).toBe(true);
+    expect((await deliveriesOf(app.core.sql, webhook.id)).every((d) => d.status === 'delivered')).toBe(true);
   });
 });
