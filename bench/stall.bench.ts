@@ -86,7 +86,7 @@ const suite: BenchSuite = {
       let rediagnosisId = '';
       let rediagnosis = { status: '', campaignsAnalyzed: 0 };
       const rediagnose = await measure(async () => {
-        const [started] = host.app.watcher.judgeNewData();
+        const [started] = await host.app.watcher.judgeNewData();
         if (!started) throw new Error('the watcher started no re-diagnosis');
         rediagnosisId = started.diagnosticId;
         for (;;) {

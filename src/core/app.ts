@@ -84,6 +84,7 @@ export function createApp(core: Core, options: AppOptions = {}): App {
         watcher.stop();
         untrack();
         await Promise.all([sync.stop(), diagnostics.stop(), reports.stop()]);
+        await watcher.whenIdle();
         await alerts.stop();
         await core.close();
       })();

@@ -238,8 +238,8 @@ beforeAll(async () => {
   await t.app.use.diagnostics.history(ctx, { accountId: account.id });
   await t.app.use.diagnostics.changes(ctx, diagnosticId);
   await t.app.use.diagnostics.evidence(ctx, diagnosticId);
-  t.app.watcher.tick();
-  t.app.watcher.judgeNewData();
+  await t.app.watcher.tick();
+  await t.app.watcher.judgeNewData();
 });
 
 afterAll(async () => {

@@ -12,8 +12,12 @@ export function watchUseCases(services: AppServices) {
   const { core } = services;
   const { db, sql, clock } = core;
 
-  function scheduleView(accountId: string, workspaceId: string, active: boolean): SyncSchedule {
-    const row = scheduleOf(db, accountId);
+  async function scheduleView(
+    accountId: string,
+    workspaceId: string,
+    active: boolean,
+  ): Promise<SyncSchedule> {
+    const row = await scheduleOf(sql, accountId);
     const interval = intervalFor(db, workspaceId, row);
     const next = row && active ? nextScheduledSync(row) : null;
     return {
@@ -30,12 +34,14 @@ export function watchUseCases(services: AppServices) {
   return {
     async schedule(ctx: RequestContext, accountIdText: string): Promise<SyncSchedule> {
       const account = await resolveAccount(sql, ctx, accountIdText);
-      return scheduleView(account.id, ctx.workspaceId, account.connectionStatus === 'active');
+      return await scheduleView(account.id, ctx.workspaceId, account.connectionStatus === 'active');
     },
 
     async schedules(ctx: RequestContext): Promise<SyncSchedule[]> {
-      return (await visibleAccounts(sql, ctx)).map((a) =>
-        scheduleView(a.id, ctx.workspaceId, a.connectionStatus === 'active'),
+      return Promise.all(
+        (await visibleAccounts(sql, ctx)).map((a) =>
+          scheduleView(a.id, ctx.workspaceId, a.connectionStatus === 'active'),
+        ),
       );
     },
 
@@ -50,14 +56,16 @@ export function watchUseCases(services: AppServices) {
       const targets = accountId
         ? [await resolveAccount(sql, ctx, accountId)]
         : await visibleAccounts(sql, ctx);
-      db.transaction(() => {
+      await sql.transaction(async (tx) => {
+        // The setting is still written through `db`: on SQLite that is the same connection, inside this
+        // transaction.
         if (!accountId)
           writeSetting(db, intervalSettingKey(ctx.workspaceId), minutes === null ? null : String(minutes));
         for (const account of targets) {
-          const row = scheduleOf(db, account.id);
+          const row = await scheduleOf(tx, account.id);
           const own = accountId ? minutes : (row?.interval_minutes ?? null);
           const interval = own ?? intervalFor(db, ctx.workspaceId, null).minutes;
-          saveSchedule(db, {
+          await saveSchedule(tx, {
             account_id: account.id,
             interval_minutes: own,
             next_incremental_at: nextIncremental(account.id, interval, now).toISOString(),
@@ -67,7 +75,7 @@ export function watchUseCases(services: AppServices) {
             last_reason: row?.last_reason ?? null,
           });
         }
-      })();
+      });
       return Promise.all(
         targets.map((a) => scheduleView(a.id, ctx.workspaceId, a.connectionStatus === 'active')),
       );
