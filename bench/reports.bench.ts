@@ -53,7 +53,7 @@ const suite: BenchSuite = {
 
     async function generate(format: 'pdf' | 'markdown'): Promise<number> {
       const started = performance.now();
-      const created = reports.create(ctx, { ...input, format });
+      const created = await reports.create(ctx, { ...input, format });
       const report = await reports.waitFor(ctx, created.id);
       if (report.status !== 'completed') throw new Error(`report failed: ${report.error?.message ?? ''}`);
       return performance.now() - started;

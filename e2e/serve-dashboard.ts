@@ -85,8 +85,7 @@ async function main(): Promise<void> {
     } else if (command === 'due-reports') {
       const now = core.clock.now().toISOString();
       core.db.prepare(`UPDATE reports SET due_at = ? WHERE status = 'pending'`).run(now);
-      host.app.reports.runDue();
-      console.log('OK due-reports');
+      void host.app.reports.runDue().then(() => console.log('OK due-reports'));
     } else if (command === 'make-admin' && values.invite) {
       // The invited analyst (a member) becomes an admin: workspace settings such as SMTP are admins'.
       core.db.prepare(`UPDATE users SET role = 'admin' WHERE lower(email) = lower(?)`).run(values.invite);

@@ -77,7 +77,7 @@ export function createApp(core: Core, options: AppOptions = {}): App {
       diagnostics
         .resume()
         .catch((error: unknown) => core.logger.error('diagnostics resume failed', { error: String(error) }));
-      reports.resume();
+      void reports.resume();
       if (options.watch) watcher.start();
     },
     stop() {
@@ -85,6 +85,7 @@ export function createApp(core: Core, options: AppOptions = {}): App {
         watcher.stop();
         untrack();
         await Promise.all([sync.stop(), diagnostics.stop(), reports.stop()]);
+        await watcher.whenIdle();
         await alerts.stop();
         await core.close();
       })();

@@ -32,7 +32,7 @@ export async function accountChecks(
   accountId: string,
 ): Promise<AccountCheck[]> {
   const checks: AccountCheck[] = [];
-  const account = accountName(core.db, accountId);
+  const account = await accountName(core.sql, accountId);
   if (!account) return checks;
   const prefs = await prefsOf(core, workspaceId);
   const today = dateInZone(core.clock.now(), prefs.timezone);
@@ -46,7 +46,7 @@ export async function accountChecks(
       detail: { status: account.status },
     });
   }
-  const cap = spendCapOf(core.db, accountId);
+  const cap = await spendCapOf(core.sql, accountId);
   if (
     cap &&
     cap.spend_cap_micros > 0 &&
@@ -64,8 +64,8 @@ export async function accountChecks(
     });
   }
   // Today is not over in the account's zone: only a whole day can be judged to have no results.
-  const last = lastSpendDay(core.db, accountId, dateInZone(core.clock.now(), account.timezone));
-  const budget = dailyBudgetMicros(core.db, accountId);
+  const last = await lastSpendDay(core.sql, accountId, dateInZone(core.clock.now(), account.timezone));
+  const budget = await dailyBudgetMicros(core.sql, accountId);
   if (last && budget > 0 && Math.abs(last.spend_micros / budget - 1) > prefs.pacingShare) {
     const rate = last.spend_micros / budget;
     checks.push({

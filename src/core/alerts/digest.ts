@@ -33,7 +33,7 @@ export async function composeDigest(
   ).map((a) => a.id);
   const lines: string[] = [];
   const counts = { opened: 0, worsened: 0, resolved: 0, syncsFailed: 0 };
-  for (const issue of issuesChangedSince(db, accounts, since)) {
+  for (const issue of await issuesChangedSince(sql, accounts, since)) {
     const history = JSON.parse(issue.history) as { at: string; change: string }[];
     for (const entry of history.filter((h) => h.at > since)) {
       const kind = entry.change === 'reopened' ? 'opened' : entry.change;
@@ -43,11 +43,11 @@ export async function composeDigest(
       lines.push(`${kind.padEnd(8)} ${issue.severity.padEnd(8)} ${where}: ${issue.title}`);
     }
   }
-  for (const failed of syncsFailedSince(db, accounts, since)) {
+  for (const failed of await syncsFailedSince(sql, accounts, since)) {
     counts.syncsFailed += 1;
     lines.push(`sync failed ${failed.account_name} at ${failed.finished_at}: ${failed.error ?? ''}`);
   }
-  const email = userEmail(db, digest.user_id) ?? digest.user_id;
+  const email = (await userEmail(sql, digest.user_id)) ?? digest.user_id;
   return {
     title: `Morning digest for ${email}, ${today}`,
     text: lines.length === 0 ? 'Nothing changed since the last digest.' : lines.join('\n'),

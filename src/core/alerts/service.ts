@@ -71,9 +71,9 @@ const ISSUE_ALERTS: Record<string, AlertType | undefined> = {
 export class AlertsService {
   private offs: (() => void)[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Reactions to events still running (each reads the store asynchronously). */
-  private readonly reacting = new Set<Promise<void>>();
-  private lastReaction: Promise<void> = Promise.resolve();
+  /** The event-driven and tick work, one piece at a time in the order it came (it reads the store). */
+  private queue: Promise<void> = Promise.resolve();
+  private queued = 0;
 
   constructor(
     private readonly core: Core,
@@ -89,7 +89,7 @@ export class AlertsService {
       events.on('sync.failed', (e) =>
         this.safely(async () => {
           if (e.error.type === 'interrupted') return; // a stop at shutdown is nobody's problem
-          const account = accountName(this.core.db, e.accountId);
+          const account = await accountName(this.core.sql, e.accountId);
           await this.raise({
             workspaceId: e.workspaceId,
             accountId: e.accountId,
@@ -97,7 +97,7 @@ export class AlertsService {
             severity: null,
             key: `sync:${e.syncRunId}`,
             issueId: null,
-            event: this.eventFor(e.accountId, null, {
+            event: await this.eventFor(e.accountId, null, {
               title: `Sync failed: ${account?.name ?? e.accountId}`,
               text: `The sync of ${account?.name ?? e.accountId} failed: ${e.error.message}`,
               issue: null,
@@ -112,7 +112,7 @@ export class AlertsService {
       events.on('connection.expiring', (e) =>
         this.safely(async () => {
           for (const accountId of e.accountIds.length > 0 ? e.accountIds : [e.accountId]) {
-            const account = accountName(this.core.db, accountId);
+            const account = await accountName(this.core.sql, accountId);
             const name = account?.name ?? accountId;
             const days =
               e.daysLeft <= 0 ? 'has lapsed' : `lapses in ${e.daysLeft} day${e.daysLeft === 1 ? '' : 's'}`;
@@ -123,7 +123,7 @@ export class AlertsService {
               severity: null,
               key: `token:${e.connectionId}:${accountId}:${e.expiresAt.slice(0, 10)}:${this.core.clock.now().toISOString().slice(0, 10)}`,
               issueId: null,
-              event: this.eventFor(accountId, null, {
+              event: await this.eventFor(accountId, null, {
                 title: `Access token expiring: ${name}`,
                 text: `The access token of ${name} ${days} (${e.expiresAt}). Re-authenticate it in AdLens so syncing does not stop.`,
                 issue: null,
@@ -150,22 +150,19 @@ export class AlertsService {
 
   /** Resolves when no delivery attempt is under way (tests, shutdown). */
   async whenIdle(): Promise<void> {
-    while (this.inFlight.size > 0 || this.reacting.size > 0)
-      await Promise.allSettled([...this.inFlight.values(), ...this.reacting]);
+    while (this.inFlight.size > 0 || this.queued > 0)
+      await Promise.allSettled([...this.inFlight.values(), this.queue]);
   }
 
-  private safely(fn: () => void | Promise<void>): void {
-    // One reaction at a time, in the order of the events: alerts keep the order things happened in.
-    const reaction = this.lastReaction.then(async () => {
-      try {
-        await fn();
-      } catch (error) {
-        this.core.logger.error('alerts failed', { error: String(error) });
-      }
-    });
-    this.lastReaction = reaction;
-    this.reacting.add(reaction);
-    void reaction.finally(() => this.reacting.delete(reaction));
+  /** Queues work behind what came before it; a failure is logged, never thrown at the event's emitter. */
+  private safely(fn: () => Promise<void>): void {
+    this.queued += 1;
+    this.queue = this.queue
+      .then(fn)
+      .catch((error: unknown) => this.core.logger.error('alerts failed', { error: String(error) }))
+      .finally(() => {
+        this.queued -= 1;
+      });
   }
 
   private link(campaignId: string | null): string | null {
@@ -174,12 +171,12 @@ export class AlertsService {
     return campaignId ? `${base}/#/campaigns/${campaignId}` : `${base}/#/accounts`;
   }
 
-  private eventFor(
+  private async eventFor(
     accountId: string | null,
     campaign: { id: string; name: string } | null,
     rest: Pick<AlertEvent, 'title' | 'text' | 'issue' | 'detail'>,
-  ): Alert['event'] {
-    const account = accountId ? accountName(this.core.db, accountId) : undefined;
+  ): Promise<Alert['event']> {
+    const account = accountId ? await accountName(this.core.sql, accountId) : undefined;
     return {
       account: account ? { id: account.id, name: account.name } : null,
       campaign,
@@ -206,7 +203,7 @@ export class AlertsService {
       severity: type === 'issue.resolved' ? row.peak_severity : row.severity,
       key: `issue:${issueId}:${change}:${issue.history.length}`,
       issueId,
-      event: this.eventFor(
+      event: await this.eventFor(
         row.account_id,
         issue.campaignId ? { id: issue.campaignId, name: issue.campaignName ?? '' } : null,
         {
@@ -229,7 +226,7 @@ export class AlertsService {
         severity: check.severity,
         key: check.key,
         issueId: null,
-        event: this.eventFor(accountId, null, {
+        event: await this.eventFor(accountId, null, {
           title: check.title,
           text: check.text,
           issue: null,
@@ -241,11 +238,11 @@ export class AlertsService {
 
   /** Announces an alert and queues it for each destination whose rules it meets (none if muted). */
   async raise(alert: Alert): Promise<number> {
-    const { db, clock, events } = this.core;
+    const { sql, clock, events } = this.core;
     const prefs = await prefsOf(this.core, alert.workspaceId);
     if (alert.accountId && prefs.mutedAccountIds.includes(alert.accountId)) return 0;
     const now = clock.now();
-    const targets = destinationsOf(db, alert.workspaceId).filter(
+    const targets = (await destinationsOf(sql, alert.workspaceId)).filter(
       (d) =>
         (d.account_id === null || d.account_id === alert.accountId) &&
         (JSON.parse(d.types) as string[]).includes(alert.type) &&
@@ -254,11 +251,11 @@ export class AlertsService {
     const release = quietUntil(now, { from: prefs.quietFrom, to: prefs.quietTo, timezone: prefs.timezone });
     const at = (release ?? now).toISOString();
     let queued = 0;
-    db.transaction(() => {
+    await sql.transaction(async (tx) => {
       for (const destination of targets) {
         const id = newId('dlv');
         const event: AlertEvent = { id, type: alert.type, createdAt: now.toISOString(), ...alert.event };
-        const fresh = enqueueDelivery(db, {
+        const fresh = await enqueueDelivery(tx, {
           id,
           destination_id: destination.id,
           dedupe_key: alert.key,
@@ -275,7 +272,7 @@ export class AlertsService {
         });
         if (fresh) queued += 1;
       }
-    })();
+    });
     if (alert.type !== 'digest') {
       events.emit('alert.raised', {
         workspaceId: alert.workspaceId,
@@ -286,31 +283,31 @@ export class AlertsService {
         issueId: alert.issueId,
       });
     }
-    if (queued > 0 && !release) this.pump();
+    if (queued > 0 && !release) await this.pump();
     return queued;
   }
 
-  /** Starts an attempt for every delivery that is due and not already under way. */
-  pump(): void {
-    const { db, clock } = this.core;
+  /** Starts an attempt for every delivery that is due and not already under way (claimed first). */
+  async pump(): Promise<void> {
+    const { sql, clock } = this.core;
     const now = clock.now();
-    for (const row of dueDeliveries(db, now.toISOString())) {
+    for (const row of await dueDeliveries(sql, now.toISOString())) {
       if (this.inFlight.has(row.id)) continue;
-      if (!claimDelivery(db, row, new Date(now.getTime() + LEASE_MS).toISOString())) continue;
+      if (!(await claimDelivery(sql, row, new Date(now.getTime() + LEASE_MS).toISOString()))) continue;
       const attempt = this.attempt(row).finally(() => this.inFlight.delete(row.id));
       this.inFlight.set(row.id, attempt);
     }
   }
 
   private async attempt(row: DeliveryRow): Promise<void> {
-    const { db, clock, logger } = this.core;
-    const destination = destinationRow(db, row.destination_id);
+    const { sql, clock, logger } = this.core;
+    const destination = await destinationRow(sql, row.destination_id);
     if (!destination) return; // removed meanwhile: its deliveries went with it
     const outcome = await this.send(destination, row.payload);
     const now = clock.now();
     const attempts = row.attempts + 1;
     if (outcome.ok) {
-      saveDeliveryOutcome(db, {
+      await saveDeliveryOutcome(sql, {
         id: row.id,
         status: 'delivered',
         attempts,
@@ -324,7 +321,7 @@ export class AlertsService {
     const next = new Date(now.getTime() + retryDelayMs(attempts));
     const givenUp = next.toISOString() > row.expires_at;
     if (givenUp) logger.warn('alert delivery given up', { deliveryId: row.id, error: outcome.error });
-    saveDeliveryOutcome(db, {
+    await saveDeliveryOutcome(sql, {
       id: row.id,
       status: givenUp ? 'failed' : 'pending',
       attempts,
@@ -378,9 +375,9 @@ export class AlertsService {
   }
 
   /** Each user's digest, once a day at their hour in their time zone (persisted: once per day). */
-  private sendDueDigests(): void {
+  private async sendDueDigests(): Promise<void> {
     const now = this.core.clock.now();
-    for (const digest of allDigests(this.core.db)) {
+    for (const digest of await allDigests(this.core.sql)) {
       const today = dateInZone(now, digest.timezone);
       if (digest.last_day === today || hourInZone(now, digest.timezone) < digest.hour) continue;
       // Composing reads the store asynchronously: a digest being composed is not started twice, and
@@ -400,7 +397,7 @@ export class AlertsService {
     const composed = await composeDigest(this.core.db, this.core.sql, digest, today, now);
     if (!composed) return;
     // Recorded first: a crash after this line skips one digest rather than sending two.
-    saveDigest(this.core.db, { ...digest, last_day: today, last_sent_at: now.toISOString() });
+    await saveDigest(this.core.sql, { ...digest, last_day: today, last_sent_at: now.toISOString() });
     await this.raise({
       workspaceId: digest.workspace_id,
       accountId: null,

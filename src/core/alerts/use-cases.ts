@@ -52,8 +52,8 @@ export function alertUseCases(services: AppServices) {
   const { core, alerts } = services;
   const { db, sql, clock, tokenCipher } = core;
 
-  function view(row: DestinationRow): AlertDestinationView {
-    const last = lastDeliveryOf(db, row.id);
+  async function view(row: DestinationRow): Promise<AlertDestinationView> {
+    const last = await lastDeliveryOf(sql, row.id);
     return {
       id: row.id,
       kind: row.kind,
@@ -73,8 +73,8 @@ export function alertUseCases(services: AppServices) {
     };
   }
 
-  function own(ctx: RequestContext, id: string): DestinationRow {
-    const row = destinationRow(db, id);
+  async function own(ctx: RequestContext, id: string): Promise<DestinationRow> {
+    const row = await destinationRow(sql, id);
     if (!row || row.workspace_id !== ctx.workspaceId) {
       throw new AppError('not_found', `Alert destination ${id} was not found.`);
     }
@@ -92,7 +92,7 @@ export function alertUseCases(services: AppServices) {
 
   return {
     async list(ctx: RequestContext): Promise<AlertDestinationView[]> {
-      return destinationsOf(db, ctx.workspaceId).map(view);
+      return Promise.all((await destinationsOf(sql, ctx.workspaceId)).map(view));
     },
 
     /** Adds a destination; a webhook's signing secret is in the answer this once. */
@@ -113,21 +113,21 @@ export function alertUseCases(services: AppServices) {
         secret_sealed: secret ? tokenCipher.encrypt(secret) : null,
         created_at: clock.now().toISOString(),
       };
-      insertDestination(db, row);
-      return { ...view(row), secret };
+      await insertDestination(sql, row);
+      return { ...(await view(row)), secret };
     },
 
     async remove(ctx: RequestContext, id: string): Promise<AlertDestinationView> {
       await requireAdmin(ctx);
-      const row = own(ctx, id);
-      const shown = view(row);
-      deleteDestination(db, row.id);
+      const row = await own(ctx, id);
+      const shown = await view(row);
+      await deleteDestination(sql, row.id);
       return shown;
     },
 
     /** Sends a signed test event now (no outbox) and reports the answer. */
     async test(ctx: RequestContext, id: string): Promise<AlertTestResult> {
-      return alerts.test(own(ctx, id));
+      return alerts.test(await own(ctx, id));
     },
 
     /**
@@ -186,7 +186,7 @@ export function alertUseCases(services: AppServices) {
     /** The signed-in user's own morning digest (hour null: none). */
     async digest(ctx: RequestContext): Promise<DigestView> {
       if (!ctx.userId) throw new AppError('invalid_request', 'the digest belongs to a signed-in user.');
-      const row = digestOf(db, ctx.userId);
+      const row = await digestOf(sql, ctx.userId);
       return {
         userId: ctx.userId,
         hour: row?.hour ?? null,
@@ -229,11 +229,11 @@ export function alertUseCases(services: AppServices) {
       }
       if (ctx.userId && ctx.userId !== user.id) await requireAdmin(ctx);
       if (data.hour === null) {
-        deleteDigest(db, user.id);
+        await deleteDigest(sql, user.id);
         return { userId: user.id, hour: null, timezone: data.timezone, lastSentAt: null };
       }
-      const current = digestOf(db, user.id);
-      saveDigest(db, {
+      const current = await digestOf(sql, user.id);
+      await saveDigest(sql, {
         user_id: user.id,
         workspace_id: ctx.workspaceId,
         hour: data.hour,

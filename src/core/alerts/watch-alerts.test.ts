@@ -75,6 +75,7 @@ describe('alerts from the watch', () => {
     const tick = async () => {
       const report = await app.watcher.tick();
       for (const { accountId } of report.started) await app.sync.current(accountId);
+      await app.watcher.whenIdle();
       await app.diagnostics.whenIdle();
       await app.watcher.tick(); // the alerts the diagnosis raised are due now
       await app.alerts.whenIdle();
@@ -84,6 +85,7 @@ describe('alerts from the watch', () => {
       issueEvents.slice(from).filter((e) => e.change === 'opened' || e.change === 'reopened');
 
     await app.sync.syncAccount(account.id);
+    await app.watcher.whenIdle();
     await app.diagnostics.whenIdle();
     await tick();
     // Whatever the first diagnosis found was announced once each.
@@ -91,7 +93,7 @@ describe('alerts from the watch', () => {
     const base = { events: issueEvents.length, calls: hook.calls.length, mails: smtp.mails.length };
 
     // A scheduled sync that changes nothing: no call, no e-mail.
-    clock.set(scheduleOf(app.core.db, account.id)!.next_incremental_at);
+    clock.set((await scheduleOf(app.core.sql, account.id))!.next_incremental_at);
     expect((await tick()).started).toHaveLength(1);
     expect(issueEvents.length).toBe(base.events);
     expect(hook.calls.length).toBe(base.calls);
@@ -152,6 +154,6 @@ describe('alerts from the watch', () => {
     await app.alerts.whenIdle();
     expect(hook.calls.length).toBe(failedCalls + 1);
     expect(hook.calls.at(-1)!.json.type).toBe('sync.failed');
-    expect(deliveriesOf(app.core.db, webhook.id).every((d) => d.status === 'delivered')).toBe(true);
+    expect((await deliveriesOf(app.core.sql, webhook.id)).every((d) => d.status === 'delivered')).toBe(true);
   });
 });

@@ -63,7 +63,7 @@ describe('report schedules', () => {
     expect(monthly.nextRunAt).toBe('2026-05-01T06:00:00.000Z');
     expect(monthly.format).toBe('pdf');
     clock.set('2026-04-06T06:00:01.000Z');
-    expect(world.app.reports.runDue()).toBe(1);
+    expect(await world.app.reports.runDue()).toBe(1);
     await world.app.reports.whenIdle();
     const reports = await ok<Page<ReportView>>('reports.list', {});
     const weeklyRuns = reports.items.filter((r) => r.scheduleId === weekly.id);

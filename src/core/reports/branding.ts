@@ -16,9 +16,9 @@ export async function resolveBranding(
   explicit: WhiteLabel | null,
 ): Promise<WhiteLabel | null> {
   if (explicit) return explicit;
-  const plan = workspacePlan(db, workspaceId);
+  const plan = await workspacePlan(sql, workspaceId);
   if (!plan || !(WHITE_LABEL_PLANS as readonly string[]).includes(plan)) return null;
-  const client = clientBranding(db, workspaceId, accountId);
+  const client = await clientBranding(sql, workspaceId, accountId);
   if (client) {
     return {
       companyName: client.company_name,

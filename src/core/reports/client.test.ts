@@ -287,7 +287,7 @@ describe('delivery', () => {
     });
     expect(schedule).toMatchObject({ locale: 'ja', sections: { trend: false }, delivery: { folder } });
     clock.set(schedule.nextRunAt);
-    expect(app.reports.runDue()).toBe(1);
+    expect(await app.reports.runDue()).toBe(1);
     await app.reports.whenIdle();
     const files = readdirSync(folder);
     expect(files).toHaveLength(1);

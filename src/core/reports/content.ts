@@ -23,7 +23,9 @@ import { translator, type MessageKey, type Translate } from '../../shared/report
 import { campaignInsights, insightsSummary, previousPeriod } from '../insights';
 import { round2 } from '../insights/metrics';
 import type { Db } from '../store/open';
-import { sqliteSql } from '../store/sql';
+import { getWorkspaceOwner } from '../identity/users';
+import { jsonValues } from '../store/dialect';
+import type { Sql } from '../store/sql';
 import { kpiTiles, previousCampaigns } from './kpis';
 import { goalsAgainstActuals } from './goals';
 
@@ -196,25 +198,24 @@ function diagnosticFor(row: DiagnosticRow, campaignId: string, t: Translate): Re
  * Each campaign's latest completed diagnostic whose analysed window overlaps the report's range: its
  * own (campaign-level) or the account-level one covering it, whichever completed last.
  */
-function latestDiagnostics(
-  db: Db,
+async function latestDiagnostics(
+  sql: Sql,
   workspaceId: string,
   accountId: string,
   campaignIds: readonly string[],
   from: string,
   to: string,
   t: Translate,
-): Map<string, ReportDiagnostic> {
-  const rows = db
-    .prepare(
-      `SELECT id, campaign_id, risk_level, summary, result, date_from, date_to, completed_at
-         FROM diagnostics
-        WHERE workspace_id = ? AND account_id = ? AND status = 'completed' AND completed_at IS NOT NULL
-          AND (campaign_id IS NULL OR campaign_id IN (SELECT value FROM json_each(?)))
-          AND date_to >= ? AND date_from <= ?
-        ORDER BY completed_at DESC, id DESC`,
-    )
-    .all(workspaceId, accountId, JSON.stringify(campaignIds), from, to) as DiagnosticRow[];
+): Promise<Map<string, ReportDiagnostic>> {
+  const rows = await sql.all<DiagnosticRow>(
+    `SELECT id, campaign_id, risk_level, summary, result, date_from, date_to, completed_at
+       FROM diagnostics
+      WHERE workspace_id = ? AND account_id = ? AND status = 'completed' AND completed_at IS NOT NULL
+        AND (campaign_id IS NULL OR campaign_id IN ${jsonValues(sql)})
+        AND date_to >= ? AND date_from <= ?
+      ORDER BY completed_at DESC, id DESC`,
+    [workspaceId, accountId, JSON.stringify(campaignIds), from, to],
+  );
   const out = new Map<string, ReportDiagnostic>();
   const accountLevel = rows.filter((row) => row.campaign_id === null);
   for (const campaignId of campaignIds) {
@@ -241,25 +242,19 @@ const FOCUS_TEXT: Record<FocusMetric, MessageKey> = {
   CONVERSIONS: 'focusConversions',
 };
 
-function andromedaContext(
+async function andromedaContext(
   db: Db,
+  sql: Sql,
   workspaceId: string,
   userId: string | null,
   t: Translate,
-): ReportContent['andromedaContext'] {
-  // The report is built synchronously on the render worker's own connection: the owner's ID is read
-  // here as getWorkspaceOwner reads it.
-  const owner = db
-    .prepare(
-      `SELECT id FROM users WHERE workspace_id = ? AND role = 'owner' AND removed_at IS NULL AND disabled_at IS NULL
-       ORDER BY created_at, id LIMIT 1`,
-    )
-    .get(workspaceId) as { id: string } | undefined;
-  const profileUserId = userId ?? owner?.id ?? null;
+): Promise<ReportContent['andromedaContext']> {
+  const profileUserId = userId ?? (await getWorkspaceOwner(sql, workspaceId))?.id ?? null;
   const row = profileUserId
-    ? (db
-        .prepare(`SELECT risk_appetite, focus_metric FROM andromeda_profiles WHERE user_id = ?`)
-        .get(profileUserId) as { risk_appetite: RiskAppetite; focus_metric: FocusMetric } | undefined)
+    ? await sql.get<{ risk_appetite: RiskAppetite; focus_metric: FocusMetric }>(
+        `SELECT risk_appetite, focus_metric FROM andromeda_profiles WHERE user_id = ?`,
+        [profileUserId],
+      )
     : undefined;
   const riskAppetite = row?.risk_appetite ?? 'MEDIUM';
   const focusMetric = row?.focus_metric ?? 'CPA';
@@ -310,21 +305,26 @@ export function resultTotals(campaigns: readonly ReportCampaign[]): ReportConten
     .sort((a, b) => b.spend - a.spend);
 }
 
-export async function buildReportContent(db: Db, input: ReportContentInput): Promise<ReportContent> {
-  const sql = sqliteSql(db);
-  const account = db
-    .prepare(
-      `SELECT id, platform_account_id, name, currency, timezone FROM ad_accounts WHERE id = ? AND workspace_id = ?`,
-    )
-    .get(input.accountId, input.workspaceId) as AccountRow | undefined;
+/**
+ * The content of one report. Its own reads go through `sql`; the insights, goals and users it asks
+ * for are read through `db` until those stores are behind the boundary too.
+ */
+export async function buildReportContent(
+  db: Db,
+  sql: Sql,
+  input: ReportContentInput,
+): Promise<ReportContent> {
+  const account = await sql.get<AccountRow>(
+    `SELECT id, platform_account_id, name, currency, timezone FROM ad_accounts WHERE id = ? AND workspace_id = ?`,
+    [input.accountId, input.workspaceId],
+  );
   if (!account) throw new AppError('not_found', `no ad account ${input.accountId} in this workspace`);
 
-  const campaignRows = db
-    .prepare(
-      `SELECT id, platform_campaign_id, name, effective_status, result_type, result_name FROM campaigns
-        WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(account.id, JSON.stringify(input.campaignIds)) as CampaignRow[];
+  const campaignRows = await sql.all<CampaignRow>(
+    `SELECT id, platform_campaign_id, name, effective_status, result_type, result_name FROM campaigns
+      WHERE account_id = ? AND id IN ${jsonValues(sql)}`,
+    [account.id, JSON.stringify(input.campaignIds)],
+  );
   if (campaignRows.length !== new Set(input.campaignIds).size) {
     const known = new Set(campaignRows.map((row) => row.id));
     const missing = input.campaignIds.filter((id) => !known.has(id));
@@ -341,8 +341,8 @@ export async function buildReportContent(db: Db, input: ReportContentInput): Pro
     currency: account.currency,
   });
   const perCampaign = await campaignInsights(sql, campaignIds, input.dateFrom, input.dateTo);
-  const diagnostics = latestDiagnostics(
-    db,
+  const diagnostics = await latestDiagnostics(
+    sql,
     input.workspaceId,
     account.id,
     campaignIds,
@@ -436,6 +436,6 @@ export async function buildReportContent(db: Db, input: ReportContentInput): Pro
     commentary,
     kpis,
     goals: await goalsAgainstActuals(sql, account.id, campaigns),
-    andromedaContext: andromedaContext(db, input.workspaceId, input.userId, t),
+    andromedaContext: await andromedaContext(db, sql, input.workspaceId, input.userId, t),
   };
 }

@@ -133,7 +133,7 @@ export function toDeliveryStatus(row: DeliveryRow): ReportDeliveryStatus {
 
 export interface DeliveryPumpPorts {
   /** The report if it is completed (a delivery waits for nothing else). */
-  completedReport(id: string): ReportRow | undefined;
+  completedReport(id: string): Promise<ReportRow | undefined>;
   fileOf(row: ReportRow): { utf8FileName: string; contentType: string; body: Buffer };
   /** Announces a delivery's outcome (report.changed), so screens refresh its status. */
   changed(row: ReportRow): void;
@@ -160,7 +160,7 @@ export class DeliveryPump {
     this.running = (async () => {
       do {
         this.again = false;
-        for (const delivery of dueDeliveries(this.core.db, this.core.clock.now().toISOString())) {
+        for (const delivery of await dueDeliveries(this.core.sql, this.core.clock.now().toISOString())) {
           await this.attempt(delivery);
         }
       } while (this.again);
@@ -175,7 +175,7 @@ export class DeliveryPump {
   }
 
   private async attempt(delivery: DeliveryRow): Promise<void> {
-    const row = this.ports.completedReport(delivery.report_id);
+    const row = await this.ports.completedReport(delivery.report_id);
     if (!row) return;
     let outcome: { ok: true; path: string | null } | { ok: false; error: string };
     try {
@@ -185,14 +185,18 @@ export class DeliveryPump {
         fileName: file.utf8FileName,
         contentType: file.contentType.split(';')[0] ?? file.contentType,
         body: file.body,
-        accountName: accountName(this.core.db, row.account_id) ?? row.account_id,
+        accountName: (await accountName(this.core.sql, row.account_id)) ?? row.account_id,
         period: reportFormatter('en').dateRange({ from: row.date_from, to: row.date_to }),
       });
       outcome = { ok: true, path };
     } catch (error) {
       outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
-    saveDeliveryOutcome(this.core.db, delivery.id, afterAttempt(delivery, outcome, this.core.clock.now()));
+    await saveDeliveryOutcome(
+      this.core.sql,
+      delivery.id,
+      afterAttempt(delivery, outcome, this.core.clock.now()),
+    );
     if (!outcome.ok) {
       this.core.logger.warn('report delivery failed', {
         reportId: row.id,

@@ -27,18 +27,18 @@ function linkOf(url: string | null): { expires: string; signature: string } {
 }
 
 describe('report creation errors', () => {
-  it('refuses more than 20 campaign IDs with too_many_campaigns', () => {
+  it('refuses more than 20 campaign IDs with too_many_campaigns', async () => {
     const { h, s } = setup({ campaigns: 21 });
-    expect(() =>
+    await expect(
       s.create(h.ctx, {
         accountId: h.fixture.accountId,
         title: 'Too many',
         campaignIds: h.fixture.campaignIds,
         ...RANGE,
       }),
-    ).toThrow(expect.objectContaining({ type: 'too_many_campaigns' }));
+    ).rejects.toThrow(expect.objectContaining({ type: 'too_many_campaigns' }));
     // Exactly 20 is fine.
-    const ok = s.create(h.ctx, {
+    const ok = await s.create(h.ctx, {
       accountId: h.fixture.accountId,
       title: 'Twenty',
       format: 'json',
@@ -50,28 +50,28 @@ describe('report creation errors', () => {
 
   it.each(['trial', 'pro'] as const)(
     'refuses white-label on the %s plan with white_label_not_available',
-    (plan) => {
+    async (plan) => {
       const { h, s } = setup({ plan });
-      expect(() =>
+      await expect(
         s.create(h.ctx, {
           accountId: h.fixture.accountId,
           title: 'WL',
           whiteLabel: { companyName: 'Acme' },
           ...RANGE,
         }),
-      ).toThrow(expect.objectContaining({ type: 'white_label_not_available' }));
-      expect(() =>
+      ).rejects.toThrow(expect.objectContaining({ type: 'white_label_not_available' }));
+      await expect(
         s.schedule(h.ctx, {
           accountId: h.fixture.accountId,
           title: 'WL',
           cadence: 'weekly',
           whiteLabel: { companyName: 'Acme' },
         }),
-      ).toThrow(expect.objectContaining({ type: 'white_label_not_available' }));
+      ).rejects.toThrow(expect.objectContaining({ type: 'white_label_not_available' }));
     },
   );
 
-  it('validates the white-label logo, colour and lengths', () => {
+  it('validates the white-label logo, colour and lengths', async () => {
     const { h, s } = setup();
     const create = (whiteLabel: Record<string, unknown>) => () =>
       s.create(h.ctx, {
@@ -92,44 +92,44 @@ describe('report creation errors', () => {
       { companyName: 'A', footerText: 'y'.repeat(201) },
       { companyName: 'A', extra: true },
     ]) {
-      expect(create(bad), JSON.stringify(bad).slice(0, 80)).toThrow(
+      await expect(create(bad)(), JSON.stringify(bad).slice(0, 80)).rejects.toThrow(
         expect.objectContaining({ type: 'invalid_request' }),
       );
     }
     expect(
-      create({ companyName: 'A', logo: TINY_PNG, primaryColor: '#112233', footerText: 'f' })(),
+      await create({ companyName: 'A', logo: TINY_PNG, primaryColor: '#112233', footerText: 'f' })(),
     ).toMatchObject({
       status: 'generating',
     });
   });
 
-  it('answers not_found for campaigns and accounts outside the account or workspace', () => {
+  it('answers not_found for campaigns and accounts outside the account or workspace', async () => {
     const { h, s } = setup();
     const base = { title: 'X', ...RANGE };
-    expect(() =>
+    await expect(
       s.create(h.ctx, { ...base, accountId: h.fixture.accountId, campaignIds: [h.fixture.other.campaignId] }),
-    ).toThrow(expect.objectContaining({ type: 'not_found' }));
-    expect(() =>
+    ).rejects.toThrow(expect.objectContaining({ type: 'not_found' }));
+    await expect(
       s.create(h.ctx, { ...base, accountId: h.fixture.accountId, campaignIds: ['camp_DoesNotExist0000'] }),
-    ).toThrow(expect.objectContaining({ type: 'not_found' }));
-    expect(() => s.create(h.ctx, { ...base, accountId: h.fixture.other.accountId })).toThrow(
+    ).rejects.toThrow(expect.objectContaining({ type: 'not_found' }));
+    await expect(s.create(h.ctx, { ...base, accountId: h.fixture.other.accountId })).rejects.toThrow(
       expect.objectContaining({ type: 'not_found' }),
     );
-    expect(() => s.create({ ...h.ctx, mode: 'live' }, { ...base, accountId: h.fixture.accountId })).toThrow(
-      expect.objectContaining({ type: 'not_found' }),
-    );
+    await expect(
+      s.create({ ...h.ctx, mode: 'live' }, { ...base, accountId: h.fixture.accountId }),
+    ).rejects.toThrow(expect.objectContaining({ type: 'not_found' }));
   });
 
-  it('checks the date range: start after end, or longer than 90 days', () => {
+  it('checks the date range: start after end, or longer than 90 days', async () => {
     const { h, s } = setup();
     const base = { accountId: h.fixture.accountId, title: 'X' };
-    expect(() => s.create(h.ctx, { ...base, dateFrom: '2026-03-31', dateTo: '2026-03-01' })).toThrow(
+    await expect(s.create(h.ctx, { ...base, dateFrom: '2026-03-31', dateTo: '2026-03-01' })).rejects.toThrow(
       expect.objectContaining({ type: 'invalid_date_range' }),
     );
-    expect(() => s.create(h.ctx, { ...base, dateFrom: '2025-12-01', dateTo: '2026-03-31' })).toThrow(
+    await expect(s.create(h.ctx, { ...base, dateFrom: '2025-12-01', dateTo: '2026-03-31' })).rejects.toThrow(
       expect.objectContaining({ type: 'invalid_date_range' }),
     );
-    expect(() => s.create(h.ctx, { ...base, dateFrom: '2026-02-30', dateTo: '2026-03-31' })).toThrow(
+    await expect(s.create(h.ctx, { ...base, dateFrom: '2026-02-30', dateTo: '2026-03-31' })).rejects.toThrow(
       expect.objectContaining({ type: 'invalid_request' }),
     );
   });
@@ -139,7 +139,7 @@ describe('download errors (all 404 not_found)', () => {
   it('refuses a report not yet completed, a bad signature, another workspace and an expired link', async () => {
     const clock = manualClock('2026-04-01T09:00:00.000Z');
     const { h, s } = setup({ clock });
-    const created = s.create(h.ctx, {
+    const created = await s.create(h.ctx, {
       accountId: h.fixture.accountId,
       title: 'Links',
       format: 'markdown',
@@ -151,33 +151,35 @@ describe('download errors (all 404 not_found)', () => {
       expires: String(early),
       signature: signDownload(signingSecret(h.core.db), created.id, early),
     };
-    expect(() => s.download(h.ctx, created.id, earlyLink)).toThrow(
+    await expect(s.download(h.ctx, created.id, earlyLink)).rejects.toThrow(
       expect.objectContaining({ type: 'not_found', message: expect.stringContaining('not completed') }),
     );
 
     const report = await s.waitFor(h.ctx, created.id);
     const link = linkOf(report.downloadUrl);
-    expect(s.download(h.ctx, created.id, link).body.length).toBeGreaterThan(100);
+    expect((await s.download(h.ctx, created.id, link)).body.length).toBeGreaterThan(100);
 
     const flipped = `${link.signature.slice(0, -1)}${link.signature.endsWith('0') ? '1' : '0'}`;
-    expect(() => s.download(h.ctx, created.id, { ...link, signature: flipped })).toThrow(
+    await expect(s.download(h.ctx, created.id, { ...link, signature: flipped })).rejects.toThrow(
       expect.objectContaining({ type: 'not_found', message: expect.stringContaining('signature') }),
     );
     // A later expiry with the old signature does not verify either.
-    expect(() =>
+    await expect(
       s.download(h.ctx, created.id, { ...link, expires: String(Number(link.expires) + 86_400) }),
-    ).toThrow(expect.objectContaining({ type: 'not_found', message: expect.stringContaining('signature') }));
+    ).rejects.toThrow(
+      expect.objectContaining({ type: 'not_found', message: expect.stringContaining('signature') }),
+    );
     const otherCtx = { ...h.ctx, workspaceId: h.fixture.other.workspaceId };
-    expect(() => s.download(otherCtx, created.id, link)).toThrow(
+    await expect(s.download(otherCtx, created.id, link)).rejects.toThrow(
       expect.objectContaining({ type: 'not_found' }),
     );
-    expect(s.get(otherCtx, created.id)).toBeUndefined();
-    expect(() => s.download({ ...h.ctx, mode: 'live' }, created.id, link)).toThrow(
+    expect(await s.get(otherCtx, created.id)).toBeUndefined();
+    await expect(s.download({ ...h.ctx, mode: 'live' }, created.id, link)).rejects.toThrow(
       expect.objectContaining({ type: 'not_found' }),
     );
 
     clock.advanceDays(7);
-    expect(() => s.download(h.ctx, created.id, link)).toThrow(
+    await expect(s.download(h.ctx, created.id, link)).rejects.toThrow(
       expect.objectContaining({ type: 'not_found', message: expect.stringContaining('expired') }),
     );
   });

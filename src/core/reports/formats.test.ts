@@ -53,7 +53,7 @@ beforeAll(() => {
 afterAll(() => h.cleanup());
 
 function content(campaignIds: readonly string[], whiteLabel?: WhiteLabel): Promise<ReportContent> {
-  return buildReportContent(h.core.db, {
+  return buildReportContent(h.core.db, h.core.sql, {
     reportId: 'rpt_Format0000000000',
     workspaceId: h.fixture.workspaceId,
     accountId: h.fixture.accountId,
@@ -260,7 +260,7 @@ describe('PDF format (checked with MuPDF from npm)', () => {
     expect(fonts.map((f) => f.name).join(' ')).not.toMatch(/Helvetica/);
   });
 
-  it('repeats table headers on every page a table continues on', () => {
+  it('repeats table headers on every page a table continues on', async () => {
     const pages = pdfPages(full);
     let dailyHeaders = 0;
     for (let page = 2; page <= pages; page += 1) {

@@ -20,7 +20,7 @@ describe('report list filters', () => {
     s = new ReportsService(h.core);
     const { accountId, campaignIds } = h.fixture;
     const range = { dateFrom: '2026-03-01', dateTo: '2026-03-31' };
-    const a = s.create(h.ctx, {
+    const a = await s.create(h.ctx, {
       accountId,
       title: 'A',
       format: 'json',
@@ -28,7 +28,7 @@ describe('report list filters', () => {
       ...range,
     });
     clock.set('2026-04-02T09:00:00.000Z');
-    const b = s.create(h.ctx, {
+    const b = await s.create(h.ctx, {
       accountId,
       title: 'B',
       format: 'markdown',
@@ -36,32 +36,32 @@ describe('report list filters', () => {
       ...range,
     });
     clock.set('2026-04-03T09:00:00.000Z');
-    const c = s.create(h.ctx, { accountId, title: 'C', format: 'markdown', ...range });
+    const c = await s.create(h.ctx, { accountId, title: 'C', format: 'markdown', ...range });
     await s.whenIdle();
     const all = { accountIds: [accountId], page: 1, pageSize: 20 };
-    const ids = (f: Partial<Parameters<ReportsService['list']>[1]>) =>
-      s?.list(h!.ctx, { ...all, ...f }).items.map((r) => r.id);
-    expect(ids({})).toEqual([c.id, b.id, a.id]);
-    for (const item of s.list(h.ctx, all).items) ReportSchema.parse(item);
-    expect(ids({ campaignId: campaignIds[0] })).toEqual([c.id, a.id]);
-    expect(ids({ format: 'markdown' })).toEqual([c.id, b.id]);
-    expect(ids({ status: 'completed' })).toEqual([c.id, b.id, a.id]);
-    expect(ids({ status: 'failed' })).toEqual([]);
-    expect(ids({ accountId })).toEqual([c.id, b.id, a.id]);
-    expect(ids({ accountId: h.fixture.other.accountId })).toEqual([]);
-    expect(ids({ from: '2026-04-02' })).toEqual([c.id, b.id]);
-    expect(ids({ to: '2026-04-02' })).toEqual([b.id, a.id]);
-    expect(ids({ from: '2026-04-01T12:00:00Z', to: '2026-04-02T12:00:00Z' })).toEqual([b.id]);
-    const page = s.list(h.ctx, { ...all, page: 2, pageSize: 2 });
+    const ids = async (f: Partial<Parameters<ReportsService['list']>[1]>) =>
+      (await s?.list(h!.ctx, { ...all, ...f }))?.items.map((r) => r.id);
+    expect(await ids({})).toEqual([c.id, b.id, a.id]);
+    for (const item of (await s.list(h.ctx, all)).items) ReportSchema.parse(item);
+    expect(await ids({ campaignId: campaignIds[0] })).toEqual([c.id, a.id]);
+    expect(await ids({ format: 'markdown' })).toEqual([c.id, b.id]);
+    expect(await ids({ status: 'completed' })).toEqual([c.id, b.id, a.id]);
+    expect(await ids({ status: 'failed' })).toEqual([]);
+    expect(await ids({ accountId })).toEqual([c.id, b.id, a.id]);
+    expect(await ids({ accountId: h.fixture.other.accountId })).toEqual([]);
+    expect(await ids({ from: '2026-04-02' })).toEqual([c.id, b.id]);
+    expect(await ids({ to: '2026-04-02' })).toEqual([b.id, a.id]);
+    expect(await ids({ from: '2026-04-01T12:00:00Z', to: '2026-04-02T12:00:00Z' })).toEqual([b.id]);
+    const page = await s.list(h.ctx, { ...all, page: 2, pageSize: 2 });
     expect(page.total).toBe(3);
     expect(page.items.map((r) => r.id)).toEqual([a.id]);
     // Another workspace sees nothing.
-    expect(s.list({ ...h.ctx, workspaceId: h.fixture.other.workspaceId }, all).total).toBe(0);
+    expect((await s.list({ ...h.ctx, workspaceId: h.fixture.other.workspaceId }, all)).total).toBe(0);
   });
 });
 
 describe('recurring reports', () => {
-  it('computes weekly (Monday, previous week) and monthly (1st, previous month) runs', () => {
+  it('computes weekly (Monday, previous week) and monthly (1st, previous month) runs', async () => {
     expect(nextRun('weekly', new Date('2026-04-01T09:00:00Z'))).toEqual({
       dueAt: '2026-04-06T06:00:00.000Z',
       dateFrom: '2026-03-30',
@@ -82,7 +82,7 @@ describe('recurring reports', () => {
     const clock = manualClock('2026-03-04T10:00:00.000Z');
     h = harness({ clock });
     s = new ReportsService(h.core);
-    const schedule = s.schedule(h.ctx, {
+    const schedule = await s.schedule(h.ctx, {
       accountId: h.fixture.accountId,
       title: 'Weekly',
       cadence: 'weekly',
@@ -90,33 +90,33 @@ describe('recurring reports', () => {
     });
     expect(schedule.nextRunAt).toBe('2026-03-09T06:00:00.000Z');
     const all = { accountIds: [h.fixture.accountId], page: 1, pageSize: 20 };
-    const [pending] = s.list(h.ctx, all).items;
+    const [pending] = (await s.list(h.ctx, all)).items;
     expect(pending).toMatchObject({
       status: 'pending',
       dueAt: '2026-03-09T06:00:00.000Z',
       scheduleId: schedule.id,
     });
     expect(pending?.dateRange).toEqual({ from: '2026-03-02', to: '2026-03-08' });
-    s.resume();
-    expect(s.runDue()).toBe(0);
+    await s.resume();
+    expect(await s.runDue()).toBe(0);
 
     clock.set('2026-03-09T06:30:00.000Z');
-    expect(s.runDue()).toBe(1);
+    expect(await s.runDue()).toBe(1);
     const done = await s.waitFor(h.ctx, pending?.id ?? '');
     expect(done.status).toBe('completed');
     expect(done.campaignIds.length).toBeGreaterThan(0);
-    const items = s.list(h.ctx, all).items;
+    const items = (await s.list(h.ctx, all)).items;
     expect(items.filter((r) => r.status === 'pending').map((r) => r.dueAt)).toEqual([
       '2026-03-16T06:00:00.000Z',
     ]);
-    expect(s.listSchedules(h.ctx)[0]?.nextRunAt).toBe('2026-03-16T06:00:00.000Z');
+    expect((await s.listSchedules(h.ctx))[0]?.nextRunAt).toBe('2026-03-16T06:00:00.000Z');
 
-    s.cancelSchedule(h.ctx, schedule.id);
-    expect(s.list(h.ctx, { ...all, status: 'pending' }).total).toBe(0);
+    await s.cancelSchedule(h.ctx, schedule.id);
+    expect((await s.list(h.ctx, { ...all, status: 'pending' })).total).toBe(0);
     clock.set('2026-03-16T07:00:00.000Z');
-    expect(s.runDue()).toBe(0);
-    expect(() =>
-      s?.cancelSchedule({ ...h!.ctx, workspaceId: h!.fixture.other.workspaceId }, schedule.id),
-    ).toThrow(expect.objectContaining({ type: 'not_found' }));
+    expect(await s.runDue()).toBe(0);
+    await expect(
+      s.cancelSchedule({ ...h.ctx, workspaceId: h.fixture.other.workspaceId }, schedule.id),
+    ).rejects.toThrow(expect.objectContaining({ type: 'not_found' }));
   });
 });

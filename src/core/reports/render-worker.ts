@@ -1,6 +1,7 @@
 // The render worker: builds and renders reports off the thread that serves /v1. It reads the store
-// through its own read-only connection and writes the finished file itself; only a summary comes back.
+// through its own read-only connection (behind the store boundary) and writes the finished file itself; only a summary comes back.
 import { serveJobs, workerStore } from '../jobs/worker-side';
+import { sqliteSql } from '../store/sql';
 import { generateReport, toJobError, type GenerateJob, type GenerateResult, type JobError } from './render';
 
 // React's production build: the development one validates every element, a measurable cost per PDF.
@@ -8,7 +9,10 @@ import { generateReport, toJobError, type GenerateJob, type GenerateResult, type
 process.env.NODE_ENV ??= 'production';
 
 serveJobs<GenerateJob, GenerateResult, never, JobError>({
-  run: (job) => generateReport(workerStore(job.dataDir, 'readonly').db, job),
+  run: (job) => {
+    const { db } = workerStore(job.dataDir, 'readonly');
+    return generateReport(db, sqliteSql(db), job);
+  },
   encodeError: toJobError,
   lowPriority: true,
 });

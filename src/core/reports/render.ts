@@ -3,6 +3,7 @@ import { threadId } from 'node:worker_threads';
 import type { ReportContent, ReportFormat, ReportSummary } from '../../shared/api/reports';
 import { AppError, isAppError } from '../errors';
 import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import { buildReportContent, type ReportContentInput } from './content';
 import { writeFileAtomic } from './files';
 import { renderMarkdown } from './markdown';
@@ -45,8 +46,9 @@ export interface GenerateResult {
   threadId: number;
 }
 
-export async function generateReport(db: Db, job: GenerateJob): Promise<GenerateResult> {
-  const content = await buildReportContent(db, {
+/** Builds, renders and writes one report; `db` and `sql` are the same store (see buildReportContent). */
+export async function generateReport(db: Db, sql: Sql, job: GenerateJob): Promise<GenerateResult> {
+  const content = await buildReportContent(db, sql, {
     ...job.input,
     generatedAt: new Date(job.input.generatedAt),
   });

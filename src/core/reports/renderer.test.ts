@@ -35,7 +35,7 @@ function job(x: Harness, format: GenerateJob['format'], name: string): GenerateJ
 describe('ReportRenderer', () => {
   it('renders PDFs in one long-lived worker thread and Markdown inline, writing whole files only', async () => {
     h = harness();
-    renderer = new ReportRenderer(h.core.db, { logger: silentLogger });
+    renderer = new ReportRenderer(h.core.db, h.core.sql, { logger: silentLogger });
     const first = await renderer.generate(job(h, 'pdf', 'a.pdf'));
     const second = await renderer.generate(job(h, 'pdf', 'b.pdf'));
     expect(first.threadId).toBeGreaterThan(0);
@@ -53,7 +53,7 @@ describe('ReportRenderer', () => {
 
   it('fails a job with the reason from the worker, and keeps serving the next one', async () => {
     h = harness();
-    renderer = new ReportRenderer(h.core.db, { logger: silentLogger });
+    renderer = new ReportRenderer(h.core.db, h.core.sql, { logger: silentLogger });
     const bad = job(h, 'pdf', 'bad.pdf');
     bad.input.accountId = 'act_Unknown000000000';
     await expect(renderer.generate(bad)).rejects.toMatchObject({ type: 'not_found' });
@@ -64,14 +64,14 @@ describe('ReportRenderer', () => {
 
   it('fails a job that takes too long, ending that worker', async () => {
     h = harness();
-    renderer = new ReportRenderer(h.core.db, { logger: silentLogger, jobTimeoutMs: 1 });
+    renderer = new ReportRenderer(h.core.db, h.core.sql, { logger: silentLogger, jobTimeoutMs: 1 });
     await expect(renderer.generate(job(h, 'pdf', 'slow.pdf'))).rejects.toThrow(/longer than/);
     expect(existsSync(join(h.dir, 'reports', 'slow.pdf'))).toBe(false);
   });
 
   it('renders inline when asked not to use a worker', async () => {
     h = harness();
-    renderer = new ReportRenderer(h.core.db, { logger: silentLogger, useWorker: false });
+    renderer = new ReportRenderer(h.core.db, h.core.sql, { logger: silentLogger, useWorker: false });
     const result = await renderer.generate(job(h, 'pdf', 'inline.pdf'));
     expect(result.threadId).toBe(0);
   });

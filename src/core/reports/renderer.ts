@@ -4,6 +4,7 @@
 import type { Logger } from '../core';
 import { JobThread } from '../jobs/thread';
 import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import { fromJobError, generateReport, type GenerateJob, type GenerateResult, type JobError } from './render';
 
 export interface ReportRendererOptions {
@@ -20,6 +21,7 @@ export class ReportRenderer {
 
   constructor(
     private readonly db: Db,
+    private readonly sql: Sql,
     private readonly options: ReportRendererOptions,
   ) {
     this.useWorker = options.useWorker ?? true;
@@ -32,7 +34,7 @@ export class ReportRenderer {
   }
 
   async generate(job: GenerateJob): Promise<GenerateResult> {
-    if (job.format !== 'pdf' || !this.useWorker) return generateReport(this.db, job);
+    if (job.format !== 'pdf' || !this.useWorker) return generateReport(this.db, this.sql, job);
     try {
       await this.thread.warmUp();
     } catch (error) {
@@ -40,7 +42,7 @@ export class ReportRenderer {
         error: (error as Error).message,
       });
       this.useWorker = false;
-      return generateReport(this.db, job);
+      return generateReport(this.db, this.sql, job);
     }
     return this.thread.run(job);
   }

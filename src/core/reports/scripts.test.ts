@@ -33,7 +33,7 @@ afterAll(() => h.cleanup());
 const COMMENTARY = '東京の**リード**が増加。서울은 *안정*.\n\n- Москва: рост\n- 北京 广告 → 稳定';
 
 function content(title: string, locale: 'en' | 'ja' = 'en') {
-  return buildReportContent(h.core.db, {
+  return buildReportContent(h.core.db, h.core.sql, {
     locale,
     commentary: COMMENTARY,
     reportId: 'rpt_Scripts000000000',
@@ -89,7 +89,7 @@ describe('a PDF in any script', () => {
     const latin = harness({ campaigns: 3 });
     try {
       const pdf = await renderPdf(
-        await buildReportContent(latin.core.db, {
+        await buildReportContent(latin.core.db, latin.core.sql, {
           reportId: 'rpt_Scripts000000001',
           workspaceId: latin.fixture.workspaceId,
           accountId: latin.fixture.accountId,
@@ -140,7 +140,7 @@ describe('a PDF in any script', () => {
     expect(en).toMatch(/Page 2 of \d/);
   });
 
-  it('loads only the fallbacks a report needs', () => {
+  it('loads only the fallbacks a report needs', async () => {
     expect(fontFamiliesFor('Q1 Performance — Отчёт')).toEqual(['Noto Sans']);
     expect(fontFamiliesFor('CPA 12 → 18')).toEqual(['Noto Sans', 'Noto Sans Math']);
     expect(fontFamiliesFor(TITLE)).toEqual(['Noto Sans', 'Noto Sans JP', 'Noto Sans SC', 'Noto Sans TC']);

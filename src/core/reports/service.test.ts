@@ -37,14 +37,14 @@ describe('ReportsService lifecycle', () => {
   it('generates a JSON report whose numbers equal the insights summary, and downloads it', async () => {
     h = harness();
     const s = service(h);
-    const created = s.create(h.ctx, {
+    const created = await s.create(h.ctx, {
       accountId: h.fixture.accountId,
       title: 'Q1 — Отчёт',
       format: 'json',
       ...RANGE,
     });
     expect(created.status).toBe('generating');
-    expect(s.get(h.ctx, created.id)?.status).toBe('generating');
+    expect((await s.get(h.ctx, created.id))?.status).toBe('generating');
     const report = await s.waitFor(h.ctx, created.id);
     expect(report.status).toBe('completed');
     ReportSchema.parse(report);
@@ -53,7 +53,7 @@ describe('ReportsService lifecycle', () => {
     );
     expect(Date.parse(report.expiresAt ?? '') - Date.parse(report.completedAt ?? '')).toBe(7 * 86_400_000);
 
-    const file = s.download(h.ctx, created.id, query(report.downloadUrl ?? ''));
+    const file = await s.download(h.ctx, created.id, query(report.downloadUrl ?? ''));
     expect(file.contentType).toBe('application/json');
     expect(file.contentDisposition).toContain('attachment; filename="Q1_2026-01-01_2026-03-31.json"');
     expect(file.contentDisposition).toContain(
@@ -92,12 +92,16 @@ describe('ReportsService lifecycle', () => {
       { riskLevel: 'HIGH', from: '2026-03-01', to: '2026-03-28', completedAt: '2026-03-29T10:00:00.000Z' },
     );
     const s = service(h);
-    const created = s.create(h.ctx, { accountId: h.fixture.accountId, title: 'Quarterly review', ...RANGE });
+    const created = await s.create(h.ctx, {
+      accountId: h.fixture.accountId,
+      title: 'Quarterly review',
+      ...RANGE,
+    });
     const report = await s.waitFor(h.ctx, created.id);
     expect(report.status).toBe('completed');
     expect(report.format).toBe('pdf');
     expect(report.summary?.overallRiskLevel).toBe('HIGH');
-    const file = s.download(h.ctx, created.id, query(report.downloadUrl ?? ''));
+    const file = await s.download(h.ctx, created.id, query(report.downloadUrl ?? ''));
     expect(file.contentType).toBe('application/pdf');
     expect(file.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = pdfText(file.body);
@@ -114,7 +118,7 @@ describe('ReportsService lifecycle', () => {
   it('keeps files and links across a restart, and re-generates reports a dead process left generating', async () => {
     h = harness();
     const s = service(h);
-    const done = s.create(h.ctx, {
+    const done = await s.create(h.ctx, {
       accountId: h.fixture.accountId,
       title: 'Before restart',
       format: 'markdown',
@@ -129,11 +133,11 @@ describe('ReportsService lifecycle', () => {
     const core = createCore({ dataDir: h.dir, clock: manualClock('2026-04-02T09:00:00.000Z') });
     h = { ...h, core };
     const again = service(h);
-    again.resume();
+    await again.resume();
     const after = await again.waitFor(h.ctx, done.id);
     expect(after.status).toBe('completed');
     expect(after.summary).toEqual(before.summary);
-    const file = again.download(h.ctx, done.id, query(after.downloadUrl ?? ''));
+    const file = await again.download(h.ctx, done.id, query(after.downloadUrl ?? ''));
     expect(file.contentType).toBe('text/markdown; charset=utf-8');
     expect(file.body.toString('utf8')).toContain('# Before restart');
     expect(existsSync(join(h.dir, 'reports', `${done.id}.md`))).toBe(true);
@@ -142,28 +146,30 @@ describe('ReportsService lifecycle', () => {
   it('serves a completed report after a restart with the link issued before it', async () => {
     h = harness();
     const s = service(h);
-    const created = s.create(h.ctx, {
+    const created = await s.create(h.ctx, {
       accountId: h.fixture.accountId,
       title: 'Survivor',
       format: 'json',
       ...RANGE,
     });
     const report = await s.waitFor(h.ctx, created.id);
-    const before = s.download(h.ctx, created.id, query(report.downloadUrl ?? '')).body;
+    const before = (await s.download(h.ctx, created.id, query(report.downloadUrl ?? ''))).body;
     await s.stop();
     h.core.close();
     const core = createCore({ dataDir: h.dir, clock: manualClock('2026-04-05T09:00:00.000Z') });
     h = { ...h, core };
     const again = service(h);
-    again.resume();
-    expect(again.get(h.ctx, created.id)?.downloadUrl).toBe(report.downloadUrl);
-    expect(again.download(h.ctx, created.id, query(report.downloadUrl ?? '')).body.equals(before)).toBe(true);
+    await again.resume();
+    expect((await again.get(h.ctx, created.id))?.downloadUrl).toBe(report.downloadUrl);
+    expect(
+      (await again.download(h.ctx, created.id, query(report.downloadUrl ?? ''))).body.equals(before),
+    ).toBe(true);
   });
 
   it('marks a report failed with a reason when its account is gone', async () => {
     h = harness();
     const s = service(h);
-    const created = s.create(h.ctx, {
+    const created = await s.create(h.ctx, {
       accountId: h.fixture.accountId,
       title: 'Doomed',
       format: 'markdown',

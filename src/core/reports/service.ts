@@ -131,27 +131,29 @@ export class ReportsService {
   private baseUrlKnown: Promise<void> = Promise.resolve();
   private secret: string | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private resuming: Promise<void> | null = null;
+  private duePass: Promise<number> | null = null;
   private readonly deliveries: DeliveryPump;
 
   constructor(
     private readonly core: Core,
     private readonly options: ReportsServiceOptions = {},
   ) {
-    this.store = new ReportStore(core.db);
+    this.store = new ReportStore(core.sql);
     this.jobs = new JobQueue({
       run: (id) => this.generate(id),
       onError: (id, error) =>
         core.logger.error('report generation crashed', { reportId: id, error: String(error) }),
     });
     this.deliveries = new DeliveryPump(core, {
-      completedReport: (id) => {
-        const row = this.store.byId(id);
+      completedReport: async (id) => {
+        const row = await this.store.byId(id);
         return row?.status === 'completed' ? row : undefined;
       },
       fileOf: (row) => this.readFile(row),
       changed: (row) => this.changed(row.workspace_id, row.id, 'completed'),
     });
-    this.renderer = new ReportRenderer(core.db, {
+    this.renderer = new ReportRenderer(core.db, core.sql, {
       useWorker: options.renderInWorker ?? true,
       logger: core.logger,
     });
@@ -180,7 +182,7 @@ export class ReportsService {
     this.baseUrl = url.replace(/\/+$/, '');
   }
 
-  create(ctx: RequestContext, input: CreateReportInput): ReportCreated {
+  async create(ctx: RequestContext, input: CreateReportInput): Promise<ReportCreated> {
     const parsed = createInput.safeParse(input);
     if (!parsed.success) throw invalid(parsed.error);
     const data = parsed.data;
@@ -194,10 +196,10 @@ export class ReportsService {
     if (daysBetween(data.dateFrom, data.dateTo) > MAX_RANGE_DAYS) {
       throw new AppError('invalid_date_range', `A report covers at most ${MAX_RANGE_DAYS} days.`);
     }
-    const account = this.store.account(ctx, data.accountId);
+    const account = await this.store.account(ctx, data.accountId);
     const campaignIds = data.campaignIds
-      ? this.store.resolveCampaigns(account.id, data.campaignIds)
-      : this.store.defaultCampaigns(account.id, data.dateFrom, data.dateTo, MAX_REPORT_CAMPAIGNS);
+      ? await this.store.resolveCampaigns(account.id, data.campaignIds)
+      : await this.store.defaultCampaigns(account.id, data.dateFrom, data.dateTo, MAX_REPORT_CAMPAIGNS);
     const now = this.core.clock.now().toISOString();
     const format = data.format ?? 'pdf';
     const row: ReportRow = {
@@ -227,7 +229,7 @@ export class ReportsService {
       completed_at: null,
       expires_at: null,
     };
-    this.store.insert(row);
+    await this.store.insert(row);
     this.changed(row.workspace_id, row.id, 'generating');
     this.enqueue(row.id);
     return {
@@ -241,14 +243,17 @@ export class ReportsService {
     };
   }
 
-  get(ctx: RequestContext, id: string): Report | undefined {
-    const row = this.store.visible(ctx, id);
-    return row ? this.withDeliveries([toReport(row, this.downloadUrl(row))])[0] : undefined;
+  async get(ctx: RequestContext, id: string): Promise<Report | undefined> {
+    const row = await this.store.visible(ctx, id);
+    return row ? (await this.withDeliveries([toReport(row, this.downloadUrl(row))]))[0] : undefined;
   }
 
-  list(ctx: RequestContext, f: ReportListFilter): { items: Report[]; total: number } {
-    const { rows, total } = this.store.list(ctx, f);
-    return { items: this.withDeliveries(rows.map((row) => toReport(row, this.downloadUrl(row)))), total };
+  async list(ctx: RequestContext, f: ReportListFilter): Promise<{ items: Report[]; total: number }> {
+    const { rows, total } = await this.store.list(ctx, f);
+    return {
+      items: await this.withDeliveries(rows.map((row) => toReport(row, this.downloadUrl(row)))),
+      total,
+    };
   }
 
   /**
@@ -260,11 +265,11 @@ export class ReportsService {
     if (!parsed.success) throw invalid(parsed.error);
     const data = parsed.data;
     this.checkLimits(ctx, data.campaignIds, data.whiteLabel);
-    const account = this.store.account(ctx, data.accountId);
+    const account = await this.store.account(ctx, data.accountId);
     const campaignIds = data.campaignIds
-      ? this.store.resolveCampaigns(account.id, data.campaignIds)
-      : this.store.defaultCampaigns(account.id, data.dateFrom, data.dateTo, MAX_REPORT_CAMPAIGNS);
-    return buildReportContent(this.core.db, {
+      ? await this.store.resolveCampaigns(account.id, data.campaignIds)
+      : await this.store.defaultCampaigns(account.id, data.dateFrom, data.dateTo, MAX_REPORT_CAMPAIGNS);
+    return buildReportContent(this.core.db, this.core.sql, {
       reportId: 'rpt_preview',
       workspaceId: ctx.workspaceId,
       accountId: account.id,
@@ -290,9 +295,9 @@ export class ReportsService {
     return resolveBranding(this.core.db, this.core.sql, workspaceId, accountId, explicit);
   }
 
-  private withDeliveries(reports: Report[]): Report[] {
-    const rows = deliveriesOf(
-      this.core.db,
+  private async withDeliveries(reports: Report[]): Promise<Report[]> {
+    const rows = await deliveriesOf(
+      this.core.sql,
       reports.map((r) => r.id),
     );
     if (rows.length === 0) return reports;
@@ -303,8 +308,12 @@ export class ReportsService {
   }
 
   /** The file behind a signed link. Every refusal is 404 not_found (DESIGN §5), with a precise message. */
-  download(ctx: RequestContext, id: string, q: { expires: string; signature: string }): ReportFile {
-    const row = this.store.visible(ctx, id);
+  async download(
+    ctx: RequestContext,
+    id: string,
+    q: { expires: string; signature: string },
+  ): Promise<ReportFile> {
+    const row = await this.store.visible(ctx, id);
     if (!row) throw new AppError('not_found', `Report ${id} was not found.`);
     if (row.status !== 'completed') {
       throw new AppError(
@@ -322,8 +331,8 @@ export class ReportsService {
   }
 
   /** The file of a completed report without a signed link: for the desktop app, which has no URL to sign. */
-  openFile(ctx: RequestContext, id: string): ReportFile {
-    const row = this.store.visible(ctx, id);
+  async openFile(ctx: RequestContext, id: string): Promise<ReportFile> {
+    const row = await this.store.visible(ctx, id);
     if (!row || row.status !== 'completed') {
       throw new AppError('not_found', `Report ${id} was not found or is not completed.`);
     }
@@ -331,18 +340,20 @@ export class ReportsService {
   }
 
   /** Where a completed report's file is on disk (for the CLI), or null. */
-  localPath(ctx: RequestContext, id: string): string | null {
-    const row = this.store.visible(ctx, id);
+  async localPath(ctx: RequestContext, id: string): Promise<string | null> {
+    const row = await this.store.visible(ctx, id);
     return row?.status === 'completed' && row.file_path ? join(this.core.dataDir, row.file_path) : null;
   }
 
-  schedule(ctx: RequestContext, input: ScheduleReportInput): ReportSchedule {
+  async schedule(ctx: RequestContext, input: ScheduleReportInput): Promise<ReportSchedule> {
     const parsed = scheduleInput.safeParse(input);
     if (!parsed.success) throw invalid(parsed.error);
     const data = parsed.data;
     this.checkLimits(ctx, data.campaignIds, data.whiteLabel);
-    const account = this.store.account(ctx, data.accountId);
-    const campaignIds = data.campaignIds ? this.store.resolveCampaigns(account.id, data.campaignIds) : null;
+    const account = await this.store.account(ctx, data.accountId);
+    const campaignIds = data.campaignIds
+      ? await this.store.resolveCampaigns(account.id, data.campaignIds)
+      : null;
     const now = this.core.clock.now();
     const request: ScheduleRequest = {
       title: data.title,
@@ -366,24 +377,25 @@ export class ReportsService {
       created_at: now.toISOString(),
       cancelled_at: null,
     };
-    this.core.db.transaction(() => {
-      this.store.insertSchedule(schedule);
-      this.insertPendingRun(schedule, request, now.toISOString());
-    })();
+    await this.core.sql.transaction(async (tx) => {
+      const store = this.store.on(tx);
+      await store.insertSchedule(schedule);
+      await this.insertPendingRun(store, schedule, request, now.toISOString());
+    });
     return toSchedule(schedule);
   }
 
-  listSchedules(ctx: RequestContext): ReportSchedule[] {
-    return this.store.schedules(ctx).map(toSchedule);
+  async listSchedules(ctx: RequestContext): Promise<ReportSchedule[]> {
+    return (await this.store.schedules(ctx)).map(toSchedule);
   }
 
   /** Stops a schedule; its pending (not yet due) report is removed. */
-  cancelSchedule(ctx: RequestContext, id: string): ReportSchedule {
-    const row = this.store.schedules(ctx).find((s) => s.id === id);
+  async cancelSchedule(ctx: RequestContext, id: string): Promise<ReportSchedule> {
+    const row = (await this.store.schedules(ctx)).find((s) => s.id === id);
     if (!row) throw new AppError('not_found', `Report schedule ${id} was not found.`);
     if (!row.cancelled_at) {
       row.cancelled_at = this.core.clock.now().toISOString();
-      this.store.cancelSchedule(id, row.cancelled_at);
+      await this.store.cancelSchedule(id, row.cancelled_at);
     }
     return toSchedule(row);
   }
@@ -393,40 +405,70 @@ export class ReportsService {
    * rebuilt from the store, so the result is the same), and due scheduled reports start. Then a timer
    * (unref'd: it never keeps a process alive) looks for due reports every minute.
    */
-  resume(): void {
+  resume(): Promise<void> {
     this.jobs.start();
-    for (const id of this.store.idsWithStatus('generating')) this.enqueue(id);
-    this.runDue();
-    void this.deliverDue();
+    this.resuming = this.safely(async () => {
+      for (const id of await this.store.idsWithStatus('generating')) this.enqueue(id);
+      await this.runDue();
+      void this.deliverDue();
+    });
     if (!this.timer) {
       this.timer = setInterval(() => {
-        this.runDue();
+        void this.safely(() => this.runDue());
         void this.deliverDue();
       }, this.options.scheduleCheckMs ?? SCHEDULE_CHECK_MS);
       this.timer.unref();
     }
+    return this.resuming;
   }
 
-  /** Moves due `pending` reports to `generating` and schedules each one's next run. Returns how many. */
-  runDue(): number {
+  /**
+   * Moves due `pending` reports to `generating` and schedules each one's next run. Returns how many.
+   * One pass at a time; a report another pass (or process) already took is skipped.
+   */
+  runDue(): Promise<number> {
+    this.duePass ??= this.startDue().finally(() => {
+      this.duePass = null;
+    });
+    return this.duePass;
+  }
+
+  private async startDue(): Promise<number> {
     if (this.jobs.isStopped) return 0;
     const now = this.core.clock.now();
-    const due = this.store.duePending(now.toISOString());
-    for (const row of due) {
-      this.core.db.transaction(() => {
-        this.store.setStatus(row.id, 'generating');
-        const schedule = row.schedule_id ? this.store.schedule(row.schedule_id) : undefined;
+    let started = 0;
+    for (const row of await this.store.duePending(now.toISOString())) {
+      const claimed = await this.core.sql.transaction(async (tx) => {
+        const store = this.store.on(tx);
+        if (!(await store.claimPending(row.id))) return false;
+        const schedule = row.schedule_id ? await store.schedule(row.schedule_id) : undefined;
         if (schedule && !schedule.cancelled_at) {
           const run = nextRun(schedule.cadence, now);
           schedule.next_run_at = run.dueAt;
-          this.store.setNextRun(schedule.id, run.dueAt);
-          this.insertPendingRun(schedule, JSON.parse(schedule.request) as ScheduleRequest, now.toISOString());
+          await store.setNextRun(schedule.id, run.dueAt);
+          await this.insertPendingRun(
+            store,
+            schedule,
+            JSON.parse(schedule.request) as ScheduleRequest,
+            now.toISOString(),
+          );
         }
-      })();
+        return true;
+      });
+      if (!claimed) continue;
+      started += 1;
       this.changed(row.workspace_id, row.id, 'generating');
       this.enqueue(row.id);
     }
-    return due.length;
+    return started;
+  }
+
+  private async safely(work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.core.logger.error('scheduled reports failed', { error: String(error) });
+    }
   }
 
   /** Resolves when no report is queued or generating and no delivery is being attempted. */
@@ -446,17 +488,21 @@ export class ReportsService {
   /** Resolves with the report once it is completed or failed (for the CLI and tests). */
   async waitFor(ctx: RequestContext, id: string): Promise<Report> {
     for (;;) {
-      const report = this.get(ctx, id);
-      if (!report) throw new AppError('not_found', `Report ${id} was not found.`);
-      if (report.status === 'completed' || report.status === 'failed') return report;
-      await new Promise<void>((resolve) => {
-        const off = this.core.events.on('report.changed', (event) => {
-          if (event.reportId === id) {
-            off();
-            resolve();
-          }
+      // Listening before reading: a change while the read is under way is not missed.
+      let off = (): void => {};
+      const changed = new Promise<void>((resolve) => {
+        off = this.core.events.on('report.changed', (event) => {
+          if (event.reportId === id) resolve();
         });
       });
+      try {
+        const report = await this.get(ctx, id);
+        if (!report) throw new AppError('not_found', `Report ${id} was not found.`);
+        if (report.status === 'completed' || report.status === 'failed') return report;
+        await changed;
+      } finally {
+        off();
+      }
     }
   }
 
@@ -469,6 +515,8 @@ export class ReportsService {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.resuming;
+    await this.duePass;
     await this.jobs.stop();
     await this.deliveries.whenIdle();
     await this.renderer.close();
@@ -499,9 +547,14 @@ export class ReportsService {
     }
   }
 
-  private insertPendingRun(schedule: ScheduleRow, request: ScheduleRequest, now: string): void {
+  private async insertPendingRun(
+    store: ReportStore,
+    schedule: ScheduleRow,
+    request: ScheduleRequest,
+    now: string,
+  ): Promise<void> {
     const window = runOn(schedule.cadence, schedule.next_run_at.slice(0, 10));
-    this.store.insert({
+    await store.insert({
       id: newId('rpt'),
       workspace_id: schedule.workspace_id,
       account_id: schedule.account_id,
@@ -535,7 +588,7 @@ export class ReportsService {
   }
 
   private async generate(id: string): Promise<void> {
-    const row = this.store.byId(id);
+    const row = await this.store.byId(id);
     if (!row || row.status !== 'generating') return;
     const options = parseRenderOptions(row.white_label);
     const relativePath = join('reports', `${row.id}.${FILE_EXTENSIONS[row.format]}`);
@@ -543,13 +596,13 @@ export class ReportsService {
       let campaignIds = JSON.parse(row.campaign_ids) as string[];
       if (campaignIds.length === 0 && row.schedule_id) {
         // A scheduled run without a fixed list covers the account's top campaigns of its own window.
-        campaignIds = this.store.defaultCampaigns(
+        campaignIds = await this.store.defaultCampaigns(
           row.account_id,
           row.date_from,
           row.date_to,
           MAX_REPORT_CAMPAIGNS,
         );
-        this.store.setCampaigns(row.id, campaignIds);
+        await this.store.setCampaigns(row.id, campaignIds);
       }
       const result = await this.renderer.generate({
         dataDir: this.core.dataDir,
@@ -574,20 +627,20 @@ export class ReportsService {
       });
       const completedAt = this.core.clock.now();
       const expiresAt = new Date(completedAt.getTime() + DOWNLOAD_VALIDITY_DAYS * 86_400_000);
-      this.store.complete(row.id, {
+      await this.store.complete(row.id, {
         summary: JSON.stringify(result.summary),
         filePath: relativePath,
         completedAt: completedAt.toISOString(),
         expiresAt: expiresAt.toISOString(),
       });
       const deliveries = deliveryRows(row.id, options.delivery, completedAt.toISOString());
-      if (deliveries.length > 0) insertDeliveries(this.core.db, deliveries);
+      if (deliveries.length > 0) await insertDeliveries(this.core.sql, deliveries);
       this.changed(row.workspace_id, row.id, 'completed');
       if (deliveries.length > 0) void this.deliverDue();
     } catch (error) {
       const reason = toJobError(error);
       this.core.logger.warn('report generation failed', { reportId: row.id, ...reason });
-      this.store.fail(row.id, JSON.stringify(reason), this.core.clock.now().toISOString());
+      await this.store.fail(row.id, JSON.stringify(reason), this.core.clock.now().toISOString());
       this.changed(row.workspace_id, row.id, 'failed');
     }
   }

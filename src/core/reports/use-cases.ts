@@ -91,7 +91,7 @@ export function reportUseCases(services: AppServices) {
   }
 
   async function brandingView(ctx: RequestContext, accountId: string): Promise<ClientBrandingView> {
-    const row = clientBranding(db, ctx.workspaceId, accountId);
+    const row = await clientBranding(sql, ctx.workspaceId, accountId);
     return {
       accountId,
       branding: row
@@ -114,7 +114,10 @@ export function reportUseCases(services: AppServices) {
     return report;
   }
 
-  async function withAccountNames(ctx: RequestContext, schedules: ReturnType<typeof reports.listSchedules>) {
+  async function withAccountNames(
+    ctx: RequestContext,
+    schedules: Awaited<ReturnType<typeof reports.listSchedules>>,
+  ) {
     const names = new Map((await visibleAccounts(sql, ctx)).map((a) => [a.id, a.name]));
     return schedules.map((s): ReportScheduleView => ({
       ...s,
@@ -159,8 +162,7 @@ export function reportUseCases(services: AppServices) {
     ): Promise<ReportCreated> {
       const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
-      await reports.ready();
-      return reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
+      return await reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
     },
 
     /** The content a report would have, for the preview beside the form (nothing is stored). */
@@ -170,7 +172,7 @@ export function reportUseCases(services: AppServices) {
     ): Promise<ReportContent> {
       const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
-      return reports.preview(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
+      return await reports.preview(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
     },
 
     /** A client's (ad account's) report branding and the workspace default. */
@@ -185,7 +187,7 @@ export function reportUseCases(services: AppServices) {
     ): Promise<ClientBrandingView> {
       const account = await resolveAccount(sql, ctx, input.accountId);
       if (input.branding === null) {
-        deleteClientBranding(db, ctx.workspaceId, account.id);
+        await deleteClientBranding(sql, ctx.workspaceId, account.id);
         return await brandingView(ctx, account.id);
       }
       reports.checkLimits(ctx, undefined, input.branding);
@@ -193,7 +195,7 @@ export function reportUseCases(services: AppServices) {
       if (!parsed.success) {
         throw new AppError('invalid_request', parsed.error.issues.map((i) => i.message).join('; '));
       }
-      saveClientBranding(db, {
+      await saveClientBranding(sql, {
         workspace_id: ctx.workspaceId,
         account_id: account.id,
         company_name: parsed.data.companyName,
@@ -213,24 +215,23 @@ export function reportUseCases(services: AppServices) {
     ): Promise<{ report: Report; path: string | null }> {
       const request = await resolveRequest(ctx, input);
       const window = checkWindow(input.dateStart, input.dateEnd);
-      await reports.ready();
-      const created = reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
+      const created = await reports.create(ctx, { ...request, dateFrom: window.from, dateTo: window.to });
       onStarted?.(created.id);
       const report = await reports.waitFor(ctx, created.id);
-      return { report, path: reports.localPath(ctx, created.id) };
+      return { report, path: await reports.localPath(ctx, created.id) };
     },
 
     /** The file behind a signed link (every refusal is 404, DESIGN §5). */
     async download(ctx: RequestContext, id: string, link: { expires: string; signature: string }) {
       if (!(await canSeeReport(sql, ctx, id))) throw new AppError('not_found', `Report ${id} was not found.`);
-      return reports.download(ctx, id, link) as ReportFileView;
+      return (await reports.download(ctx, id, link)) as ReportFileView;
     },
 
     /** A completed report's file for a signed-in person (the desktop's save dialog, the dashboard). */
     async file(ctx: RequestContext, id: string): Promise<ReportFileView> {
       const report = await visible(ctx, id);
       if (report.status !== 'completed') throw new AppError('conflict', 'This report is not ready yet.');
-      return reports.openFile(ctx, id);
+      return await reports.openFile(ctx, id);
     },
 
     async schedule(

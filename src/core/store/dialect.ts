@@ -27,6 +27,16 @@ export function least(sql: Sql, a: string, b: string): string {
   return sql.engine === 'postgres' ? `LEAST(${a}, ${b})` : `min(${a}, ${b})`;
 }
 
+/**
+ * A subquery over a JSON array held in a text column (`expr`), for `? IN ${jsonValuesOf(sql, 'col')}`:
+ * the elements as text, like jsonValues.
+ */
+export function jsonValuesOf(sql: Sql, expr: string): string {
+  return sql.engine === 'postgres'
+    ? `(SELECT json_array_elements_text(CAST(${expr} AS json)))`
+    : `(SELECT value FROM json_each(${expr}))`;
+}
+
 export type JsonColumnKind = 'text' | 'integer' | 'real';
 
 /**

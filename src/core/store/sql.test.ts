@@ -7,7 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from './open';
-import { jsonEach, jsonText, jsonTuples, jsonValues, least, orEmpty, unindexed } from './dialect';
+import {
+  jsonEach,
+  jsonText,
+  jsonTuples,
+  jsonValues,
+  jsonValuesOf,
+  least,
+  orEmpty,
+  unindexed,
+} from './dialect';
 import { isUniqueViolation, sqliteSql, type Sql } from './sql';
 
 const engines = engineStores();
@@ -157,6 +166,14 @@ describe.each(ENGINES)('the store boundary on %s', (engine) => {
       { id: 'b', note: '{"kind":"y"}' },
       { id: 'c', note: '' },
     ]);
+    await sql.run(
+      `UPDATE ledger SET note = CASE id WHEN 'a' THEN '["x"]' ELSE '["b","q"]' END WHERE id <> 'c'`,
+    );
+    const holding = await sql.all<{ id: string }>(
+      `SELECT id FROM ledger WHERE ? IN ${jsonValuesOf(sql, 'note')} ORDER BY id`,
+      ['q'],
+    );
+    expect(holding).toEqual([{ id: 'b' }]);
     await close();
   });
 

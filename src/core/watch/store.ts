@@ -1,10 +1,10 @@
 // The watcher's tables: each account's sync schedule, and the completed syncs not yet judged. The
-// only SQL on sync_schedules and on sync_runs.judged_at.
-import { stmt } from '../store/statements';
+// only SQL on sync_schedules and on sync_runs.judged_at, behind the store boundary (either engine); the
+// interval setting is read through the settings store.
+import { jsonValues } from '../store/dialect';
+import type { Sql } from '../store/sql';
 import { readSetting } from '../settings/store';
 import { DEFAULT_INTERVAL_MINUTES } from './slots';
-import type { Db } from '../store/open';
-import type { Sql } from '../store/sql';
 
 export interface ScheduleRow {
   account_id: string;
@@ -24,14 +24,15 @@ export interface WatchedAccount {
 }
 
 /** Every account with an active connection (the ones the watcher keeps fresh), with its schedule. */
-export function watchedAccounts(db: Db): WatchedAccount[] {
-  const rows = stmt(
-    db,
+export async function watchedAccounts(sql: Sql): Promise<WatchedAccount[]> {
+  const rows = await sql.all<
+    Omit<WatchedAccount, 'schedule'> & Partial<ScheduleRow> & { s_account_id: string | null }
+  >(
     `SELECT a.id, a.workspace_id, a.timezone, s.account_id AS s_account_id, s.interval_minutes,
        s.next_incremental_at, s.next_full_at, s.failures, s.backoff_until, s.last_reason
      FROM ad_accounts a LEFT JOIN sync_schedules s ON s.account_id = a.id
      WHERE a.connection_status = 'active' ORDER BY a.id`,
-  ).all() as (Omit<WatchedAccount, 'schedule'> & Partial<ScheduleRow> & { s_account_id: string | null })[];
+  );
   return rows.map((r) => ({
     id: r.id,
     workspace_id: r.workspace_id,
@@ -50,21 +51,31 @@ export function watchedAccounts(db: Db): WatchedAccount[] {
   }));
 }
 
-export function scheduleOf(db: Db, accountId: string): ScheduleRow | undefined {
-  return stmt(db, `SELECT * FROM sync_schedules WHERE account_id = ?`).get(accountId) as
-    ScheduleRow | undefined;
+const SCHEDULE_COLUMNS = `account_id, interval_minutes, next_incremental_at, next_full_at, failures, backoff_until,
+  last_reason`;
+
+export function scheduleOf(sql: Sql, accountId: string): Promise<ScheduleRow | undefined> {
+  return sql.get<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM sync_schedules WHERE account_id = ?`, [
+    accountId,
+  ]);
 }
 
-export function saveSchedule(db: Db, row: ScheduleRow): void {
-  stmt(
-    db,
-    `INSERT INTO sync_schedules (account_id, interval_minutes, next_incremental_at, next_full_at, failures,
-       backoff_until, last_reason)
-     VALUES (@account_id, @interval_minutes, @next_incremental_at, @next_full_at, @failures, @backoff_until, @last_reason)
+export async function saveSchedule(sql: Sql, row: ScheduleRow): Promise<void> {
+  await sql.run(
+    `INSERT INTO sync_schedules (${SCHEDULE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (account_id) DO UPDATE SET interval_minutes = excluded.interval_minutes,
        next_incremental_at = excluded.next_incremental_at, next_full_at = excluded.next_full_at,
        failures = excluded.failures, backoff_until = excluded.backoff_until, last_reason = excluded.last_reason`,
-  ).run(row);
+    [
+      row.account_id,
+      row.interval_minutes,
+      row.next_incremental_at,
+      row.next_full_at,
+      row.failures,
+      row.backoff_until,
+      row.last_reason,
+    ],
+  );
 }
 
 export interface UnjudgedRun {
@@ -74,27 +85,29 @@ export interface UnjudgedRun {
 }
 
 /** Completed syncs whose new data has not been judged yet, oldest first. */
-export function unjudgedRuns(db: Db): UnjudgedRun[] {
-  return stmt(
-    db,
+export function unjudgedRuns(sql: Sql): Promise<UnjudgedRun[]> {
+  return sql.all<UnjudgedRun>(
     `SELECT id, account_id, stats FROM sync_runs WHERE status = 'completed' AND judged_at IS NULL
      ORDER BY finished_at, id`,
-  ).all() as UnjudgedRun[];
+  );
 }
 
-export function markJudged(db: Db, runIds: readonly string[], now: string): void {
-  const mark = stmt(db, `UPDATE sync_runs SET judged_at = ? WHERE id = ?`);
-  db.transaction(() => {
-    for (const id of runIds) mark.run(now, id);
-  })();
+export async function markJudged(sql: Sql, runIds: readonly string[], now: string): Promise<void> {
+  if (runIds.length === 0) return;
+  await sql.run(`UPDATE sync_runs SET judged_at = ? WHERE id IN ${jsonValues(sql)}`, [
+    now,
+    JSON.stringify(runIds),
+  ]);
 }
 
 export function accountZone(
-  db: Db,
+  sql: Sql,
   accountId: string,
-): { workspace_id: string; timezone: string } | undefined {
-  return stmt(db, `SELECT workspace_id, timezone FROM ad_accounts WHERE id = ?`).get(accountId) as
-    { workspace_id: string; timezone: string } | undefined;
+): Promise<{ workspace_id: string; timezone: string } | undefined> {
+  return sql.get<{ workspace_id: string; timezone: string }>(
+    `SELECT workspace_id, timezone FROM ad_accounts WHERE id = ?`,
+    [accountId],
+  );
 }
 
 /** The settings key of a workspace's sync interval (minutes). */

@@ -24,7 +24,7 @@ export function watchUseCases(services: AppServices) {
     workspaceId: string,
     active: boolean,
   ): Promise<SyncSchedule> {
-    const row = scheduleOf(db, accountId);
+    const row = await scheduleOf(sql, accountId);
     const interval = intervalFor(await workspaceInterval(sql, workspaceId), row);
     const next = row && active ? nextScheduledSync(row) : null;
     return {
@@ -41,7 +41,7 @@ export function watchUseCases(services: AppServices) {
   return {
     async schedule(ctx: RequestContext, accountIdText: string): Promise<SyncSchedule> {
       const account = await resolveAccount(sql, ctx, accountIdText);
-      return scheduleView(account.id, ctx.workspaceId, account.connectionStatus === 'active');
+      return await scheduleView(account.id, ctx.workspaceId, account.connectionStatus === 'active');
     },
 
     async schedules(ctx: RequestContext): Promise<SyncSchedule[]> {
@@ -63,19 +63,19 @@ export function watchUseCases(services: AppServices) {
       const targets = accountId
         ? [await resolveAccount(sql, ctx, accountId)]
         : await visibleAccounts(sql, ctx);
-      if (!accountId)
-        await writeSetting(
-          sql,
-          intervalSettingKey(ctx.workspaceId),
-          minutes === null ? null : String(minutes),
-        );
-      const workspaceMinutes = await workspaceInterval(sql, ctx.workspaceId);
-      db.transaction(() => {
+      await sql.transaction(async (tx) => {
+        if (!accountId)
+          await writeSetting(
+            tx,
+            intervalSettingKey(ctx.workspaceId),
+            minutes === null ? null : String(minutes),
+          );
+        const workspaceMinutes = await workspaceInterval(tx, ctx.workspaceId);
         for (const account of targets) {
-          const row = scheduleOf(db, account.id);
+          const row = await scheduleOf(tx, account.id);
           const own = accountId ? minutes : (row?.interval_minutes ?? null);
           const interval = own ?? intervalFor(workspaceMinutes, null).minutes;
-          saveSchedule(db, {
+          await saveSchedule(tx, {
             account_id: account.id,
             interval_minutes: own,
             next_incremental_at: nextIncremental(account.id, interval, now).toISOString(),
@@ -85,7 +85,7 @@ export function watchUseCases(services: AppServices) {
             last_reason: row?.last_reason ?? null,
           });
         }
-      })();
+      });
       return Promise.all(
         targets.map((a) => scheduleView(a.id, ctx.workspaceId, a.connectionStatus === 'active')),
       );

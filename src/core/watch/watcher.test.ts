@@ -90,6 +90,7 @@ async function world(state: FakeAccountState = fakeAccountState(TODAY)) {
       const known = automatic().length;
       const report = await app.watcher.tick();
       for (const { accountId } of report.started) await app.sync.current(accountId);
+      await app.watcher.whenIdle();
       await app.diagnostics.whenIdle();
       const diagnosed = automatic()
         .slice(known)
@@ -106,7 +107,7 @@ describe('scheduled syncs', () => {
 
     // The first pass only schedules: the account was just synced.
     expect((await w.tick()).started).toEqual([]);
-    const first = scheduleOf(w.app.core.db, w.account.id);
+    const first = await scheduleOf(w.app.core.sql, w.account.id);
     expect(first).toBeDefined();
     expect(Date.parse(first!.next_incremental_at)).toBeGreaterThan(w.clock.now().getTime());
     expect(Date.parse(first!.next_incremental_at) - w.clock.now().getTime()).toBeLessThanOrEqual(60 * 60_000);
@@ -115,23 +116,23 @@ describe('scheduled syncs', () => {
     w.clock.set(first!.next_incremental_at);
     expect((await w.tick()).started).toEqual([{ accountId: w.account.id, kind: 'incremental' }]);
     expect((await w.tick()).started).toEqual([]);
-    const second = scheduleOf(w.app.core.db, w.account.id)!;
+    const second = (await scheduleOf(w.app.core.sql, w.account.id))!;
     expect(Date.parse(second.next_incremental_at) - Date.parse(first!.next_incremental_at)).toBe(60 * 60_000);
 
     // The machine sleeps five hours (and the process restarts): the missed slots are caught up once.
     await w.restart();
     w.clock.advance(5 * 60 + 7);
-    expect(scheduleOf(w.app.core.db, w.account.id)).toEqual(second);
+    expect(await scheduleOf(w.app.core.sql, w.account.id)).toEqual(second);
     const caughtUp = await w.tick();
     expect(caughtUp.started).toHaveLength(1);
     expect((await w.tick()).started).toEqual([]);
 
     // 03:00 in the account's time zone (New York): a full reconciliation.
-    const nightly = scheduleOf(w.app.core.db, w.account.id)!.next_full_at;
+    const nightly = (await scheduleOf(w.app.core.sql, w.account.id))!.next_full_at;
     expect(nightly).toBe('2026-03-16T07:00:00.000Z'); // EDT began on 8 March: UTC-4
     w.clock.set(nightly);
     expect((await w.tick()).started).toEqual([{ accountId: w.account.id, kind: 'full' }]);
-    expect(scheduleOf(w.app.core.db, w.account.id)!.next_full_at).toBe('2026-03-17T07:00:00.000Z');
+    expect((await scheduleOf(w.app.core.sql, w.account.id))!.next_full_at).toBe('2026-03-17T07:00:00.000Z');
   });
 
   it('backs off after a failed sync and skips an account whose token lapsed', async () => {
@@ -139,9 +140,9 @@ describe('scheduled syncs', () => {
     await w.app.sync.syncAccount(w.account.id);
     await w.tick();
     w.state.failInsightsAfter = 0;
-    w.clock.set(scheduleOf(w.app.core.db, w.account.id)!.next_incremental_at);
+    w.clock.set((await scheduleOf(w.app.core.sql, w.account.id))!.next_incremental_at);
     expect((await w.tick()).started).toHaveLength(1);
-    const failed = scheduleOf(w.app.core.db, w.account.id)!;
+    const failed = (await scheduleOf(w.app.core.sql, w.account.id))!;
     expect(failed.failures).toBe(1);
     expect(Date.parse(failed.backoff_until!) - w.clock.now().getTime()).toBe(15 * 60_000);
     // Within the backoff, nothing starts even when a slot passes.
@@ -150,7 +151,10 @@ describe('scheduled syncs', () => {
     w.state.failInsightsAfter = null;
     w.clock.advance(61);
     expect((await w.tick()).started).toHaveLength(1);
-    expect(scheduleOf(w.app.core.db, w.account.id)).toMatchObject({ failures: 0, backoff_until: null });
+    expect(await scheduleOf(w.app.core.sql, w.account.id)).toMatchObject({
+      failures: 0,
+      backoff_until: null,
+    });
 
     w.state.tokenExpired = true;
     w.clock.advance(61);
@@ -190,6 +194,7 @@ describe('automatic diagnosis and issues', () => {
     // The first sync (the one connecting starts) brought every campaign: as soon as it completes, one
     // automatic diagnosis of all of them.
     await w.app.sync.syncAccount(w.account.id);
+    await w.app.watcher.whenIdle();
     await w.app.diagnostics.whenIdle();
     const first = w.app.core.db
       .prepare(`SELECT campaign_scope, status FROM diagnostics WHERE trigger = 'automatic'`)
@@ -201,7 +206,7 @@ describe('automatic diagnosis and issues', () => {
     const baseline = w.issueEvents.length;
 
     // A sync that changes nothing: judged without a diagnosis, no issue event.
-    w.clock.set(scheduleOf(w.app.core.db, w.account.id)!.next_incremental_at);
+    w.clock.set((await scheduleOf(w.app.core.sql, w.account.id))!.next_incremental_at);
     const quiet = await w.tick();
     expect(quiet.started).toHaveLength(1);
     expect(quiet.diagnosed).toEqual([]);

@@ -38,6 +38,9 @@ export interface TickReport {
 export class Watcher {
   private timer: NodeJS.Timeout | null = null;
   private offs: (() => void)[] = [];
+  /** Event and tick work, one piece at a time in the order it came (it reads the store). */
+  private queue: Promise<unknown> = Promise.resolve();
+  private queued = 0;
 
   constructor(
     private readonly core: Core,
@@ -65,13 +68,18 @@ export class Watcher {
     const { events } = this.core;
     this.offs.push(
       events.on('sync.completed', ({ accountId }) => {
-        this.recordOutcome(accountId, null);
-        this.safeJudge();
+        void this.safely(async () => {
+          await this.recordOutcome(accountId, null);
+          await this.judgeNow();
+        });
       }),
-      events.on('sync.failed', ({ accountId, error }) => this.recordOutcome(accountId, error.type)),
+      events.on('sync.failed', ({ accountId, error }) => {
+        void this.safely(() => this.recordOutcome(accountId, error.type));
+      }),
       // A re-diagnosis refused because another diagnostic of the account was running is retried then.
       events.on('diagnostic.changed', ({ campaignId, status }) => {
-        if (campaignId === null && (status === 'completed' || status === 'failed')) this.safeJudge();
+        if (campaignId === null && (status === 'completed' || status === 'failed'))
+          void this.safely(() => this.judgeNow());
       }),
     );
   }
@@ -88,33 +96,43 @@ export class Watcher {
     );
   }
 
-  private safeJudge(): void {
-    this.judgeNewData().catch((error: unknown) =>
-      this.core.logger.error('watcher tick failed', { error: String(error) }),
+  /** Resolves when no event or tick work is queued or under way (tests, shutdown). */
+  async whenIdle(): Promise<void> {
+    while (this.queued > 0) await this.queue.catch(() => undefined);
+  }
+
+  /** Queues work behind what came before it; a failure is logged, never thrown at the event's emitter. */
+  private safely<T>(work: () => Promise<T>): Promise<T> {
+    this.queued += 1;
+    const run = this.queue.then(work).finally(() => {
+      this.queued -= 1;
+    });
+    this.queue = run.catch((error: unknown) =>
+      this.core.logger.error('watcher failed', { error: String(error) }),
     );
+    return run;
   }
 
   /** One pass: snoozes that ended, syncs that are due, new data to judge. */
-  async tick(): Promise<TickReport> {
-    await wakeSnoozed(this.core);
-    const started = await this.startDueSyncs();
-    const diagnosed = await this.judgeNewData();
-    this.alerts?.tick();
-    return { started, diagnosed };
+  tick(): Promise<TickReport> {
+    return this.safely(async () => {
+      await wakeSnoozed(this.core);
+      const started = await this.startDueSyncs();
+      const diagnosed = await this.judgeNow();
+      this.alerts?.tick();
+      return { started, diagnosed };
+    });
   }
 
   private async startDueSyncs(): Promise<TickReport['started']> {
-    const { db, clock, logger } = this.core;
+    const { db, sql, clock, logger } = this.core;
     const now = clock.now();
     const nowIso = now.toISOString();
     const started: TickReport['started'] = [];
     const workspaceMinutes = new Map<string, number | null>();
-    for (const account of watchedAccounts(db)) {
+    for (const account of await watchedAccounts(sql)) {
       if (!workspaceMinutes.has(account.workspace_id))
-        workspaceMinutes.set(
-          account.workspace_id,
-          await workspaceInterval(this.core.sql, account.workspace_id),
-        );
+        workspaceMinutes.set(account.workspace_id, await workspaceInterval(sql, account.workspace_id));
       const interval = intervalFor(
         workspaceMinutes.get(account.workspace_id) ?? null,
         account.schedule,
@@ -130,7 +148,7 @@ export class Watcher {
         last_reason: null,
       };
       if (!account.schedule) {
-        saveSchedule(db, schedule);
+        await saveSchedule(sql, schedule);
         continue;
       }
       if (schedule.backoff_until && schedule.backoff_until > nowIso) continue;
@@ -148,7 +166,7 @@ export class Watcher {
         continue;
       }
       // Past slots are caught up once: the next slot is computed from now, not from the missed one.
-      saveSchedule(db, {
+      await saveSchedule(sql, {
         ...schedule,
         next_incremental_at: nextIncremental(account.id, interval, now).toISOString(),
         next_full_at: fullDue ? nextNightly(account.timezone, now).toISOString() : schedule.next_full_at,
@@ -159,25 +177,26 @@ export class Watcher {
   }
 
   /** A sync's outcome moves the account's backoff: a success clears it, a failure doubles it. */
-  private recordOutcome(accountId: string, failure: string | null): void {
-    const { db, clock } = this.core;
-    const schedule = scheduleOf(db, accountId);
+  private async recordOutcome(accountId: string, failure: string | null): Promise<void> {
+    const { db, sql, clock } = this.core;
+    const schedule = await scheduleOf(sql, accountId);
     if (!schedule) return;
     if (failure === null) {
       if (schedule.failures === 0 && schedule.backoff_until === null) return;
-      saveSchedule(db, { ...schedule, failures: 0, backoff_until: null, last_reason: null });
+      await saveSchedule(sql, { ...schedule, failures: 0, backoff_until: null, last_reason: null });
       return;
     }
     if (failure === 'interrupted') return; // a stop (shutdown) is not the account's fault
     if (failure === 'rate_limited') {
       // Meta paused the account: the sync service resumes it at Meta's time; no scheduled sync before.
       const paused = pausedRuns(db).find((p) => p.accountId === accountId);
-      if (paused) saveSchedule(db, { ...schedule, backoff_until: paused.resumeAfter, last_reason: failure });
+      if (paused)
+        await saveSchedule(sql, { ...schedule, backoff_until: paused.resumeAfter, last_reason: failure });
       return;
     }
     const failures = schedule.failures + 1;
     const until = new Date(clock.now().getTime() + backoffMs(failures)).toISOString();
-    saveSchedule(db, { ...schedule, failures, backoff_until: until, last_reason: failure });
+    await saveSchedule(sql, { ...schedule, failures, backoff_until: until, last_reason: failure });
   }
 
   /**
@@ -186,10 +205,15 @@ export class Watcher {
    * nothing is judged without a diagnostic; one whose account already has an account-level diagnostic
    * running waits for it to end.
    */
-  async judgeNewData(): Promise<TickReport['diagnosed']> {
-    const { db, clock, logger } = this.core;
+  judgeNewData(): Promise<TickReport['diagnosed']> {
+    return this.safely(() => this.judgeNow());
+  }
+
+  /** judgeNewData's pass, inside the queue. */
+  private async judgeNow(): Promise<TickReport['diagnosed']> {
+    const { sql, clock, logger } = this.core;
     const byAccount = new Map<string, { runIds: string[]; campaigns: Set<string> }>();
-    for (const run of unjudgedRuns(db)) {
+    for (const run of await unjudgedRuns(sql)) {
       const entry = byAccount.get(run.account_id) ?? { runIds: [], campaigns: new Set<string>() };
       entry.runIds.push(run.id);
       const stats = JSON.parse(run.stats || '{}') as { changedCampaignIds?: string[] };
@@ -200,12 +224,12 @@ export class Watcher {
     const nowIso = clock.now().toISOString();
     for (const [accountId, { runIds, campaigns }] of byAccount) {
       if (campaigns.size === 0) {
-        markJudged(db, runIds, nowIso);
+        await markJudged(sql, runIds, nowIso);
         continue;
       }
-      const account = accountZone(db, accountId);
+      const account = await accountZone(sql, accountId);
       if (!account) {
-        markJudged(db, runIds, nowIso);
+        await markJudged(sql, runIds, nowIso);
         continue;
       }
       const window = diagnosticWindow(dateInZone(clock.now(), account.timezone));
@@ -221,12 +245,12 @@ export class Watcher {
             campaignScope: [...campaigns],
           },
         );
-        markJudged(db, runIds, nowIso);
+        await markJudged(sql, runIds, nowIso);
         diagnosed.push({ accountId, diagnosticId: created.id, campaigns: campaigns.size });
       } catch (error) {
         if (isAppError(error) && error.type === 'diagnostic_in_progress') continue; // retried when it ends
         if (isAppError(error) && error.type === 'campaign_not_synced') {
-          markJudged(db, runIds, nowIso);
+          await markJudged(sql, runIds, nowIso);
           continue;
         }
         logger.error('automatic diagnosis not started', { accountId, error: String(error) });
