@@ -50,7 +50,7 @@ function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 
 export function alertUseCases(services: AppServices) {
   const { core, alerts } = services;
-  const { db, sql, clock, tokenCipher } = core;
+  const { sql, clock, tokenCipher } = core;
 
   async function view(row: DestinationRow): Promise<AlertDestinationView> {
     const last = await lastDeliveryOf(sql, row.id);

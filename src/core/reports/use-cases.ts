@@ -60,7 +60,7 @@ export interface ReportFileView {
 
 export function reportUseCases(services: AppServices) {
   const { core, reports } = services;
-  const { db, sql } = core;
+  const { sql } = core;
 
   /** The account and campaigns of a request, after the size and plan rules. */
   async function resolveRequest(ctx: RequestContext, input: ReportRequest) {

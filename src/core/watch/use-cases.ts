@@ -17,7 +17,7 @@ import {
 
 export function watchUseCases(services: AppServices) {
   const { core } = services;
-  const { db, sql, clock } = core;
+  const { sql, clock } = core;
 
   async function scheduleView(
     accountId: string,

@@ -125,7 +125,7 @@ export class Watcher {
   }
 
   private async startDueSyncs(): Promise<TickReport['started']> {
-    const { db, sql, clock, logger } = this.core;
+    const { sql, clock, logger } = this.core;
     const now = clock.now();
     const nowIso = now.toISOString();
     const started: TickReport['started'] = [];
