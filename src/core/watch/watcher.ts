@@ -65,10 +65,10 @@ export class Watcher {
     const { events } = this.core;
     this.offs.push(
       events.on('sync.completed', ({ accountId }) => {
-        this.recordOutcome(accountId, null);
+        this.safeRecord(accountId, null);
         this.judgeNewData();
       }),
-      events.on('sync.failed', ({ accountId, error }) => this.recordOutcome(accountId, error.type)),
+      events.on('sync.failed', ({ accountId, error }) => this.safeRecord(accountId, error.type)),
       // A re-diagnosis refused because another diagnostic of the account was running is retried then.
       events.on('diagnostic.changed', ({ campaignId, status }) => {
         if (campaignId === null && (status === 'completed' || status === 'failed')) this.judgeNewData();
@@ -134,7 +134,7 @@ export class Watcher {
       if (this.sync.isSyncing(account.id)) continue; // a sync of it runs: the slot waits for it
       const kind = fullDue ? 'full' : 'incremental';
       try {
-        this.sync.startSync(account.id, { kind });
+        await this.sync.startSync(account.id, { kind });
       } catch (error) {
         // Another process syncs it, or its connection just lapsed: try at the next tick.
         if (!isAppError(error)) throw error;
@@ -152,8 +152,14 @@ export class Watcher {
     return started;
   }
 
+  private safeRecord(accountId: string, failure: string | null): void {
+    this.recordOutcome(accountId, failure).catch((error: unknown) => {
+      this.core.logger.error('sync outcome not recorded', { accountId, error: String(error) });
+    });
+  }
+
   /** A sync's outcome moves the account's backoff: a success clears it, a failure doubles it. */
-  private recordOutcome(accountId: string, failure: string | null): void {
+  private async recordOutcome(accountId: string, failure: string | null): Promise<void> {
     const { db, clock } = this.core;
     const schedule = scheduleOf(db, accountId);
     if (!schedule) return;
@@ -165,7 +171,7 @@ export class Watcher {
     if (failure === 'interrupted') return; // a stop (shutdown) is not the account's fault
     if (failure === 'rate_limited') {
       // Meta paused the account: the sync service resumes it at Meta's time; no scheduled sync before.
-      const paused = pausedRuns(db).find((p) => p.accountId === accountId);
+      const paused = (await pausedRuns(this.core.sql)).find((p) => p.accountId === accountId);
       if (paused) saveSchedule(db, { ...schedule, backoff_until: paused.resumeAfter, last_reason: failure });
       return;
     }
