@@ -200,10 +200,10 @@ export async function upsertRate(): Promise<BenchFigure[]> {
     `INSERT INTO ad_accounts (id, workspace_id, connection_id, platform_account_id, mode, name, currency, timezone, status, connected_at)
      VALUES (?, ?, 'conn_bench', 'act_1', 'test', 'Bench', 'USD', 'UTC', 'active', 'now')`,
   ).run(accountId, workspace.id);
-  const writer = new SyncWriter(db, accountId, 'USD');
+  const writer = new SyncWriter(core.sql, accountId, 'USD');
   const campaigns = 100;
   const adsPerCampaign = 9;
-  writer.campaigns(
+  await writer.campaigns(
     Array.from({ length: campaigns }, (_, c) => ({
       id: `c${c}`,
       name: `C${c}`,
@@ -215,8 +215,8 @@ export async function upsertRate(): Promise<BenchFigure[]> {
     })),
     'now',
   );
-  let maps = loadObjectMaps(db, accountId);
-  writer.adSets(
+  let maps = await loadObjectMaps(core.sql, accountId);
+  await writer.adSets(
     Array.from({ length: campaigns }, (_, c) => ({
       id: `s${c}`,
       campaign_id: `c${c}`,
@@ -228,8 +228,8 @@ export async function upsertRate(): Promise<BenchFigure[]> {
     'now',
     '2026-03-15',
   );
-  maps = loadObjectMaps(db, accountId);
-  writer.ads(
+  maps = await loadObjectMaps(core.sql, accountId);
+  await writer.ads(
     Array.from({ length: campaigns * adsPerCampaign }, (_, a) => ({
       id: `a${a}`,
       adset_id: `s${Math.floor(a / adsPerCampaign)}`,
@@ -241,7 +241,7 @@ export async function upsertRate(): Promise<BenchFigure[]> {
     maps,
     'now',
   );
-  maps = loadObjectMaps(db, accountId);
+  maps = await loadObjectMaps(core.sql, accountId);
   const rows: PlatformInsightRow[] = [];
   for (let day = 0; day < 90; day += 1) {
     const date = new Date(Date.UTC(2026, 0, 1 + day)).toISOString().slice(0, 10);
@@ -266,7 +266,7 @@ export async function upsertRate(): Promise<BenchFigure[]> {
   }
   const PAGE = 1_000; // the sync's insight page size
   let t = performance.now();
-  for (let i = 0; i < rows.length; i += PAGE) writer.insights('ad', rows.slice(i, i + PAGE), maps);
+  for (let i = 0; i < rows.length; i += PAGE) await writer.insights('ad', rows.slice(i, i + PAGE), maps);
   const writerMs = performance.now() - t;
 
   // The baseline: raw prepared INSERTs of precomputed values into a table of the same shape (columns,

@@ -51,7 +51,7 @@ async function main(): Promise<number> {
   });
   const labels = new Map<string, string>();
   for (const workspace of await listWorkspaces(host.core.sql)) {
-    for (const account of listAdAccounts(host.core.db, workspace.id))
+    for (const account of await listAdAccounts(host.core.sql, workspace.id))
       labels.set(account.id, account.platformAccountId);
   }
   const stopProgress = showSyncProgress(host.core.events, labels);

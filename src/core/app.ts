@@ -73,7 +73,9 @@ export function createApp(core: Core, options: AppOptions = {}): App {
     alerts,
     use,
     start() {
-      sync.resume();
+      sync.resume().catch((error: unknown) => {
+        core.logger.error('interrupted syncs not resumed', { error: String(error) });
+      });
       diagnostics
         .resume()
         .catch((error: unknown) => core.logger.error('diagnostics resume failed', { error: String(error) }));

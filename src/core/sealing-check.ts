@@ -6,7 +6,7 @@
 import type { Logger } from './core';
 import type { TokenCipher } from './secrets';
 import type { Db } from './store/open';
-import { expireConnection } from './sync/accounts';
+import { expireConnectionAtOpen } from './sync/accounts';
 
 export const SEALING_CHECK_SETTING = 'token_key_check';
 const CHECK_TEXT = 'adlens token key check v1';
@@ -47,7 +47,7 @@ export function checkSealingKey(db: Db, cipher: TokenCipher, now: Date, logger: 
     .all() as Array<{ id: string; token_encrypted: Buffer }>;
   const unreadable = connections.filter((c) => !opens(cipher, c.token_encrypted)).map((c) => c.id);
   db.transaction(() => {
-    for (const id of unreadable) expireConnection(db, id, KEY_CHANGED_REASON, now.toISOString());
+    for (const id of unreadable) expireConnectionAtOpen(db, id, KEY_CHANGED_REASON, now.toISOString());
     db.prepare(
       `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     ).run(SEALING_CHECK_SETTING, sealingCheckValue(cipher));

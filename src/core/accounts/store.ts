@@ -3,13 +3,13 @@
 // ending today in each account's own time zone (an account's "today" is its own, never UTC's).
 import { addDays, dateInZone } from '../clock';
 import { type RequestContext, accountScope } from '../identity/access';
-import { stmt } from '../store/statements';
 import { microsToAmount } from '../money';
 import { disableReasonName } from '../../shared/disable-reasons';
-import type { Db } from '../store/open';
+import { jsonTuples } from '../store/dialect';
+import type { Sql } from '../store/sql';
 import { nextScheduledSync } from '../watch/slots';
 import { tokenWarning } from '../sync/token-expiry';
-import { resumeAfterOf } from '../sync/runs';
+import { LATEST_FIRST, resumeAfterOf } from '../sync/runs';
 import type { AccountView, SyncState } from '../../shared/ipc/types';
 
 interface AccountRow {
@@ -58,7 +58,7 @@ const selectAccounts = (
   JOIN platform_connections c ON c.id = a.connection_id
   LEFT JOIN sync_schedules s ON s.account_id = a.id
   LEFT JOIN sync_runs r ON r.id = (SELECT id FROM sync_runs WHERE account_id = a.id
-                                   ORDER BY started_at DESC, rowid DESC LIMIT 1)`;
+                                   ORDER BY ${LATEST_FIRST} LIMIT 1)`;
 
 export interface AccountFilter {
   /** One account (already resolved to its service ID). */
@@ -116,32 +116,31 @@ function nextSyncOf(row: AccountRow): string | null {
  * many accounts in one statement (a page of the list, or the portfolio's 500): one
  * keyed range of the rollup per account, each over its own 30 days.
  */
-export function spendsLast30d(
-  db: Db,
+export async function spendsLast30d(
+  sql: Sql,
   accounts: ReadonlyArray<{ id: string; timezone: string }>,
   now: Date,
-): Map<string, number> {
+): Promise<Map<string, number>> {
   if (accounts.length === 0) return new Map();
   const windows = accounts.map((a) => {
     const today = dateInZone(now, a.timezone);
     return [a.id, addDays(today, -29), today];
   });
-  const rows = stmt(
-    db,
-    `WITH w(account_id, win_from, win_to) AS (
-       SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
-       FROM json_each(?))
-     SELECT w.account_id AS accountId, coalesce(sum(d.spend_micros), 0) AS micros
+  const rows = await sql.all<{ accountId: string; micros: number }>(
+    `WITH w(account_id, win_from, win_to) AS (${jsonTuples(sql, ['text', 'text', 'text'])})
+     SELECT w.account_id AS accountId, COALESCE(sum(d.spend_micros), 0) AS micros
      FROM w JOIN insights_account_daily d ON d.account_id = w.account_id AND d.date BETWEEN w.win_from AND w.win_to
      GROUP BY w.account_id`,
-  ).all(JSON.stringify(windows)) as Array<{ accountId: string; micros: number }>;
+    [JSON.stringify(windows)],
+  );
   return new Map(rows.map((r) => [r.accountId, microsToAmount(r.micros)]));
 }
 
-export function countAccounts(db: Db, ctx: RequestContext, filter: AccountFilter): number {
+export async function countAccounts(sql: Sql, ctx: RequestContext, filter: AccountFilter): Promise<number> {
   const { where, params } = whereOf(ctx, filter);
-  return (stmt(db, `SELECT count(*) AS n FROM ad_accounts a WHERE ${where}`).get(...params) as { n: number })
-    .n;
+  return (
+    (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM ad_accounts a WHERE ${where}`, params))?.n ?? 0
+  );
 }
 
 function whereOf(ctx: RequestContext, filter: AccountFilter): { where: string; params: string[] } {
@@ -159,21 +158,26 @@ function whereOf(ctx: RequestContext, filter: AccountFilter): { where: string; p
   return { where: parts.join(' AND '), params };
 }
 
-export function readAccounts(
-  db: Db,
+/** No LIMIT: PostgreSQL refuses SQLite's LIMIT -1, both take the largest exact integer. */
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+
+export async function readAccounts(
+  sql: Sql,
   ctx: RequestContext,
   filter: AccountFilter,
   now: Date,
   isSyncing: (accountId: string) => boolean,
-): AccountView[] {
+): Promise<AccountView[]> {
   const { where, params } = whereOf(ctx, filter);
   const page = `(SELECT * FROM ad_accounts a WHERE ${where} ORDER BY a.name, a.id LIMIT ? OFFSET ?)`;
-  const rows = stmt(db, `${selectAccounts(page)} ORDER BY a.name, a.id`).all(
+  const limit = filter.pageSize < 0 ? NO_LIMIT : filter.pageSize;
+  const offset = filter.pageSize < 0 ? 0 : (filter.page - 1) * filter.pageSize;
+  const rows = await sql.all<AccountRow>(`${selectAccounts(page)} ORDER BY a.name, a.id`, [
     ...params,
-    filter.pageSize,
-    (filter.page - 1) * filter.pageSize,
-  ) as AccountRow[];
-  const spends = spendsLast30d(db, rows, now);
+    limit,
+    offset,
+  ]);
+  const spends = await spendsLast30d(sql, rows, now);
   return rows.map((row) => ({
     id: row.id,
     platformAccountId: row.platform_account_id,
@@ -203,36 +207,41 @@ export function readAccounts(
 }
 
 /** The platform IDs of the workspace's test-mode (demo) accounts, connected in any state. */
-export function connectedDemoAccountIds(db: Db, workspaceId: string): Set<string> {
-  const rows = stmt(
-    db,
+export async function connectedDemoAccountIds(sql: Sql, workspaceId: string): Promise<Set<string>> {
+  const rows = await sql.all<{ id: string }>(
     `SELECT platform_account_id AS id FROM ad_accounts WHERE workspace_id = ? AND mode = 'test'`,
-  ).all(workspaceId) as Array<{ id: string }>;
+    [workspaceId],
+  );
   return new Set(rows.map((r) => r.id));
 }
 
 /** The account of the workspace with this platform ID, if one is connected (in any state). */
-export function accountIdByPlatformId(db: Db, workspaceId: string, platformAccountId: string): string | null {
-  const row = stmt(db, `SELECT id FROM ad_accounts WHERE workspace_id = ? AND platform_account_id = ?`).get(
-    workspaceId,
-    platformAccountId,
-  ) as { id: string } | undefined;
+export async function accountIdByPlatformId(
+  sql: Sql,
+  workspaceId: string,
+  platformAccountId: string,
+): Promise<string | null> {
+  const row = await sql.get<{ id: string }>(
+    `SELECT id FROM ad_accounts WHERE workspace_id = ? AND platform_account_id = ?`,
+    [workspaceId, platformAccountId],
+  );
   return row?.id ?? null;
 }
 
 /** The account's running sync, if any (started_at of its run). */
-export function runningSyncStartedAt(db: Db, accountId: string): string | null {
-  const row = stmt(db, `SELECT started_at FROM sync_runs WHERE account_id = ? AND status = 'running'`).get(
-    accountId,
-  ) as { started_at: string } | undefined;
+export async function runningSyncStartedAt(sql: Sql, accountId: string): Promise<string | null> {
+  const row = await sql.get<{ started_at: string }>(
+    `SELECT started_at FROM sync_runs WHERE account_id = ? AND status = 'running'`,
+    [accountId],
+  );
   return row?.started_at ?? null;
 }
 
 /** Platform IDs of the workspace's accounts whose connection is active (the "already connected" mark). */
-export function activePlatformAccountIds(db: Db, workspaceId: string): Set<string> {
-  const rows = stmt(
-    db,
+export async function activePlatformAccountIds(sql: Sql, workspaceId: string): Promise<Set<string>> {
+  const rows = await sql.all<{ id: string }>(
     `SELECT platform_account_id AS id FROM ad_accounts WHERE workspace_id = ? AND connection_status = 'active'`,
-  ).all(workspaceId) as Array<{ id: string }>;
+    [workspaceId],
+  );
   return new Set(rows.map((r) => r.id));
 }

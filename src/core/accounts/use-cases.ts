@@ -88,34 +88,34 @@ function listingError(error: unknown): AppError {
 
 export function accountUseCases(services: AppServices) {
   const { core, sync } = services;
-  const { db, sql } = core;
+  const { sql } = core;
   const isSyncing = (id: string): boolean => sync.isSyncing(id);
 
   async function view(ctx: RequestContext, idText: string): Promise<AccountView> {
     const account = await resolveAccount(sql, ctx, idText);
-    const found = readAccounts(
-      db,
+    const [found] = await readAccounts(
+      sql,
       ctx,
       { id: account.id, page: 1, pageSize: 1 },
       core.clock.now(),
       isSyncing,
-    )[0];
+    );
     if (!found) throw new AppError('not_found', `Ad account ${idText} was not found.`);
     return found;
   }
 
   /** Starts a sync unless one runs; a running sync is returned instead (idempotent). */
-  function startSyncOf(accountId: string, kind?: 'full' | 'incremental'): SyncStarted {
-    const already = runningSyncStartedAt(db, accountId);
+  async function startSyncOf(accountId: string, kind?: 'full' | 'incremental'): Promise<SyncStarted> {
+    const already = await runningSyncStartedAt(sql, accountId);
     if (already) return { accountId, status: 'running', startedAt: already };
     try {
-      const started = sync.startSync(accountId, kind ? { kind } : {});
+      const started = await sync.startSync(accountId, kind ? { kind } : {});
       // The run's outcome is reported through events and the account's lastSyncedAt.
       started.done.catch(() => {});
       return { accountId, status: 'running', startedAt: started.startedAt };
     } catch (error) {
       if (isAppError(error) && error.type === 'sync_in_progress') {
-        const now = runningSyncStartedAt(db, accountId);
+        const now = await runningSyncStartedAt(sql, accountId);
         if (now) return { accountId, status: 'running', startedAt: now };
       }
       throw error;
@@ -134,7 +134,7 @@ export function accountUseCases(services: AppServices) {
       ...(ctx.userId ? { userId: ctx.userId } : {}),
       ...(token ? { token } : {}),
     });
-    if (services.host.runsBackgroundWork) for (const account of changed) startSyncOf(account.id);
+    if (services.host.runsBackgroundWork) for (const account of changed) await startSyncOf(account.id);
     return view(ctx, accountId);
   }
 
@@ -153,8 +153,8 @@ export function accountUseCases(services: AppServices) {
       const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
       const filter = { connectionStatus: input.connectionStatus, page, pageSize };
       return {
-        items: readAccounts(db, ctx, filter, core.clock.now(), isSyncing),
-        total: countAccounts(db, ctx, filter),
+        items: await readAccounts(sql, ctx, filter, core.clock.now(), isSyncing),
+        total: await countAccounts(sql, ctx, filter),
         page,
         pageSize,
       };
@@ -162,7 +162,7 @@ export function accountUseCases(services: AppServices) {
 
     /** Every account the context sees, unpaginated (the desktop's accounts screen, `cli account list`). */
     async all(ctx: RequestContext): Promise<AccountView[]> {
-      return readAccounts(db, ctx, { page: 1, pageSize: -1 }, core.clock.now(), isSyncing);
+      return readAccounts(sql, ctx, { page: 1, pageSize: -1 }, core.clock.now(), isSyncing);
     },
 
     async get(ctx: RequestContext, idText: string): Promise<AccountView> {
@@ -195,8 +195,8 @@ export function accountUseCases(services: AppServices) {
     ): Promise<SyncOutcome[]> {
       const targets = input.accountId
         ? [await resolveAccount(sql, ctx, input.accountId)]
-        : readAccounts(
-            db,
+        : await readAccounts(
+            sql,
             ctx,
             { connectionStatus: 'active', page: 1, pageSize: -1 },
             core.clock.now(),
@@ -218,7 +218,7 @@ export function accountUseCases(services: AppServices) {
         token: DEMO_TOKEN,
         maxRetries: 1,
       });
-      const connected = connectedDemoAccountIds(db, ctx.workspaceId);
+      const connected = await connectedDemoAccountIds(sql, ctx.workspaceId);
       const out: DemoCandidate[] = [];
       for await (const page of client.listAdAccounts()) {
         for (const account of page) {
@@ -241,7 +241,7 @@ export function accountUseCases(services: AppServices) {
      */
     async connect(ctx: RequestContext, input: ConnectInput): Promise<AccountView> {
       await requireWorkspace(sql, ctx.workspaceId);
-      const existing = accountIdByPlatformId(db, ctx.workspaceId, input.platformAccountId);
+      const existing = await accountIdByPlatformId(sql, ctx.workspaceId, input.platformAccountId);
       if (existing) return reconnectAndSync(ctx, existing, input.platform?.token);
       const account = await sync.connectAccount({
         workspaceId: ctx.workspaceId,
@@ -252,7 +252,7 @@ export function accountUseCases(services: AppServices) {
         ...(input.mode ? { mode: input.mode } : {}),
         ...(ctx.userId ? { userId: ctx.userId } : {}),
       });
-      if (services.host.runsBackgroundWork) startSyncOf(account.id, 'full');
+      if (services.host.runsBackgroundWork) await startSyncOf(account.id, 'full');
       return view(ctx, account.id);
     },
 
@@ -282,7 +282,7 @@ export function accountUseCases(services: AppServices) {
         maxRetries: 2,
       });
       try {
-        const found = await discoverAccounts(client, activePlatformAccountIds(db, ctx.workspaceId));
+        const found = await discoverAccounts(client, await activePlatformAccountIds(sql, ctx.workspaceId));
         const token = await readTokenInfo(core, client);
         return {
           platform: platform ? endpoint.url : 'demo',

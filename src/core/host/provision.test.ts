@@ -35,7 +35,7 @@ describe('demo-first provisioning', () => {
     const workspaceId = result!.workspace.id;
     const owner = await getWorkspaceOwner(core.sql, workspaceId);
     expect(owner).toMatchObject({ role: 'owner' });
-    const accounts = listAdAccounts(core.db, workspaceId);
+    const accounts = await listAdAccounts(core.sql, workspaceId);
     expect(accounts.length).toBeGreaterThanOrEqual(3);
     expect(accounts.every((a) => a.mode === 'test' && a.connectedBy === owner!.id)).toBe(true);
     // The view-only (ANALYZE only) account is offered on the Connect screen, not connected by itself.

@@ -84,7 +84,7 @@ export async function provisionIfEmpty(
 /** Syncs every active demo (test-mode) account, one after another; failures are logged, not thrown. */
 export async function syncDemoAccounts(core: Core, sync: SyncService): Promise<void> {
   for (const workspace of await listWorkspaces(core.sql)) {
-    for (const account of listAdAccounts(core.db, workspace.id)) {
+    for (const account of await listAdAccounts(core.sql, workspace.id)) {
       if (account.mode !== 'test' || account.connectionStatus !== 'active') continue;
       try {
         // A sync resumed after a crash is already on its way: wait for it instead of starting another.

@@ -198,7 +198,7 @@ export function portfolioUseCases(services: AppServices) {
     /** Every account the context sees, the one needing attention most first (then by name). */
     async home(ctx: RequestContext): Promise<Portfolio> {
       const now = clock.now();
-      const accounts = readAccounts(db, ctx, { page: 1, pageSize: -1 }, now, isSyncing);
+      const accounts = await readAccounts(sql, ctx, { page: 1, pageSize: -1 }, now, isSyncing);
       const items = (await rowsFor(ctx, accounts, now)).sort(
         (x, y) => y.attention.score - x.attention.score || x.name.localeCompare(y.name),
       );
@@ -209,7 +209,13 @@ export function portfolioUseCases(services: AppServices) {
     async overview(ctx: RequestContext, input: { accountId: string; days?: number | undefined }) {
       const now = clock.now();
       const visible = await resolveAccount(sql, ctx, input.accountId);
-      const account = readAccounts(db, ctx, { id: visible.id, page: 1, pageSize: 1 }, now, isSyncing)[0];
+      const [account] = await readAccounts(
+        sql,
+        ctx,
+        { id: visible.id, page: 1, pageSize: 1 },
+        now,
+        isSyncing,
+      );
       if (!account) throw new Error(`account ${visible.id} vanished`);
       const [row] = await rowsFor(ctx, [account], now);
       const days = input.days ?? OVERVIEW_DEFAULT_DAYS;

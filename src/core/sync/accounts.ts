@@ -1,5 +1,7 @@
+// Ad accounts and their platform connections as the sync reads and expires them.
 import { AppError } from '../errors';
 import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 export type ConnectionStatus = 'active' | 'disconnected' | 'token_expired';
 
@@ -63,15 +65,16 @@ export function toAdAccount(row: AdAccountRow): AdAccount {
   };
 }
 
-export function getAdAccount(db: Db, id: string): AdAccount | undefined {
-  const row = db.prepare(`SELECT * FROM ad_accounts WHERE id = ?`).get(id) as AdAccountRow | undefined;
+export async function getAdAccount(sql: Sql, id: string): Promise<AdAccount | undefined> {
+  const row = await sql.get<AdAccountRow>(`SELECT * FROM ad_accounts WHERE id = ?`, [id]);
   return row ? toAdAccount(row) : undefined;
 }
 
-export function listAdAccounts(db: Db, workspaceId: string): AdAccount[] {
-  const rows = db
-    .prepare(`SELECT * FROM ad_accounts WHERE workspace_id = ? ORDER BY connected_at, id`)
-    .all(workspaceId) as AdAccountRow[];
+export async function listAdAccounts(sql: Sql, workspaceId: string): Promise<AdAccount[]> {
+  const rows = await sql.all<AdAccountRow>(
+    `SELECT * FROM ad_accounts WHERE workspace_id = ? ORDER BY connected_at, id`,
+    [workspaceId],
+  );
   return rows.map(toAdAccount);
 }
 
@@ -79,10 +82,15 @@ export function listAdAccounts(db: Db, workspaceId: string): AdAccount[] {
  * An account of the workspace by service ID or platform ID (act_<digits>), as the CLI and API accept
  * either; not_found when it is not connected there.
  */
-export function resolveAdAccount(db: Db, workspaceId: string, idOrPlatformId: string): AdAccount {
-  const row = db
-    .prepare(`SELECT * FROM ad_accounts WHERE workspace_id = ? AND (id = ? OR platform_account_id = ?)`)
-    .get(workspaceId, idOrPlatformId, idOrPlatformId) as AdAccountRow | undefined;
+export async function resolveAdAccount(
+  sql: Sql,
+  workspaceId: string,
+  idOrPlatformId: string,
+): Promise<AdAccount> {
+  const row = await sql.get<AdAccountRow>(
+    `SELECT * FROM ad_accounts WHERE workspace_id = ? AND (id = ? OR platform_account_id = ?)`,
+    [workspaceId, idOrPlatformId, idOrPlatformId],
+  );
   if (!row)
     throw new AppError(
       'not_found',
@@ -102,23 +110,37 @@ export interface ConnectionRow {
   status_reason: string | null;
 }
 
-export function getConnection(db: Db, id: string): ConnectionRow | undefined {
-  return db.prepare(`SELECT * FROM platform_connections WHERE id = ?`).get(id) as ConnectionRow | undefined;
+export function getConnection(sql: Sql, id: string): Promise<ConnectionRow | undefined> {
+  return sql.get<ConnectionRow>(`SELECT * FROM platform_connections WHERE id = ?`, [id]);
 }
 
-/** Marks a connection and every account on it token_expired; returns the accounts that changed. */
-export function expireConnection(db: Db, connectionId: string, reason: string, now: string): AdAccount[] {
-  return db.transaction(() => {
-    db.prepare(
-      `UPDATE platform_connections SET status = 'token_expired', status_reason = ?, updated_at = ? WHERE id = ?`,
-    ).run(reason, now, connectionId);
-    const changed = db
-      .prepare(
-        // An account the user disconnected stays disconnected: only active ones expire.
-        `UPDATE ad_accounts SET connection_status = 'token_expired'
-         WHERE connection_id = ? AND connection_status = 'active' RETURNING *`,
-      )
-      .all(connectionId) as AdAccountRow[];
-    return changed.map(toAdAccount);
-  })();
+const EXPIRE_CONNECTION = `UPDATE platform_connections SET status = 'token_expired', status_reason = ?, updated_at = ?
+  WHERE id = ?`;
+// An account the user disconnected stays disconnected: only active ones expire.
+const EXPIRE_ACCOUNTS = `UPDATE ad_accounts SET connection_status = 'token_expired'
+  WHERE connection_id = ? AND connection_status = 'active' RETURNING *`;
+
+/**
+ * Marks a connection and every account on it token_expired; returns the accounts that changed. Pass a
+ * `tx` when the caller's transaction is open.
+ */
+export async function expireConnection(
+  sql: Sql,
+  connectionId: string,
+  reason: string,
+  now: string,
+): Promise<AdAccount[]> {
+  return sql.transaction(async (tx) => {
+    await tx.run(EXPIRE_CONNECTION, [reason, now, connectionId]);
+    return (await tx.all<AdAccountRow>(EXPIRE_ACCOUNTS, [connectionId])).map(toAdAccount);
+  });
+}
+
+/**
+ * The same, for `createCore`'s synchronous sealing check (SQLite opens synchronously; the caller's
+ * transaction is open on `db`).
+ */
+export function expireConnectionAtOpen(db: Db, connectionId: string, reason: string, now: string): void {
+  db.prepare(EXPIRE_CONNECTION).run(reason, now, connectionId);
+  db.prepare(EXPIRE_ACCOUNTS).all(connectionId);
 }

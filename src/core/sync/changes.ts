@@ -6,7 +6,7 @@ import { microsToAmount, minorToMicros, minorUnitsPerMajor } from '../money';
 import { changeTypeOf, changeValues, objectKindOf, type PlatformActivity } from '../platform/activities';
 import type { GraphClient } from '../platform/graph-client';
 import { graphTimeToIso } from '../platform/parse';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import type { AdAccount } from './accounts';
 import type { ObjectMaps } from './upserts';
 
@@ -20,8 +20,14 @@ export interface ChangeSyncResult {
   stored: number;
 }
 
+const INSERT_CHANGE = `INSERT INTO change_events (account_id, event_key, event_time, event_type, change_type,
+    translated_event_type, object_type, platform_object_id, object_name, campaign_id, ad_set_id, ad_id, actor_id,
+    actor_name, old_value, new_value, extra_data)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (account_id, event_key) DO NOTHING`;
+
 export async function syncChanges(opts: {
-  db: Db;
+  sql: Sql;
   client: GraphClient;
   account: AdAccount;
   maps: ObjectMaps;
@@ -29,43 +35,40 @@ export async function syncChanges(opts: {
   incremental: boolean;
   checkpoint: () => void;
 }): Promise<ChangeSyncResult> {
-  const { db, account, maps } = opts;
+  const { sql, account, maps } = opts;
   const until = Math.floor(opts.now.getTime() / 1000);
   const readUntil = (
-    db.prepare(`SELECT changes_read_until FROM ad_accounts WHERE id = ?`).get(account.id) as
-      { changes_read_until: string | null } | undefined
+    await sql.get<{ changes_read_until: string | null }>(
+      `SELECT changes_read_until FROM ad_accounts WHERE id = ?`,
+      [account.id],
+    )
   )?.changes_read_until;
   const fullSince = until - CHANGE_HISTORY_DAYS * 86_400;
   const since =
     opts.incremental && readUntil
       ? Math.max(fullSince, Math.floor(Date.parse(readUntil) / 1000) - CHANGE_OVERLAP_HOURS * 3600)
       : fullSince;
-  const insert = db.prepare(`
-    INSERT INTO change_events (account_id, event_key, event_time, event_type, change_type, translated_event_type,
-      object_type, platform_object_id, object_name, campaign_id, ad_set_id, ad_id, actor_id, actor_name,
-      old_value, new_value, extra_data)
-    VALUES (@account_id, @event_key, @event_time, @event_type, @change_type, @translated_event_type,
-      @object_type, @platform_object_id, @object_name, @campaign_id, @ad_set_id, @ad_id, @actor_id, @actor_name,
-      @old_value, @new_value, @extra_data)
-    ON CONFLICT (account_id, event_key) DO NOTHING`);
   const result: ChangeSyncResult = { read: 0, stored: 0 };
   for await (const page of opts.client.listActivities(account.platformAccountId, { since, until })) {
     opts.checkpoint();
-    db.transaction(() => {
-      for (const activity of page) {
-        result.read += 1;
-        result.stored += insert.run(row(account, maps, activity)).changes;
-      }
-    })();
+    const rows = page.map((activity) => row(account, maps, activity));
+    const stored = await sql.transaction(async (tx) => {
+      let n = 0;
+      for (const values of rows) n += (await tx.run(INSERT_CHANGE, values)).changes;
+      return n;
+    });
+    result.read += page.length;
+    result.stored += stored;
   }
-  db.prepare(`UPDATE ad_accounts SET changes_read_until = ? WHERE id = ?`).run(
+  await sql.run(`UPDATE ad_accounts SET changes_read_until = ? WHERE id = ?`, [
     opts.now.toISOString(),
     account.id,
-  );
+  ]);
   return result;
 }
 
-function row(account: AdAccount, maps: ObjectMaps, a: PlatformActivity): Record<string, string | null> {
+/** The change_events row of an activity, in INSERT_CHANGE's column order. */
+function row(account: AdAccount, maps: ObjectMaps, a: PlatformActivity): (string | null)[] {
   const kind = objectKindOf(a.object_type);
   const objectId = a.object_id ?? '';
   let campaignId: string | null = null;
@@ -88,25 +91,25 @@ function row(account: AdAccount, maps: ObjectMaps, a: PlatformActivity): Record<
     .update(JSON.stringify([a.event_time, a.event_type, objectId, a.actor_id ?? '', a.extra_data ?? '']))
     .digest('base64url')
     .slice(0, 22);
-  return {
-    account_id: account.id,
-    event_key: key,
-    event_time: graphTimeToIso(a.event_time) ?? a.event_time,
-    event_type: a.event_type,
-    change_type: changeTypeOf(a.event_type),
-    translated_event_type: a.translated_event_type ?? null,
-    object_type: kind,
-    platform_object_id: objectId,
-    object_name: a.object_name ?? '',
-    campaign_id: campaignId,
-    ad_set_id: adSetId,
-    ad_id: adId,
-    actor_id: a.actor_id ?? null,
-    actor_name: a.actor_name ?? null,
-    old_value: shown(values.oldValue, account.currency),
-    new_value: shown(values.newValue, account.currency),
-    extra_data: a.extra_data ?? null,
-  };
+  return [
+    account.id,
+    key,
+    graphTimeToIso(a.event_time) ?? a.event_time,
+    a.event_type,
+    changeTypeOf(a.event_type),
+    a.translated_event_type ?? null,
+    kind,
+    objectId,
+    a.object_name ?? '',
+    campaignId,
+    adSetId,
+    adId,
+    a.actor_id ?? null,
+    a.actor_name ?? null,
+    shown(values.oldValue, account.currency),
+    shown(values.newValue, account.currency),
+    a.extra_data ?? null,
+  ];
 }
 
 /** Money as `{amount, currency}` in minor units → "25.00 EUR"; other values as they came. */

@@ -11,6 +11,7 @@ import { GraphError } from '../platform/errors';
 import { DEFAULT_API_VERSION, type GraphClient, type GraphClientOptions } from '../platform/graph-client';
 import { accountStatus, connectRefusal, type PlatformAdAccount } from '../platform/parse';
 import { toAdAccount, type AdAccount, type AdAccountRow } from './accounts';
+import type { Sql } from '../store/sql';
 import { DEMO_BASE_URL, type DemoPlatformSource } from './embedded-demo';
 import { announceIfExpiring, readTokenInfo, recordTokenInfo } from './token-expiry';
 
@@ -76,11 +77,11 @@ export async function connectAccount(deps: ConnectDeps, input: ConnectAccountInp
   const mode = isDemo ? 'test' : (data.mode ?? 'live');
   const clockNow = core.clock.now();
   const now = clockNow.toISOString();
-  const db = core.db;
   const connectedBy = data.userId ?? (await getWorkspaceOwner(core.sql, data.workspaceId))?.id ?? null;
-  const connected = db.transaction(() => {
-    const connectionId = findOrCreateConnection(
+  const connected = await core.sql.transaction(async (tx) => {
+    const connectionId = await findOrCreateConnection(
       core,
+      tx,
       data.workspaceId,
       data.baseUrl,
       isDemo ? endpoint.apiVersion : data.apiVersion,
@@ -89,47 +90,45 @@ export async function connectAccount(deps: ConnectDeps, input: ConnectAccountInp
       connectedBy,
       now,
     );
-    if (tokenInfo) recordTokenInfo(core, connectionId, tokenInfo, clockNow);
-    const row = db
-      .prepare(
-        `INSERT INTO ad_accounts (id, workspace_id, connection_id, platform_account_id, mode, name, currency,
-           timezone, status, connection_status, business_id, business_name, permissions, connected_at, connected_by)
-         VALUES (@id, @workspace_id, @connection_id, @platform_account_id, @mode, @name, @currency, @timezone,
-           @status, 'active', @business_id, @business_name, @permissions, @now, @connected_by)
-         ON CONFLICT (workspace_id, platform_account_id) DO UPDATE SET
-           connection_id = excluded.connection_id, mode = excluded.mode, name = excluded.name,
-           status = excluded.status, connection_status = 'active', business_id = excluded.business_id,
-           business_name = excluded.business_name
-         RETURNING *`,
-      )
-      .get({
-        id: newId('act'),
-        workspace_id: data.workspaceId,
-        connection_id: connectionId,
-        platform_account_id: platformAccount.id,
-        mode,
-        name: platformAccount.name,
-        currency: platformAccount.currency.toUpperCase(),
-        timezone: platformAccount.timezone_name,
-        status: accountStatus(platformAccount.account_status),
-        business_id: platformAccount.business?.id ?? '',
-        business_name: platformAccount.business?.name ?? '',
-        // The connection is read-only whatever the user's role on the account.
-        permissions: JSON.stringify(['read_insights', 'read_campaigns', 'read_ads']),
-        now,
-        connected_by: connectedBy,
-      }) as AdAccountRow;
-    const account = toAdAccount(row);
-    core.events.emit('connection.changed', {
-      workspaceId: account.workspaceId,
-      accountId: account.id,
-      connectionStatus: 'active',
-    });
-    return account;
-  })();
-  announceIfExpiring(core, connected.connectionId, clockNow);
+    if (tokenInfo) await recordTokenInfo(tx, connectionId, tokenInfo, clockNow);
+    const row = await tx.get<AdAccountRow>(UPSERT_ACCOUNT, [
+      newId('act'),
+      data.workspaceId,
+      connectionId,
+      platformAccount.id,
+      mode,
+      platformAccount.name,
+      platformAccount.currency.toUpperCase(),
+      platformAccount.timezone_name,
+      accountStatus(platformAccount.account_status),
+      platformAccount.business?.id ?? '',
+      platformAccount.business?.name ?? '',
+      // The connection is read-only whatever the user's role on the account.
+      JSON.stringify(['read_insights', 'read_campaigns', 'read_ads']),
+      now,
+      connectedBy,
+    ]);
+    if (!row) throw new Error(`the account ${platformAccount.id} was not stored`);
+    return toAdAccount(row);
+  });
+  // Announced once committed: a listener reading the store sees the account.
+  core.events.emit('connection.changed', {
+    workspaceId: connected.workspaceId,
+    accountId: connected.id,
+    connectionStatus: 'active',
+  });
+  await announceIfExpiring(core, connected.connectionId, clockNow);
   return connected;
 }
+
+const UPSERT_ACCOUNT = `INSERT INTO ad_accounts (id, workspace_id, connection_id, platform_account_id, mode, name,
+    currency, timezone, status, connection_status, business_id, business_name, permissions, connected_at, connected_by)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)
+  ON CONFLICT (workspace_id, platform_account_id) DO UPDATE SET
+    connection_id = excluded.connection_id, mode = excluded.mode, name = excluded.name,
+    status = excluded.status, connection_status = 'active', business_id = excluded.business_id,
+    business_name = excluded.business_name
+  RETURNING *`;
 
 function sealedTokenIs(core: Core, sealed: Buffer, token: string): boolean {
   try {
@@ -140,8 +139,9 @@ function sealedTokenIs(core: Core, sealed: Buffer, token: string): boolean {
 }
 
 /** One connection per (workspace, base URL, token): accounts sharing a token expire together. */
-function findOrCreateConnection(
+async function findOrCreateConnection(
   core: Core,
+  tx: Sql,
   workspaceId: string,
   baseUrl: string,
   apiVersion: string,
@@ -149,26 +149,28 @@ function findOrCreateConnection(
   token: string,
   connectedBy: string | null,
   now: string,
-): string {
-  const db = core.db;
-  const candidates = db
-    .prepare(`SELECT id, token_encrypted FROM platform_connections WHERE workspace_id = ? AND base_url = ?`)
-    .all(workspaceId, baseUrl) as { id: string; token_encrypted: Buffer }[];
+): Promise<string> {
+  const candidates = await tx.all<{ id: string; token_encrypted: Buffer }>(
+    `SELECT id, token_encrypted FROM platform_connections WHERE workspace_id = ? AND base_url = ? ORDER BY id`,
+    [workspaceId, baseUrl],
+  );
   for (const candidate of candidates) {
     if (sealedTokenIs(core, candidate.token_encrypted, token)) {
-      db.prepare(
+      await tx.run(
         `UPDATE platform_connections SET status = 'active', status_reason = NULL, api_version = ?, mode = ?, updated_at = ?
          WHERE id = ?`,
-      ).run(apiVersion, mode, now, candidate.id);
+        [apiVersion, mode, now, candidate.id],
+      );
       return candidate.id;
     }
   }
   const id = newId('conn');
-  db.prepare(
+  await tx.run(
     `INSERT INTO platform_connections (id, workspace_id, base_url, api_version, mode, token_encrypted, status,
        connected_by, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
-  ).run(id, workspaceId, baseUrl, apiVersion, mode, core.tokenCipher.encrypt(token), connectedBy, now, now);
+    [id, workspaceId, baseUrl, apiVersion, mode, core.tokenCipher.encrypt(token), connectedBy, now, now],
+  );
   return id;
 }
 

@@ -157,7 +157,7 @@ describe('sync from the demo platform', () => {
     try {
       const account = await connect(byCurrency('GBP').id);
       demo.controls.throttleNext(2, 80000, { regainMinutes: 1 });
-      const started = sync.startSync(account.id);
+      const started = await sync.startSync(account.id);
       demo.controls.failNext(1, 2);
       const outcome = await started.done;
       expect(outcome.status).toBe('completed');

@@ -1,7 +1,7 @@
 import { addDays, dateInZone, daysBetween } from '../clock';
 import { ALL_EFFECTIVE_STATUSES, type GraphClient, type InsightLevel } from '../platform/graph-client';
 import { accountStatus } from '../platform/parse';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 import type { AdAccount } from './accounts';
 import { syncChanges } from './changes';
 import type { SyncKind } from './runs';
@@ -65,14 +65,15 @@ export class SyncStopped extends Error {
 }
 
 export interface SyncJob {
-  db: Db;
+  sql: Sql;
   client: GraphClient;
   account: AdAccount;
   kind: SyncKind;
   now: () => Date;
   /** Start of the last completed sync: incremental reads objects updated since then. */
   updatedSince: string | null;
-  onProgress: (phase: SyncPhase, percent: number) => void;
+  /** Awaited: the run row's progress is written before the sync goes on. */
+  onProgress: (phase: SyncPhase, percent: number) => Promise<void>;
   isStopped: () => boolean;
 }
 
@@ -96,10 +97,10 @@ const BANDS: Record<SyncPhase, [number, number]> = {
  * it wrote, and upserts make the next run's re-reads harmless.
  */
 export async function runSync(job: SyncJob): Promise<SyncStats> {
-  const { db, client, account } = job;
+  const { sql, client, account } = job;
   const stamp = () => job.now().toISOString();
   const today = dateInZone(job.now(), account.timezone);
-  const writer = new SyncWriter(db, account.id, account.currency);
+  const writer = new SyncWriter(sql, account.id, account.currency);
   const stats: SyncStats = {
     kind: job.kind,
     since: addDays(today, -(INSIGHT_DAYS - 1)),
@@ -124,27 +125,28 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     paceWaits: 0,
     paceWaitMs: 0,
   };
-  const progress = (phase: SyncPhase, fraction: number) => {
+  const progress = (phase: SyncPhase, fraction: number): Promise<void> => {
     const [from, to] = BANDS[phase];
-    job.onProgress(phase, Math.floor(from + (to - from) * Math.min(1, Math.max(0, fraction))));
+    return job.onProgress(phase, Math.floor(from + (to - from) * Math.min(1, Math.max(0, fraction))));
   };
   const checkpoint = () => {
     if (job.isStopped()) throw new SyncStopped();
   };
 
   // Structure.
-  progress('structure', 0);
+  await progress('structure', 0);
   const platformAccount = await client.getAdAccount(account.platformAccountId);
-  db.prepare(
+  await sql.run(
     `UPDATE ad_accounts SET name = ?, status = ?, business_id = ?, business_name = ? WHERE id = ?`,
-  ).run(
-    platformAccount.name,
-    accountStatus(platformAccount.account_status),
-    platformAccount.business?.id ?? '',
-    platformAccount.business?.name ?? '',
-    account.id,
+    [
+      platformAccount.name,
+      accountStatus(platformAccount.account_status),
+      platformAccount.business?.id ?? '',
+      platformAccount.business?.name ?? '',
+      account.id,
+    ],
   );
-  writer.accountLimits(platformAccount);
+  await writer.accountLimits(platformAccount);
   // Every status: edges hide archived and deleted objects unless asked, and an object archived
   // upstream must be seen archived here rather than stay active forever.
   const effectiveStatus = [...ALL_EFFECTIVE_STATUSES];
@@ -154,7 +156,7 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     : { effectiveStatus };
   // The three listings are requested side by side (latency, not bandwidth, is what a sync waits on);
   // they are stored in order, campaigns first, a page per transaction.
-  const adSetOptions = writer.hasUnresolvedResults() ? { effectiveStatus } : listOptions;
+  const adSetOptions = (await writer.hasUnresolvedResults()) ? { effectiveStatus } : listOptions;
   const campaignPages = prefetch(client.listCampaigns(account.platformAccountId, listOptions));
   const adSetPages = prefetch(client.listAdSets(account.platformAccountId, adSetOptions));
   const adPages = prefetch(client.listAds(account.platformAccountId, listOptions));
@@ -168,22 +170,22 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
   const listedCampaigns: string[] = [];
   for await (const page of campaignPages) {
     checkpoint();
-    writer.campaigns(page, stamp());
+    await writer.campaigns(page, stamp());
     stats.campaigns += page.length;
     for (const c of page) listedCampaigns.push(c.id);
   }
-  progress('structure', 0.3);
-  let maps = loadObjectMaps(db, account.id);
+  await progress('structure', 0.3);
+  let maps = await loadObjectMaps(sql, account.id);
   const listedAdSets: string[] = [];
   // Ad sets synced before result types existed are all listed once, so none is left uncounted.
   for await (const page of adSetPages) {
     checkpoint();
-    stats.skipped += writer.adSets(page, maps, stamp(), today);
+    stats.skipped += await writer.adSets(page, maps, stamp(), today);
     stats.adSets += page.length;
     for (const s of page) listedAdSets.push(s.id);
   }
   await nameCustomConversions(job, writer);
-  progress('structure', 0.5);
+  await progress('structure', 0.5);
   // Statuses and learning stages of everything, edited or not: a learning ad set leaves learning
   // without any edit, and archiving may not show in updated_since.
   let seenCampaigns = listedCampaigns;
@@ -192,49 +194,50 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     seenCampaigns = [];
     for await (const page of statusPages.campaigns) {
       checkpoint();
-      seenCampaigns.push(...writer.campaignStatuses(page));
+      seenCampaigns.push(...(await writer.campaignStatuses(page)));
     }
     seenAdSets = [];
     for await (const page of statusPages.adSets) {
       checkpoint();
-      seenAdSets.push(...writer.adSetStatuses(page, stamp(), today));
+      seenAdSets.push(...(await writer.adSetStatuses(page, stamp(), today)));
     }
   }
-  maps = loadObjectMaps(db, account.id);
-  writer.markMissing('campaigns', maps.campaigns.keys(), seenCampaigns);
-  writer.markMissing('ad_sets', maps.adSets.keys(), seenAdSets);
-  progress('structure', 0.6);
+  maps = await loadObjectMaps(sql, account.id);
+  await writer.markMissing('campaigns', maps.campaigns.keys(), seenCampaigns);
+  await writer.markMissing('ad_sets', maps.adSets.keys(), seenAdSets);
+  await progress('structure', 0.6);
   for await (const page of adPages) {
     checkpoint();
-    stats.skipped += writer.ads(page, maps, stamp());
+    stats.skipped += await writer.ads(page, maps, stamp());
     stats.ads += page.length;
   }
   if (statusPages) {
     for await (const page of statusPages.ads) {
       checkpoint();
-      writer.adStatuses(page);
+      await writer.adStatuses(page);
     }
   }
-  maps = loadObjectMaps(db, account.id);
-  writer.storeCampaignResults(maps);
-  const changes = await syncChanges({ db, client, account, maps, now: job.now(), incremental, checkpoint });
+  maps = await loadObjectMaps(sql, account.id);
+  await writer.storeCampaignResults(maps);
+  const changes = await syncChanges({ sql, client, account, maps, now: job.now(), incremental, checkpoint });
   stats.changesRead = changes.read;
   stats.changesStored = changes.stored;
   // Meta's own recommendations, shown beside ours in diagnostics (null where the account has none).
-  writer.platformRecommendations(
+  await writer.platformRecommendations(
     await client.getPlatformRecommendations(account.platformAccountId),
     maps,
     stamp(),
   );
-  progress('structure', 1);
+  await progress('structure', 1);
 
   // Insights: which range account-wide, and which campaigns need their own 90-day backfill.
   const fullSince = stats.since;
   let backfill: string[] = [];
   if (job.kind === 'incremental') {
-    const state = db
-      .prepare(`SELECT platform_campaign_id, insights_synced_through FROM campaigns WHERE account_id = ?`)
-      .all(account.id) as { platform_campaign_id: string; insights_synced_through: string | null }[];
+    const state = await sql.all<{ platform_campaign_id: string; insights_synced_through: string | null }>(
+      `SELECT platform_campaign_id, insights_synced_through FROM campaigns WHERE account_id = ?`,
+      [account.id],
+    );
     const unsynced = state
       .filter((c) => c.insights_synced_through === null)
       .map((c) => c.platform_campaign_id);
@@ -266,20 +269,20 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
     account.platformAccountId,
     new Limiter(concurrencyFor(expected)),
     [...maps.campaigns.keys()],
-    (level, page) => {
-      stats.skipped += writer.insights(level, page, maps);
+    async (level, page) => {
+      stats.skipped += await writer.insights(level, page, maps);
       read += page.length;
       countRows(stats, level, page.length);
     },
     checkpoint,
-    () => {
+    async () => {
       const level = reader.currentLevel;
       if (!level) return;
       const [from, to] = [BANDS['insights:campaign'][0], BANDS['insights:ad'][1]];
-      job.onProgress(LEVEL_PHASE[level], Math.floor(from + (to - from) * Math.min(1, read / expected)));
+      await job.onProgress(LEVEL_PHASE[level], Math.floor(from + (to - from) * Math.min(1, read / expected)));
     },
   );
-  progress('insights:campaign', 0);
+  await progress('insights:campaign', 0);
   const rereading = stats.since > fullSince;
   const recentFrom = addDays(stats.until, -(AD_REREAD_DAYS - 1));
   if (rereading && recentFrom > stats.since) {
@@ -314,21 +317,21 @@ export async function runSync(job: SyncJob): Promise<SyncStats> {
         until: today,
       })) {
         checkpoint();
-        stats.skipped += writer.insights(level, page, maps);
+        stats.skipped += await writer.insights(level, page, maps);
         countRows(stats, level, page.length);
       }
     }
-    markCampaignsSynced(db, account.id, [platformCampaignId], stamp(), today);
+    await sql.transaction((tx) => markCampaignsSynced(tx, account.id, [platformCampaignId], stamp(), today));
     stats.backfilledCampaigns += 1;
-    progress('insights:ad', (index + 1) / backfill.length);
+    await progress('insights:ad', (index + 1) / backfill.length);
   }
 
-  progress('finishing', 0);
+  await progress('finishing', 0);
   checkpoint();
-  db.transaction(() => {
-    markCampaignsSynced(db, account.id, [...maps.campaigns.keys()], stamp(), today);
-    db.prepare(`UPDATE ad_accounts SET last_synced_at = ? WHERE id = ?`).run(stamp(), account.id);
-  })();
+  await sql.transaction(async (tx) => {
+    await markCampaignsSynced(tx, account.id, [...maps.campaigns.keys()], stamp(), today);
+    await tx.run(`UPDATE ad_accounts SET last_synced_at = ? WHERE id = ?`, [stamp(), account.id]);
+  });
   stats.insightRowsWritten = writer.rowsWritten;
   stats.changedCampaignIds = [...writer.changedCampaigns];
   Object.assign(stats, {
@@ -365,12 +368,12 @@ function prefetch<T>(pages: AsyncGenerator<T[]>): AsyncIterable<T[]> {
 
 /** Custom conversions are named in the Results column; their names come from their own edge. */
 async function nameCustomConversions(job: SyncJob, writer: SyncWriter): Promise<void> {
-  if (!writer.hasCustomConversions()) return;
+  if (!(await writer.hasCustomConversions())) return;
   const names = new Map<string, string>();
   for await (const page of job.client.listCustomConversions(job.account.platformAccountId)) {
     for (const c of page) names.set(c.id, c.name);
   }
-  writer.nameCustomConversions(names);
+  await writer.nameCustomConversions(names);
 }
 
 function countRows(stats: SyncStats, level: InsightLevel, n: number): void {
@@ -379,18 +382,18 @@ function countRows(stats: SyncStats, level: InsightLevel, n: number): void {
   else stats.insightRows.ad += n;
 }
 
-function markCampaignsSynced(
-  db: Db,
+/** Marks campaigns' insights synced through a day (run inside the caller's transaction, `tx`). */
+async function markCampaignsSynced(
+  tx: Sql,
   accountId: string,
   platformIds: string[],
   now: string,
   through: string,
-): void {
-  const update = db.prepare(
-    `UPDATE campaigns SET insights_synced_at = @now, last_synced_at = @now, insights_synced_through = @through
-     WHERE account_id = @accountId AND platform_campaign_id = @id`,
-  );
-  db.transaction(() => {
-    for (const id of platformIds) update.run({ now, through, accountId, id });
-  })();
+): Promise<void> {
+  for (const id of platformIds)
+    await tx.run(
+      `UPDATE campaigns SET insights_synced_at = ?, last_synced_at = ?, insights_synced_through = ?
+       WHERE account_id = ? AND platform_campaign_id = ?`,
+      [now, now, through, accountId, id],
+    );
 }

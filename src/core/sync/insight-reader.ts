@@ -132,10 +132,10 @@ export class InsightReader {
     private readonly limiter: Limiter,
     private readonly allCampaignIds: readonly string[],
     /** Stores one page (its own transaction); runs between requests, one page at a time. */
-    private readonly onPage: (level: InsightLevel, rows: PlatformInsightRow[]) => void,
+    private readonly onPage: (level: InsightLevel, rows: PlatformInsightRow[]) => Promise<void>,
     private readonly checkpoint: () => void,
     /** After each stored page and each finished piece. */
-    private readonly onProgress: () => void = () => {},
+    private readonly onProgress: () => Promise<void> = async () => {},
   ) {}
 
   /** The first level still being read, campaigns first; null when all are done. */
@@ -161,7 +161,7 @@ export class InsightReader {
           throw error;
         } finally {
           this.pending[piece.level] -= 1;
-          this.onProgress();
+          await this.onProgress();
         }
       }),
     );
@@ -197,8 +197,8 @@ export class InsightReader {
         for await (const page of pages) {
           if (this.failed) throw this.failed;
           this.checkpoint();
-          this.onPage(piece.level, page);
-          this.onProgress();
+          await this.onPage(piece.level, page);
+          await this.onProgress();
         }
       } catch (error) {
         if (!(error instanceof GraphError) || error.kind !== 'reduce_data') throw error;

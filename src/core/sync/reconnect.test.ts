@@ -60,13 +60,13 @@ describe('disconnectAccount', () => {
     const { core, sync, workspace, account, changes } = await setup();
     expect((await sync.syncAccount(account.id)).status).toBe('completed');
     const campaigns = core.db.prepare(`SELECT COUNT(*) FROM campaigns`).pluck().get();
-    const running = sync.startSync(account.id, { kind: 'full' });
+    const running = await sync.startSync(account.id, { kind: 'full' });
     const disconnected = await disconnectAccount(core, sync, workspace.id, account.id);
     expect(disconnected.connectionStatus).toBe('disconnected');
     expect(sync.isSyncing(account.id)).toBe(false);
     expect((await running.done).status).toBe('interrupted');
     expect(core.db.prepare(`SELECT COUNT(*) FROM campaigns`).pluck().get()).toBe(campaigns);
-    expect(() => sync.startSync(account.id)).toThrow(/disconnected; reconnect it first/);
+    await expect(sync.startSync(account.id)).rejects.toThrow(/disconnected; reconnect it first/);
     expect(changes).toEqual([
       { workspaceId: workspace.id, accountId: account.id, connectionStatus: 'disconnected' },
     ]);
@@ -89,8 +89,8 @@ describe('reconnectAccount', () => {
     state.tokenExpired = true;
     const failed = await sync.syncAccount(account.id);
     expect(failed.error?.type).toBe('token_expired');
-    expect(getAdAccount(core.db, expiredSibling)?.connectionStatus).toBe('token_expired');
-    expect(getAdAccount(core.db, leftAlone)?.connectionStatus).toBe('disconnected');
+    expect((await getAdAccount(core.sql, expiredSibling))?.connectionStatus).toBe('token_expired');
+    expect((await getAdAccount(core.sql, leftAlone))?.connectionStatus).toBe('disconnected');
     state.tokenExpired = false;
     changes.length = 0;
 
@@ -103,13 +103,13 @@ describe('reconnectAccount', () => {
       [account.id, 'active'],
       [expiredSibling, 'active'],
     ]);
-    const connection = getConnection(core.db, account.connectionId);
+    const connection = await getConnection(core.sql, account.connectionId);
     expect(connection?.status).toBe('active');
     expect(connection?.status_reason).toBeNull();
     expect(core.tokenCipher.decrypt(connection!.token_encrypted)).toBe('token-two');
     expect(core.db.prepare(`SELECT COUNT(*) FROM platform_connections`).pluck().get()).toBe(1);
-    expect(getAdAccount(core.db, account.id)?.connectionId).toBe(account.connectionId);
-    expect(getAdAccount(core.db, leftAlone)?.connectionStatus).toBe('disconnected');
+    expect((await getAdAccount(core.sql, account.id))?.connectionId).toBe(account.connectionId);
+    expect((await getAdAccount(core.sql, leftAlone))?.connectionStatus).toBe('disconnected');
     expect(changes.map((c) => c.accountId).sort()).toEqual([account.id, expiredSibling].sort());
     expect((await sync.syncAccount(account.id)).status).toBe('completed');
   });
@@ -144,9 +144,9 @@ describe('reconnectAccount', () => {
         token: 'stale-token',
       }),
     ).rejects.toMatchObject({ type: 'token_expired' });
-    expect(getAdAccount(core.db, account.id)?.connectionStatus).toBe('disconnected');
-    expect(core.tokenCipher.decrypt(getConnection(core.db, account.connectionId)!.token_encrypted)).toBe(
-      'token-one',
-    );
+    expect((await getAdAccount(core.sql, account.id))?.connectionStatus).toBe('disconnected');
+    expect(
+      core.tokenCipher.decrypt((await getConnection(core.sql, account.connectionId))!.token_encrypted),
+    ).toBe('token-one');
   });
 });

@@ -14,8 +14,8 @@ export interface ConnectionSync {
   stopSync(accountId: string): Promise<void>;
 }
 
-function accountOf(core: Core, workspaceId: string, accountId: string): AdAccount {
-  const account = getAdAccount(core.db, accountId);
+async function accountOf(core: Core, workspaceId: string, accountId: string): Promise<AdAccount> {
+  const account = await getAdAccount(core.sql, accountId);
   if (!account || account.workspaceId !== workspaceId) {
     throw new AppError('not_found', `Ad account ${accountId} was not found.`);
   }
@@ -29,9 +29,11 @@ export async function disconnectAccount(
   workspaceId: string,
   accountId: string,
 ): Promise<AdAccount> {
-  const account = accountOf(core, workspaceId, accountId);
+  const account = await accountOf(core, workspaceId, accountId);
   if (account.connectionStatus !== 'disconnected') {
-    core.db.prepare(`UPDATE ad_accounts SET connection_status = 'disconnected' WHERE id = ?`).run(account.id);
+    await core.sql.run(`UPDATE ad_accounts SET connection_status = 'disconnected' WHERE id = ?`, [
+      account.id,
+    ]);
     core.events.emit('connection.changed', {
       workspaceId,
       accountId: account.id,
@@ -39,7 +41,7 @@ export async function disconnectAccount(
     });
   }
   await sync.stopSync(account.id);
-  return accountOf(core, workspaceId, account.id);
+  return await accountOf(core, workspaceId, account.id);
 }
 
 /**
@@ -52,8 +54,8 @@ export async function reconnectAccount(
   sync: ConnectionSync,
   input: { workspaceId: string; accountId: string; token?: string; userId?: string },
 ): Promise<AdAccount[]> {
-  const account = accountOf(core, input.workspaceId, input.accountId);
-  const connection = getConnection(core.db, account.connectionId);
+  const account = await accountOf(core, input.workspaceId, input.accountId);
+  const connection = await getConnection(core.sql, account.connectionId);
   if (!connection) throw new AppError('not_found', `account ${account.id} has no platform connection`);
   const isDemo = connection.base_url === DEMO_BASE_URL;
   const token = input.token ?? (isDemo ? DEMO_TOKEN : undefined);
@@ -68,43 +70,44 @@ export async function reconnectAccount(
     mode: account.mode,
     ...(input.userId ? { userId: input.userId } : {}),
   });
-  const db = core.db;
   const now = core.clock.now().toISOString();
-  const revived = db.transaction(() => {
-    const moved = getAdAccount(db, account.id);
+  const revived = await core.sql.transaction(async (tx) => {
+    const moved = await getAdAccount(tx, account.id);
     let connectionId = account.connectionId;
     if (moved && moved.connectionId !== account.connectionId) {
-      const others = db
-        .prepare(`SELECT COUNT(*) AS n FROM ad_accounts WHERE connection_id = ? AND id != ?`)
-        .get(moved.connectionId, account.id) as { n: number };
-      if (others.n === 0) {
+      const others = await tx.get<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM ad_accounts WHERE connection_id = ? AND id <> ?`,
+        [moved.connectionId, account.id],
+      );
+      if (others?.n === 0) {
         // A connection made just for this token: fold its sealed token into the account's own one.
-        db.prepare(
+        await tx.run(
           `UPDATE platform_connections SET (token_encrypted, token_type, token_expires_at,
              token_data_access_expires_at, token_checked_at, token_expiring_notified_on) =
              (SELECT token_encrypted, token_type, token_expires_at, token_data_access_expires_at,
                 token_checked_at, NULL FROM platform_connections WHERE id = ?) WHERE id = ?`,
-        ).run(moved.connectionId, account.connectionId);
-        db.prepare(`UPDATE ad_accounts SET connection_id = ? WHERE id = ?`).run(
+          [moved.connectionId, account.connectionId],
+        );
+        await tx.run(`UPDATE ad_accounts SET connection_id = ? WHERE id = ?`, [
           account.connectionId,
           account.id,
-        );
-        db.prepare(`DELETE FROM platform_connections WHERE id = ?`).run(moved.connectionId);
+        ]);
+        await tx.run(`DELETE FROM platform_connections WHERE id = ?`, [moved.connectionId]);
       } else {
         connectionId = moved.connectionId; // that token already has a connection: the account joined it
       }
     }
-    db.prepare(
+    await tx.run(
       `UPDATE platform_connections SET status = 'active', status_reason = NULL, updated_at = ? WHERE id = ?`,
-    ).run(now, connectionId);
+      [now, connectionId],
+    );
     // Accounts that expired with this connection's old token come back; disconnected ones stay so.
-    return db
-      .prepare(
-        `UPDATE ad_accounts SET connection_status = 'active'
-         WHERE connection_id = ? AND connection_status = 'token_expired' RETURNING *`,
-      )
-      .all(connectionId) as AdAccountRow[];
-  })();
+    return tx.all<AdAccountRow>(
+      `UPDATE ad_accounts SET connection_status = 'active'
+       WHERE connection_id = ? AND connection_status = 'token_expired' RETURNING *`,
+      [connectionId],
+    );
+  });
   for (const other of revived) {
     core.events.emit('connection.changed', {
       workspaceId: other.workspace_id,
@@ -112,6 +115,6 @@ export async function reconnectAccount(
       connectionStatus: 'active',
     });
   }
-  const after = accountOf(core, input.workspaceId, account.id);
+  const after = await accountOf(core, input.workspaceId, account.id);
   return [after, ...revived.map(toAdAccount).filter((a) => a.id !== account.id)];
 }

@@ -72,7 +72,7 @@ describe('resume after a kill', () => {
         demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
       });
       // The start of the next host resumes it by itself: the dead process's run is found and re-run.
-      resumed.resume();
+      await resumed.resume();
       const resuming = resumed.current(account.id);
       expect(resuming).toBeDefined();
       const outcome = await resuming;

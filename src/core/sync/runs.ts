@@ -1,6 +1,8 @@
+// Sync runs: one row per sync of an account (running, then completed, failed or interrupted), the
+// claim that keeps one sync per account across processes, and its progress as shown.
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import type { Db } from '../store/open';
+import { isUniqueViolation, type Sql } from '../store/sql';
 
 export type SyncKind = 'full' | 'incremental';
 export type SyncRunStatus = 'running' | 'completed' | 'failed' | 'interrupted';
@@ -37,14 +39,9 @@ export function isProcessAlive(pid: number): boolean {
  * becomes 'interrupted'. What it committed stays; the next run reads everything again idempotently.
  * Returns the accounts whose run was interrupted so.
  */
-export function reapStaleRuns(db: Db, now: string): string[] {
-  const running = db.prepare(`SELECT id, account_id, pid FROM sync_runs WHERE status = 'running'`).all() as {
-    id: string;
-    account_id: string;
-    pid: number | null;
-  }[];
-  const mark = db.prepare(
-    `UPDATE sync_runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ? AND status = 'running'`,
+export async function reapStaleRuns(sql: Sql, now: string): Promise<string[]> {
+  const running = await sql.all<{ id: string; account_id: string; pid: number | null }>(
+    `SELECT id, account_id, pid FROM sync_runs WHERE status = 'running' ORDER BY started_at, id`,
   );
   const reaped: string[] = [];
   for (const run of running) {
@@ -52,10 +49,13 @@ export function reapStaleRuns(db: Db, now: string): string[] {
       run.pid === null ||
       (run.pid === process.pid ? !runsInThisProcess.has(run.id) : !isProcessAlive(run.pid));
     if (dead) {
-      mark.run(
-        now,
-        JSON.stringify({ type: 'interrupted', message: `process ${run.pid ?? '?'} ended mid-sync` }),
-        run.id,
+      await sql.run(
+        `UPDATE sync_runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ? AND status = 'running'`,
+        [
+          now,
+          JSON.stringify({ type: 'interrupted', message: `process ${run.pid ?? '?'} ended mid-sync` }),
+          run.id,
+        ],
       );
       reaped.push(run.account_id);
     }
@@ -64,17 +64,21 @@ export function reapStaleRuns(db: Db, now: string): string[] {
 }
 
 /** Records a new sync (queued, then running); the database's partial unique index refuses a second one per account. */
-export function beginRun(db: Db, accountId: string, kind: SyncKind, now: string): string {
-  reapStaleRuns(db, now);
+export async function beginRun(sql: Sql, accountId: string, kind: SyncKind, now: string): Promise<string> {
+  await reapStaleRuns(sql, now);
   const id = newId('sync');
+  // Ours before the row exists: a concurrent reap in this process must not take it for a dead one.
+  runsInThisProcess.add(id);
   try {
-    db.prepare(
+    await sql.run(
       `INSERT INTO sync_runs (id, account_id, kind, status, phase, percent, pid, started_at)
        VALUES (?, ?, ?, 'running', 'queued', 0, ?, ?)`,
-    ).run(id, accountId, kind, process.pid, now);
+      [id, accountId, kind, process.pid, now],
+    );
   } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-      const other = runningRun(db, accountId);
+    runsInThisProcess.delete(id);
+    if (isUniqueViolation(error)) {
+      const other = await runningRun(sql, accountId);
       throw new AppError(
         'sync_in_progress',
         `account ${accountId} is already syncing${other ? ` (run ${other.id}, process ${other.pid ?? '?'}, ${other.phase} ${other.percent}%)` : ''}`,
@@ -82,32 +86,44 @@ export function beginRun(db: Db, accountId: string, kind: SyncKind, now: string)
     }
     throw error;
   }
-  runsInThisProcess.add(id);
   return id;
 }
 
-export function runningRun(db: Db, accountId: string): SyncRunRow | undefined {
-  return db.prepare(`SELECT * FROM sync_runs WHERE account_id = ? AND status = 'running'`).get(accountId) as
-    SyncRunRow | undefined;
+export function runningRun(sql: Sql, accountId: string): Promise<SyncRunRow | undefined> {
+  return sql.get<SyncRunRow>(`SELECT * FROM sync_runs WHERE account_id = ? AND status = 'running'`, [
+    accountId,
+  ]);
 }
 
-export function lastCompletedRun(db: Db, accountId: string): SyncRunRow | undefined {
-  return db
-    .prepare(
-      `SELECT * FROM sync_runs WHERE account_id = ? AND status = 'completed' ORDER BY started_at DESC LIMIT 1`,
-    )
-    .get(accountId) as SyncRunRow | undefined;
+export function lastCompletedRun(sql: Sql, accountId: string): Promise<SyncRunRow | undefined> {
+  return sql.get<SyncRunRow>(
+    `SELECT * FROM sync_runs WHERE account_id = ? AND status = 'completed' ORDER BY ${LATEST_FIRST} LIMIT 1`,
+    [accountId],
+  );
+}
+
+/**
+ * Newest run first: by start, then the running one (at most one per account), then the last to
+ * finish; the ID only breaks a tie of identical instants (a pinned clock).
+ */
+export const LATEST_FIRST = `started_at DESC, (finished_at IS NULL) DESC, finished_at DESC, id DESC`;
+
+/** The account's newest run (any status). */
+export function latestRun(sql: Sql, accountId: string): Promise<SyncRunRow | undefined> {
+  return sql.get<SyncRunRow>(
+    `SELECT * FROM sync_runs WHERE account_id = ? ORDER BY ${LATEST_FIRST} LIMIT 1`,
+    [accountId],
+  );
 }
 
 /** Accounts whose latest run was paused by Meta's rate limit, with when it resumes. */
-export function pausedRuns(db: Db): { accountId: string; resumeAfter: string }[] {
-  const rows = db
-    .prepare(
-      `SELECT r.account_id, r.error FROM sync_runs r
-       WHERE r.status = 'interrupted' AND r.error LIKE '%"rate_limited"%'
-         AND r.id = (SELECT id FROM sync_runs WHERE account_id = r.account_id ORDER BY started_at DESC, rowid DESC LIMIT 1)`,
-    )
-    .all() as { account_id: string; error: string }[];
+export async function pausedRuns(sql: Sql): Promise<{ accountId: string; resumeAfter: string }[]> {
+  const rows = await sql.all<{ account_id: string; error: string }>(
+    `SELECT r.account_id, r.error FROM sync_runs r
+     WHERE r.status = 'interrupted' AND r.error LIKE '%"rate_limited"%'
+       AND r.id = (SELECT id FROM sync_runs WHERE account_id = r.account_id ORDER BY ${LATEST_FIRST} LIMIT 1)
+     ORDER BY r.account_id`,
+  );
   const out: { accountId: string; resumeAfter: string }[] = [];
   for (const row of rows) {
     const resumeAfter = resumeAfterOf(row.error);
@@ -129,16 +145,16 @@ export function resumeAfterOf(error: string | null): string | null {
   }
 }
 
-export function getRun(db: Db, id: string): SyncRunRow | undefined {
-  return db.prepare(`SELECT * FROM sync_runs WHERE id = ?`).get(id) as SyncRunRow | undefined;
+export function getRun(sql: Sql, id: string): Promise<SyncRunRow | undefined> {
+  return sql.get<SyncRunRow>(`SELECT * FROM sync_runs WHERE id = ?`, [id]);
 }
 
-export function recordProgress(db: Db, id: string, phase: string, percent: number): void {
-  db.prepare(`UPDATE sync_runs SET phase = ?, percent = ? WHERE id = ?`).run(phase, percent, id);
+export async function recordProgress(sql: Sql, id: string, phase: string, percent: number): Promise<void> {
+  await sql.run(`UPDATE sync_runs SET phase = ?, percent = ? WHERE id = ?`, [phase, percent, id]);
 }
 
-export function finishRun(
-  db: Db,
+export async function finishRun(
+  sql: Sql,
   id: string,
   outcome: {
     status: Exclude<SyncRunStatus, 'running'>;
@@ -146,22 +162,27 @@ export function finishRun(
     error?: { type: string; message: string; resumeAfter?: string };
   },
   now: string,
-): void {
-  db.prepare(
-    `UPDATE sync_runs SET status = ?, stats = ?, error = ?, finished_at = ?,
-       percent = CASE WHEN ? = 'completed' THEN 100 ELSE percent END,
-       phase = CASE WHEN ? = 'completed' THEN 'done' ELSE phase END
-     WHERE id = ?`,
-  ).run(
-    outcome.status,
-    JSON.stringify(outcome.stats),
-    outcome.error ? JSON.stringify(outcome.error) : null,
-    now,
-    outcome.status,
-    outcome.status,
-    id,
-  );
-  runsInThisProcess.delete(id);
+): Promise<void> {
+  try {
+    const completed = outcome.status === 'completed' ? 1 : 0;
+    await sql.run(
+      `UPDATE sync_runs SET status = ?, stats = ?, error = ?, finished_at = ?,
+         percent = CASE WHEN ? = 1 THEN 100 ELSE percent END,
+         phase = CASE WHEN ? = 1 THEN 'done' ELSE phase END
+       WHERE id = ?`,
+      [
+        outcome.status,
+        JSON.stringify(outcome.stats),
+        outcome.error ? JSON.stringify(outcome.error) : null,
+        now,
+        completed,
+        completed,
+        id,
+      ],
+    );
+  } finally {
+    runsInThisProcess.delete(id);
+  }
 }
 
 /**
@@ -171,20 +192,20 @@ export function finishRun(
  * never has the host's thread wait for the store's write lock.
  */
 export function progressTracker(
-  record: (phase: string, percent: number) => void,
-): (phase: string, reported: number) => { phase: string; percent: number } | null {
+  record: (phase: string, percent: number) => Promise<void>,
+): (phase: string, reported: number) => Promise<{ phase: string; percent: number } | null> {
   let lastPhase = '';
   let lastPercent = -1;
   let lastRecorded = -1;
-  return (phase, reported) => {
+  return async (phase, reported) => {
     const percent = Math.max(reported, lastPercent);
     if (phase === lastPhase && percent === lastPercent) return null;
-    if (phase !== lastPhase || percent - lastRecorded >= 5) {
-      record(phase, percent);
-      lastRecorded = percent;
-    }
+    // The state moves before the write, so calls overlapping it (insight pieces side by side) see it.
+    const write = phase !== lastPhase || percent - lastRecorded >= 5;
+    if (write) lastRecorded = percent;
     lastPhase = phase;
     lastPercent = percent;
+    if (write) await record(phase, percent);
     return { phase, percent };
   };
 }

@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readAccounts } from '../accounts/store';
 import { createCore } from '../core';
 import { startDemoPlatform, type DemoPlatform } from '../demo-platform/index';
@@ -64,9 +64,11 @@ async function store(demo: Endpoint, platformAccountIds: string[], options: Sync
     keyId: null,
     mode: 'all' as const,
   };
-  const view = (accountId: string) =>
-    readAccounts(core.db, ctx, { id: accountId, page: 1, pageSize: 1 }, core.clock.now(), (id) =>
-      sync.isSyncing(id),
+  const view = async (accountId: string) =>
+    (
+      await readAccounts(core.sql, ctx, { id: accountId, page: 1, pageSize: 1 }, core.clock.now(), (id) =>
+        sync.isSyncing(id),
+      )
     )[0];
   return { core, sync, accounts, view, advance: (ms: number) => (now += ms) };
 }
@@ -189,21 +191,26 @@ describe('rate limits', () => {
     const outcome = await sync.syncAccount(paused.id, { kind: 'full' });
     expect(outcome.status).toBe('paused');
     expect(outcome.resumeAfter).toBe('2026-03-15T12:10:00.000Z');
-    expect(view(paused.id)?.sync).toMatchObject({ running: false, pausedUntil: '2026-03-15T12:10:00.000Z' });
-    expect(view(paused.id)?.sync.lastError).toBeNull();
+    expect((await view(paused.id))?.sync).toMatchObject({
+      running: false,
+      pausedUntil: '2026-03-15T12:10:00.000Z',
+    });
+    expect((await view(paused.id))?.sync.lastError).toBeNull();
     expect(timers.map((t) => t.delayMs)).toEqual([10 * 60_000]);
 
     // The other account is not held back by the first one's throttle.
     const otherOutcome = await sync.syncAccount(other.id, { kind: 'full' });
     expect(otherOutcome.status).toBe('completed');
     expect(otherOutcome.stats!.paceWaits).toBe(0);
-    expect(view(paused.id)?.sync.pausedUntil).toBe('2026-03-15T12:10:00.000Z');
+    expect((await view(paused.id))?.sync.pausedUntil).toBe('2026-03-15T12:10:00.000Z');
 
     advance(10 * 60_000);
     timers[0]!.resume();
+    // The resume starts the sync once it has read the account and recorded the run.
+    await vi.waitFor(() => expect(sync.current(paused.id)).toBeDefined());
     const resumed = await sync.current(paused.id);
     expect(resumed?.status).toBe('completed');
-    expect(view(paused.id)?.sync).toMatchObject({ running: false, pausedUntil: null, phase: 'idle' });
+    expect((await view(paused.id))?.sync).toMatchObject({ running: false, pausedUntil: null, phase: 'idle' });
   }, 60_000);
 
   it('a paused sync is re-armed by resume() on the next start', async () => {
@@ -227,8 +234,8 @@ describe('rate limits', () => {
       },
     });
     cleanups.push(() => next.stop());
-    next.resume();
+    await next.resume();
     expect(timers).toEqual([30 * 60_000, 30 * 60_000]);
-    expect(next.pausedUntil(accounts[0]!.id)).toBe('2026-03-15T12:30:00.000Z');
+    expect(await next.pausedUntil(accounts[0]!.id)).toBe('2026-03-15T12:30:00.000Z');
   });
 });

@@ -203,13 +203,17 @@ describe('SyncService against a Graph-shaped server', () => {
 
   it('refuses a second sync of the same account while one runs, here and from another process', async () => {
     const { core, sync, account } = await setup();
-    const started = sync.startSync(account.id);
-    expect(() => sync.startSync(account.id)).toThrow(expect.objectContaining({ type: 'sync_in_progress' }));
+    const started = await sync.startSync(account.id);
+    await expect(sync.startSync(account.id)).rejects.toThrow(
+      expect.objectContaining({ type: 'sync_in_progress' }),
+    );
     // Another process (another SyncService on the same file) is refused by the database itself.
     const other = new SyncService(core, {
       demoPlatform: async () => ({ url: 'http://127.0.0.1:1', apiVersion: 'v25.0' }),
     });
-    expect(() => other.startSync(account.id)).toThrow(expect.objectContaining({ type: 'sync_in_progress' }));
+    await expect(other.startSync(account.id)).rejects.toThrow(
+      expect.objectContaining({ type: 'sync_in_progress' }),
+    );
     expect((await started.done).status).toBe('completed');
   });
 
@@ -245,7 +249,9 @@ describe('SyncService against a Graph-shaped server', () => {
     expect(core.db.prepare(`SELECT connection_status FROM ad_accounts`).pluck().get()).toBe('token_expired');
     expect(core.db.prepare(`SELECT status FROM platform_connections`).pluck().get()).toBe('token_expired');
     expect(snapshot(core)).toEqual(before);
-    expect(() => sync.startSync(account.id)).toThrow(expect.objectContaining({ type: 'token_expired' }));
+    await expect(sync.startSync(account.id)).rejects.toThrow(
+      expect.objectContaining({ type: 'token_expired' }),
+    );
   });
 
   it('a sync that fails mid-way keeps the committed pages and the next one completes', async () => {
@@ -273,7 +279,7 @@ describe('SyncService against a Graph-shaped server', () => {
     await stopping;
     expect(outcome).toMatchObject({ status: 'interrupted' });
     expect(snapshot(core).campaignDaily.n).toBe(270);
-    expect(() => sync.startSync(account.id)).toThrow(expect.objectContaining({ type: 'conflict' }));
+    await expect(sync.startSync(account.id)).rejects.toThrow(expect.objectContaining({ type: 'conflict' }));
     const next = new SyncService(core, {
       demoPlatform: async () => ({ url: server.url, apiVersion: 'v25.0' }),
     });

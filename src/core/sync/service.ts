@@ -152,11 +152,11 @@ export class SyncService {
     );
   }
 
-  /** Starts a sync and returns at once; `done` settles with the outcome (it never rejects). */
-  startSync(accountId: string, opts: { kind?: SyncKind } = {}): StartedSync {
+  /** Starts a sync once its run is recorded; `done` settles with the outcome (it never rejects). */
+  async startSync(accountId: string, opts: { kind?: SyncKind } = {}): Promise<StartedSync> {
     if (this.stopping) throw new AppError('conflict', 'the sync service is shutting down');
-    const db = this.core.db;
-    const account = getAdAccount(db, accountId);
+    const { sql } = this.core;
+    const account = await getAdAccount(sql, accountId);
     if (!account) throw new AppError('not_found', `no ad account ${accountId}`);
     if (account.connectionStatus !== 'active') {
       throw new AppError(
@@ -167,12 +167,13 @@ export class SyncService {
     if (this.running.has(accountId)) {
       throw new AppError('sync_in_progress', `account ${accountId} is already syncing`);
     }
-    const last = lastCompletedRun(db, accountId);
+    const last = await lastCompletedRun(sql, accountId);
     const kind = opts.kind ?? (last ? 'incremental' : 'full');
     const updatedSince = last?.started_at ?? null;
     const startedAt = this.core.clock.now().toISOString();
     // Persisted first (the row is the claim), then queued: a crash leaves a row that resume() finds.
-    const syncRunId = beginRun(db, accountId, kind, startedAt);
+    // The run row's unique index also refuses a second start that raced this one in this process.
+    const syncRunId = await beginRun(sql, accountId, kind, startedAt);
     let settle: (outcome: SyncOutcome) => void = () => {};
     const done = new Promise<SyncOutcome>((resolve) => (settle = resolve));
     const abort = new AbortController();
@@ -202,17 +203,17 @@ export class SyncService {
    * lost power): each such account whose connection is still active syncs again (what was committed
    * stays; the re-read is idempotent).
    */
-  resume(): void {
+  async resume(): Promise<void> {
     this.stopping = false;
     this.jobs.start();
-    const { db, clock, logger } = this.core;
+    const { sql, clock, logger } = this.core;
     // Syncs paused by Meta's rate limit resume at their time, also after a restart.
-    for (const paused of pausedRuns(db)) this.armResume(paused.accountId, paused.resumeAfter);
-    for (const accountId of new Set(reapStaleRuns(db, clock.now().toISOString()))) {
-      const account = getAdAccount(db, accountId);
+    for (const paused of await pausedRuns(sql)) this.armResume(paused.accountId, paused.resumeAfter);
+    for (const accountId of new Set(await reapStaleRuns(sql, clock.now().toISOString()))) {
+      const account = await getAdAccount(sql, accountId);
       if (!account || account.connectionStatus !== 'active' || this.running.has(accountId)) continue;
       try {
-        this.startSync(accountId);
+        await this.startSync(accountId);
         logger.info('resuming an interrupted sync', { accountId });
       } catch (error) {
         logger.warn('an interrupted sync could not be resumed', { accountId, error: String(error) });
@@ -224,13 +225,13 @@ export class SyncService {
   private armResume(accountId: string, resumeAfter: string): void {
     this.resumeTimers.get(accountId)?.();
     const delay = Math.max(0, Date.parse(resumeAfter) - this.core.clock.now().getTime());
-    const fire = () => {
+    const fire = async (): Promise<void> => {
       this.resumeTimers.delete(accountId);
       if (this.stopping || this.running.has(accountId)) return;
-      const account = getAdAccount(this.core.db, accountId);
-      if (!account || account.connectionStatus !== 'active') return;
       try {
-        this.startSync(accountId);
+        const account = await getAdAccount(this.core.sql, accountId);
+        if (!account || account.connectionStatus !== 'active') return;
+        await this.startSync(accountId);
         this.core.logger.info('resuming a sync paused by the rate limit', { accountId });
       } catch (error) {
         this.core.logger.warn('a paused sync could not be resumed', { accountId, error: String(error) });
@@ -243,16 +244,19 @@ export class SyncService {
         timer.unref();
         return () => clearTimeout(timer);
       });
-    this.resumeTimers.set(accountId, arm(delay, fire));
+    this.resumeTimers.set(
+      accountId,
+      arm(delay, () => void fire()),
+    );
   }
 
   /** When the account's paused sync resumes, if it is paused. */
-  pausedUntil(accountId: string): string | null {
-    return pausedRuns(this.core.db).find((p) => p.accountId === accountId)?.resumeAfter ?? null;
+  async pausedUntil(accountId: string): Promise<string | null> {
+    return (await pausedRuns(this.core.sql)).find((p) => p.accountId === accountId)?.resumeAfter ?? null;
   }
 
-  syncAccount(accountId: string, opts: { kind?: SyncKind } = {}): Promise<SyncOutcome> {
-    return this.startSync(accountId, opts).done;
+  async syncAccount(accountId: string, opts: { kind?: SyncKind } = {}): Promise<SyncOutcome> {
+    return (await this.startSync(accountId, opts)).done;
   }
 
   isSyncing(accountId: string): boolean {
@@ -290,26 +294,27 @@ export class SyncService {
     updatedSince: string | null,
     abort: AbortController,
   ): Promise<SyncOutcome> {
-    const { db, events, clock, logger } = this.core;
+    const { sql, events, clock, logger } = this.core;
     const base = { syncRunId, accountId: account.id, kind, startedAt };
     const ids = { workspaceId: account.workspaceId, accountId: account.id, syncRunId };
     const announce = (progress: { phase: string; percent: number }) =>
       events.emit('sync.progress', { ...ids, ...progress });
-    const track = progressTracker((phase, percent) => recordProgress(db, syncRunId, phase, percent));
-    const onProgress = (phase: SyncPhase, reported: number) => {
-      const moved = track(phase, reported);
+    const track = progressTracker((phase, percent) => recordProgress(sql, syncRunId, phase, percent));
+    const onProgress = async (phase: SyncPhase, reported: number): Promise<void> => {
+      const moved = await track(phase, reported);
       if (moved) announce(moved);
     };
-    const finish = (
+    const finish = async (
       status: SyncOutcome['status'],
       stats: SyncStats | undefined,
       error?: { type: string; message: string; resumeAfter?: string },
-    ): SyncOutcome => {
+    ): Promise<SyncOutcome> => {
       const finishedAt = clock.now().toISOString();
       // A paused run is stored as interrupted (what it committed stays) with its resume time.
       const stored = status === 'paused' ? 'interrupted' : status;
-      finishRun(
-        db,
+      // Recorded before it is announced: a listener (a screen, the watcher) reads the finished run.
+      await finishRun(
+        sql,
         syncRunId,
         { status: stored, stats: stats ?? {}, ...(error ? { error } : {}) },
         finishedAt,
@@ -331,7 +336,7 @@ export class SyncService {
     };
     try {
       if (abort.signal.aborted) throw new SyncStopped();
-      const connection = getConnection(db, account.connectionId);
+      const connection = await getConnection(sql, account.connectionId);
       if (!connection) throw new AppError('not_found', `account ${account.id} has no platform connection`);
       const endpoint =
         connection.base_url === DEMO_BASE_URL
@@ -349,7 +354,7 @@ export class SyncService {
             abort.signal,
           )
         : await runSync({
-            db,
+            sql,
             client: this.client(endpoint.url, endpoint.apiVersion, token, {
               signal: abort.signal,
               pacer: pacerFor(endpoint.url, account.platformAccountId, () => clock.now().getTime()),
@@ -361,13 +366,21 @@ export class SyncService {
             onProgress,
             isStopped: () => abort.signal.aborted,
           });
-      return finish('completed', stats);
+      return await finish('completed', stats);
     } catch (error) {
       if (error instanceof SyncStopped || abort.signal.aborted) {
-        return finish('interrupted', undefined, { type: 'interrupted', message: new SyncStopped().message });
+        return await finish('interrupted', undefined, {
+          type: 'interrupted',
+          message: new SyncStopped().message,
+        });
       }
       if (error instanceof GraphError && error.kind === 'token_expired') {
-        const changed = expireConnection(db, account.connectionId, error.message, clock.now().toISOString());
+        const changed = await expireConnection(
+          sql,
+          account.connectionId,
+          error.message,
+          clock.now().toISOString(),
+        );
         for (const expired of changed) {
           events.emit('connection.changed', {
             workspaceId: expired.workspaceId,
@@ -375,7 +388,7 @@ export class SyncService {
             connectionStatus: 'token_expired',
           });
         }
-        return finish('failed', undefined, {
+        return await finish('failed', undefined, {
           type: 'token_expired',
           message: `the platform token expired or was revoked (${error.message}); synced history is kept, reconnect to resume syncing`,
         });
@@ -385,7 +398,7 @@ export class SyncService {
         // resume after that time; other accounts' syncs go on meanwhile.
         const waitMs = Math.max(MIN_PAUSE_MS, error.info.retryAfterMs ?? 0);
         const resumeAfter = new Date(clock.now().getTime() + waitMs).toISOString();
-        const outcome = finish('paused', undefined, {
+        const outcome = await finish('paused', undefined, {
           type: 'rate_limited',
           message: `paused by Meta's rate limit until ${resumeAfter} (${error.message})`,
           resumeAfter,
@@ -394,11 +407,11 @@ export class SyncService {
         return outcome;
       }
       if (error instanceof GraphError) {
-        return finish('failed', undefined, { type: 'platform_error', message: error.message });
+        return await finish('failed', undefined, { type: 'platform_error', message: error.message });
       }
-      if (isAppError(error)) return finish('failed', undefined, error.toValue());
+      if (isAppError(error)) return await finish('failed', undefined, error.toValue());
       logger.error('sync failed', { syncRunId, error: (error as Error).stack ?? String(error) });
-      return finish('failed', undefined, { type: 'api_error', message: (error as Error).message });
+      return await finish('failed', undefined, { type: 'api_error', message: (error as Error).message });
     }
   }
 

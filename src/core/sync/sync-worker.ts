@@ -4,14 +4,15 @@
 import { serveJobs, workerStore } from '../jobs/worker-side';
 import { GraphClient } from '../platform/graph-client';
 import { pacerFor } from '../platform/pacing';
+import { sqliteSql } from '../store/sql';
 import { runSync, type SyncStats } from './engine';
 import { progressTracker, recordProgress } from './runs';
 import { toSyncFault, type SyncFault, type SyncJobProgress, type SyncJobRequest } from './sync-job';
 
 serveJobs<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault>({
   run: (job, control) => {
-    const db = workerStore(job.dataDir, 'readwrite').db;
-    const track = progressTracker((phase, percent) => recordProgress(db, job.syncRunId, phase, percent));
+    const sql = sqliteSql(workerStore(job.dataDir, 'readwrite').db);
+    const track = progressTracker((phase, percent) => recordProgress(sql, job.syncRunId, phase, percent));
     const client = new GraphClient({
       baseUrl: job.endpoint.url,
       apiVersion: job.endpoint.apiVersion,
@@ -22,14 +23,14 @@ serveJobs<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault>({
       pacer: pacerFor(job.endpoint.url, job.account.platformAccountId, () => Date.now() + job.clockOffsetMs),
     });
     return runSync({
-      db,
+      sql,
       client,
       account: job.account,
       kind: job.kind,
       now: () => new Date(Date.now() + job.clockOffsetMs),
       updatedSince: job.updatedSince,
-      onProgress: (phase, percent) => {
-        const moved = track(phase, percent);
+      onProgress: async (phase, percent) => {
+        const moved = await track(phase, percent);
         if (moved) control.progress(moved);
       },
       isStopped: control.isCancelled,

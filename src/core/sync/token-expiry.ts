@@ -4,6 +4,7 @@
 import type { Core } from '../core';
 import type { GraphClient } from '../platform/graph-client';
 import type { PlatformTokenDebug } from '../platform/parse';
+import type { Sql } from '../store/sql';
 
 export const TOKEN_WARNING_DAYS = 7;
 const RECHECK_MS = 24 * 3600 * 1000;
@@ -37,13 +38,18 @@ export async function readTokenInfo(core: Core, client: GraphClient): Promise<To
   }
 }
 
-export function recordTokenInfo(core: Core, connectionId: string, info: TokenInfo, now: Date): void {
-  core.db
-    .prepare(
-      `UPDATE platform_connections SET token_type = ?, token_expires_at = ?, token_data_access_expires_at = ?,
-         token_checked_at = ? WHERE id = ?`,
-    )
-    .run(info.type, info.expiresAt, info.dataAccessExpiresAt, now.toISOString(), connectionId);
+/** Stores what debug_token said (pass the `tx` of an open transaction). */
+export async function recordTokenInfo(
+  sql: Sql,
+  connectionId: string,
+  info: TokenInfo,
+  now: Date,
+): Promise<void> {
+  await sql.run(
+    `UPDATE platform_connections SET token_type = ?, token_expires_at = ?, token_data_access_expires_at = ?,
+       token_checked_at = ? WHERE id = ?`,
+    [info.type, info.expiresAt, info.dataAccessExpiresAt, now.toISOString(), connectionId],
+  );
 }
 
 /** A sync's check: re-reads the expiry when the last read is a day old, then warns if it is near. */
@@ -53,51 +59,47 @@ export async function checkTokenExpiry(
   client: () => GraphClient,
 ): Promise<void> {
   const now = core.clock.now();
-  const row = core.db
-    .prepare(`SELECT token_checked_at FROM platform_connections WHERE id = ?`)
-    .get(connectionId) as { token_checked_at: string | null } | undefined;
+  const row = await core.sql.get<{ token_checked_at: string | null }>(
+    `SELECT token_checked_at FROM platform_connections WHERE id = ?`,
+    [connectionId],
+  );
   if (!row) return;
   const checked = row.token_checked_at ? Date.parse(row.token_checked_at) : 0;
   if (now.getTime() - checked >= RECHECK_MS) {
     const info = await readTokenInfo(core, client());
-    if (info) recordTokenInfo(core, connectionId, info, now);
+    if (info) await recordTokenInfo(core.sql, connectionId, info, now);
   }
-  announceIfExpiring(core, connectionId, now);
+  await announceIfExpiring(core, connectionId, now);
 }
 
 /** Emits `connection.expiring` when the token lapses within the warning window, once per UTC day. */
-export function announceIfExpiring(core: Core, connectionId: string, now: Date): void {
-  const db = core.db;
-  const row = db
-    .prepare(
-      `SELECT workspace_id, status, token_expires_at, token_expiring_notified_on FROM platform_connections WHERE id = ?`,
-    )
-    .get(connectionId) as
-    | {
-        workspace_id: string;
-        status: string;
-        token_expires_at: string | null;
-        token_expiring_notified_on: string | null;
-      }
-    | undefined;
+export async function announceIfExpiring(core: Core, connectionId: string, now: Date): Promise<void> {
+  const { sql } = core;
+  const row = await sql.get<{
+    workspace_id: string;
+    status: string;
+    token_expires_at: string | null;
+    token_expiring_notified_on: string | null;
+  }>(
+    `SELECT workspace_id, status, token_expires_at, token_expiring_notified_on FROM platform_connections WHERE id = ?`,
+    [connectionId],
+  );
   if (!row || row.status !== 'active' || !row.token_expires_at) return;
   const left = Date.parse(row.token_expires_at) - now.getTime();
   if (left <= 0 || left > TOKEN_WARNING_DAYS * DAY_MS) return;
   const today = now.toISOString().slice(0, 10);
   // Claimed in one statement, so two syncs of the same connection announce it once.
-  const claimed = db
-    .prepare(
-      `UPDATE platform_connections SET token_expiring_notified_on = ?
-         WHERE id = ? AND (token_expiring_notified_on IS NULL OR token_expiring_notified_on < ?)`,
-    )
-    .run(today, connectionId, today);
+  const claimed = await sql.run(
+    `UPDATE platform_connections SET token_expiring_notified_on = ?
+       WHERE id = ? AND (token_expiring_notified_on IS NULL OR token_expiring_notified_on < ?)`,
+    [today, connectionId, today],
+  );
   if (claimed.changes === 0) return;
   const accountIds = (
-    db
-      .prepare(
-        `SELECT id FROM ad_accounts WHERE connection_id = ? AND connection_status = 'active' ORDER BY id`,
-      )
-      .all(connectionId) as { id: string }[]
+    await sql.all<{ id: string }>(
+      `SELECT id FROM ad_accounts WHERE connection_id = ? AND connection_status = 'active' ORDER BY id`,
+      [connectionId],
+    )
   ).map((account) => account.id);
   const first = accountIds[0];
   if (!first) return;

@@ -1,3 +1,5 @@
+// What a sync writes: campaigns, ad sets, ads, statuses, learning snapshots and daily insight rows of
+// one account, upserted through the store boundary; and the maps that link children to parents.
 import { newId } from '../ids';
 import {
   budgetMicros,
@@ -18,7 +20,7 @@ import {
 } from '../platform/parse';
 import { minorToMicros } from '../money';
 import { campaignResult, resultName, resultOf, type ResultSpec, type ResultType } from '../platform/results';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 /** Platform ID → service IDs of an account's synced objects, for linking children and insight rows. */
 export interface ObjectMaps {
@@ -34,22 +36,135 @@ export interface ObjectMaps {
 /** Statuses that mean an object is gone from Ads Manager's live lists; kept locally as history. */
 export const REMOVED_STATUSES = ['ARCHIVED', 'DELETED'] as const;
 
+const UPSERT_CAMPAIGN = `INSERT INTO campaigns (id, account_id, platform_campaign_id, name, status, effective_status,
+    objective, buying_type, bid_strategy, daily_budget_micros, lifetime_budget_micros, special_ad_categories,
+    start_time, stop_time, created_time, updated_time, last_synced_at, smart_promotion_type)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (account_id, platform_campaign_id) DO UPDATE SET
+    name = excluded.name, status = excluded.status, effective_status = excluded.effective_status,
+    objective = excluded.objective, buying_type = excluded.buying_type, bid_strategy = excluded.bid_strategy,
+    daily_budget_micros = excluded.daily_budget_micros, lifetime_budget_micros = excluded.lifetime_budget_micros,
+    special_ad_categories = excluded.special_ad_categories, start_time = excluded.start_time,
+    stop_time = excluded.stop_time, created_time = excluded.created_time, updated_time = excluded.updated_time,
+    last_synced_at = excluded.last_synced_at, smart_promotion_type = excluded.smart_promotion_type`;
+
+const UPSERT_AD_SET = `INSERT INTO ad_sets (id, account_id, campaign_id, platform_ad_set_id, name, status,
+    effective_status, daily_budget_micros, lifetime_budget_micros, bid_strategy, bid_amount_micros, billing_event,
+    optimization_goal, promoted_event, targeting, learning_status, learning_conversions,
+    last_significant_edit_at, created_time, updated_time, last_synced_at, result_type, result_detail,
+    result_name, attribution_spec)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (account_id, platform_ad_set_id) DO UPDATE SET
+    campaign_id = excluded.campaign_id, name = excluded.name, status = excluded.status,
+    effective_status = excluded.effective_status, daily_budget_micros = excluded.daily_budget_micros,
+    lifetime_budget_micros = excluded.lifetime_budget_micros, bid_strategy = excluded.bid_strategy,
+    bid_amount_micros = excluded.bid_amount_micros, billing_event = excluded.billing_event,
+    optimization_goal = excluded.optimization_goal, promoted_event = excluded.promoted_event,
+    targeting = excluded.targeting, learning_status = excluded.learning_status,
+    learning_conversions = excluded.learning_conversions,
+    last_significant_edit_at = excluded.last_significant_edit_at, created_time = excluded.created_time,
+    updated_time = excluded.updated_time, last_synced_at = excluded.last_synced_at,
+    result_type = excluded.result_type, result_detail = excluded.result_detail,
+    result_name = excluded.result_name, attribution_spec = excluded.attribution_spec
+  RETURNING id`;
+
+const UPDATE_AD_SET_STATUS = `UPDATE ad_sets SET status = ?, effective_status = ?, learning_status = ?,
+    learning_conversions = ?,
+    last_significant_edit_at = COALESCE(CAST(? AS TEXT), last_significant_edit_at), last_synced_at = ?
+  WHERE account_id = ? AND platform_ad_set_id = ?
+  RETURNING id`;
+
+const UPDATE_CAMPAIGN_STATUS = `UPDATE campaigns SET status = ?, effective_status = ?
+  WHERE account_id = ? AND platform_campaign_id = ?
+    AND (status IS DISTINCT FROM ? OR effective_status IS DISTINCT FROM ?)`;
+
+// Children of a removed parent are removed with it (Meta derives their effective status so).
+const REMOVE_AD_SET_CHILDREN = `UPDATE ads SET effective_status = ?
+  WHERE ad_set_id = ? AND effective_status NOT IN ('ARCHIVED', 'DELETED')`;
+
+const REMOVE_CAMPAIGN_CHILDREN = `UPDATE ad_sets SET effective_status = ?, learning_status = NULL
+  WHERE account_id = ? AND campaign_id = (
+    SELECT id FROM campaigns WHERE account_id = ? AND platform_campaign_id = ?)
+    AND effective_status NOT IN ('ARCHIVED', 'DELETED')`;
+
+const UPSERT_SNAPSHOT = `INSERT INTO learning_stage_snapshots (ad_set_id, observed_on, status, conversions,
+    last_significant_edit_at)
+  VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (ad_set_id, observed_on) DO UPDATE SET status = excluded.status,
+    conversions = excluded.conversions, last_significant_edit_at = excluded.last_significant_edit_at`;
+
+const UPSERT_AD = `INSERT INTO ads (id, account_id, campaign_id, ad_set_id, platform_ad_id, name, status,
+    effective_status, creative_id, issues_info, created_time, updated_time, last_synced_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (account_id, platform_ad_id) DO UPDATE SET
+    campaign_id = excluded.campaign_id, ad_set_id = excluded.ad_set_id, name = excluded.name,
+    status = excluded.status, effective_status = excluded.effective_status, creative_id = excluded.creative_id,
+    issues_info = excluded.issues_info,
+    created_time = excluded.created_time, updated_time = excluded.updated_time,
+    last_synced_at = excluded.last_synced_at`;
+
+const UPDATE_AD_STATUS = `UPDATE ads SET status = ?, effective_status = ?, issues_info = ?
+  WHERE account_id = ? AND platform_ad_id = ?
+    AND (status IS DISTINCT FROM ? OR effective_status IS DISTINCT FROM ? OR issues_info IS DISTINCT FROM ?)`;
+
+const METRICS = [
+  'spend_micros',
+  'impressions',
+  'clicks',
+  'link_clicks',
+  'conversions',
+  'revenue_micros',
+  'reach',
+  'frequency',
+] as const;
+
+// The hot path of a sync writes ~100k of these rows. An update that would leave the row as it is is
+// skipped (WHERE), so re-reading 28 days writes (and rolls up) only what changed: `changes` is 0 for
+// it on both engines.
+const upsertDaily = (table: string, keys: readonly string[], conflict: string): string => {
+  const columns = [...keys, ...METRICS];
+  return `INSERT INTO ${table} (${columns.join(', ')})
+  VALUES (${columns.map(() => '?').join(', ')})
+  ON CONFLICT (${conflict}) DO UPDATE SET ${METRICS.map((m) => `${m} = excluded.${m}`).join(', ')}
+  WHERE ${METRICS.map((m) => `${table}.${m} IS DISTINCT FROM excluded.${m}`).join(' OR ')}`;
+};
+const UPSERT_CAMPAIGN_DAILY = upsertDaily(
+  'insights_campaign_daily',
+  ['campaign_id', 'date', 'account_id'],
+  'campaign_id, date',
+);
+const UPSERT_AD_SET_DAILY = upsertDaily(
+  'insights_ad_set_daily',
+  ['ad_set_id', 'date', 'account_id', 'campaign_id'],
+  'ad_set_id, date',
+);
+const UPSERT_AD_DAILY = upsertDaily(
+  'insights_ad_daily',
+  ['ad_id', 'date', 'account_id', 'campaign_id', 'ad_set_id'],
+  'ad_id, date',
+);
+
+const MARK_CAMPAIGN_MISSING = `UPDATE campaigns SET status = 'DELETED', effective_status = 'DELETED'
+  WHERE account_id = ? AND platform_campaign_id = ? AND effective_status <> 'DELETED'`;
+const MARK_AD_SET_MISSING = `UPDATE ad_sets SET status = 'DELETED', effective_status = 'DELETED',
+    learning_status = NULL
+  WHERE account_id = ? AND platform_ad_set_id = ? AND effective_status <> 'DELETED'`;
+
+const NAME_CUSTOM_CONVERSION = `UPDATE ad_sets SET result_name = ?
+  WHERE account_id = ? AND result_type = 'CUSTOM_CONVERSION' AND result_detail = ?
+    AND result_name IS DISTINCT FROM ?`;
+
+const STORE_CAMPAIGN_RESULT = `UPDATE campaigns SET result_type = ?, result_name = ?
+  WHERE id = ? AND (result_type IS DISTINCT FROM ? OR result_name IS DISTINCT FROM ?)`;
+
 /**
- * Prepared statements for everything a sync writes. Each upsert keys on (account, platform ID), so
- * re-reading an object updates it in place and keeps its service ID; insight rows key on (object, date).
+ * Everything a sync writes, a page per transaction (a process killed mid-way keeps what it
+ * committed). Each upsert keys on (account, platform ID), so re-reading an object updates it in place
+ * and keeps its service ID; insight rows key on (object, date). Writes of one sync are serialized:
+ * insight pieces read side by side, and on PostgreSQL two of their pages rolling up the same
+ * account-days in different orders could deadlock.
  */
 export class SyncWriter {
-  private readonly campaign;
-  private readonly adSet;
-  private readonly snapshot;
-  private readonly adSetStatus;
-  private readonly campaignStatus;
-  private readonly removeAdSetChildren;
-  private readonly removeCampaignChildren;
-  private readonly ad;
-  private readonly campaignDaily;
-  private readonly adSetDaily;
-  private readonly adDaily;
   /** Insight rows actually inserted or changed (an identical re-read writes nothing). */
   rowsWritten = 0;
   /** Campaigns (service IDs) with an insight row inserted or changed: what a re-diagnosis re-judges. */
@@ -59,186 +174,102 @@ export class SyncWriter {
    * sync re-reads the ads of those ad sets only (an ad set's day is the sum of its ads' days).
    */
   adSetChanges: { before: string; ids: Set<string>; from: string | null; until: string | null } | null = null;
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly db: Db,
+    private readonly sql: Sql,
     private readonly accountId: string,
     private readonly currency: string,
-  ) {
-    this.campaign = db.prepare(`
-      INSERT INTO campaigns (id, account_id, platform_campaign_id, name, status, effective_status, objective,
-        buying_type, bid_strategy, daily_budget_micros, lifetime_budget_micros, special_ad_categories,
-        start_time, stop_time, created_time, updated_time, last_synced_at, smart_promotion_type)
-      VALUES (@id, @account_id, @platform_campaign_id, @name, @status, @effective_status, @objective,
-        @buying_type, @bid_strategy, @daily_budget_micros, @lifetime_budget_micros, @special_ad_categories,
-        @start_time, @stop_time, @created_time, @updated_time, @last_synced_at, @smart_promotion_type)
-      ON CONFLICT (account_id, platform_campaign_id) DO UPDATE SET
-        name = excluded.name, status = excluded.status, effective_status = excluded.effective_status,
-        objective = excluded.objective, buying_type = excluded.buying_type, bid_strategy = excluded.bid_strategy,
-        daily_budget_micros = excluded.daily_budget_micros, lifetime_budget_micros = excluded.lifetime_budget_micros,
-        special_ad_categories = excluded.special_ad_categories, start_time = excluded.start_time,
-        stop_time = excluded.stop_time, created_time = excluded.created_time, updated_time = excluded.updated_time,
-        last_synced_at = excluded.last_synced_at, smart_promotion_type = excluded.smart_promotion_type`);
-    this.adSet = db.prepare(`
-      INSERT INTO ad_sets (id, account_id, campaign_id, platform_ad_set_id, name, status, effective_status,
-        daily_budget_micros, lifetime_budget_micros, bid_strategy, bid_amount_micros, billing_event,
-        optimization_goal, promoted_event, targeting, learning_status, learning_conversions,
-        last_significant_edit_at, created_time, updated_time, last_synced_at, result_type, result_detail,
-        result_name, attribution_spec)
-      VALUES (@id, @account_id, @campaign_id, @platform_ad_set_id, @name, @status, @effective_status,
-        @daily_budget_micros, @lifetime_budget_micros, @bid_strategy, @bid_amount_micros, @billing_event,
-        @optimization_goal, @promoted_event, @targeting, @learning_status, @learning_conversions,
-        @last_significant_edit_at, @created_time, @updated_time, @last_synced_at, @result_type, @result_detail,
-        @result_name, @attribution_spec)
-      ON CONFLICT (account_id, platform_ad_set_id) DO UPDATE SET
-        campaign_id = excluded.campaign_id, name = excluded.name, status = excluded.status,
-        effective_status = excluded.effective_status, daily_budget_micros = excluded.daily_budget_micros,
-        lifetime_budget_micros = excluded.lifetime_budget_micros, bid_strategy = excluded.bid_strategy,
-        bid_amount_micros = excluded.bid_amount_micros, billing_event = excluded.billing_event,
-        optimization_goal = excluded.optimization_goal, promoted_event = excluded.promoted_event,
-        targeting = excluded.targeting, learning_status = excluded.learning_status,
-        learning_conversions = excluded.learning_conversions,
-        last_significant_edit_at = excluded.last_significant_edit_at, created_time = excluded.created_time,
-        updated_time = excluded.updated_time, last_synced_at = excluded.last_synced_at,
-        result_type = excluded.result_type, result_detail = excluded.result_detail,
-        result_name = excluded.result_name, attribution_spec = excluded.attribution_spec
-      RETURNING id`);
-    this.adSetStatus = db.prepare(`
-      UPDATE ad_sets SET status = @status, effective_status = @effective_status,
-        learning_status = @learning_status, learning_conversions = @learning_conversions,
-        last_significant_edit_at = COALESCE(@last_significant_edit_at, last_significant_edit_at),
-        last_synced_at = @now
-      WHERE account_id = @account_id AND platform_ad_set_id = @platform_ad_set_id
-      RETURNING id`);
-    this.campaignStatus = db.prepare(`
-      UPDATE campaigns SET status = @status, effective_status = @effective_status
-      WHERE account_id = @account_id AND platform_campaign_id = @platform_campaign_id
-        AND (status IS NOT @status OR effective_status IS NOT @effective_status)`);
-    // Children of a removed parent are removed with it (Meta derives their effective status so).
-    this.removeAdSetChildren = db.prepare(`
-      UPDATE ads SET effective_status = @status
-      WHERE ad_set_id = @ad_set_id AND effective_status NOT IN ('ARCHIVED', 'DELETED')`);
-    this.removeCampaignChildren = db.prepare(`
-      UPDATE ad_sets SET effective_status = @status, learning_status = NULL
-      WHERE account_id = @account_id AND campaign_id = (
-        SELECT id FROM campaigns WHERE account_id = @account_id AND platform_campaign_id = @platform_campaign_id)
-        AND effective_status NOT IN ('ARCHIVED', 'DELETED')`);
-    this.snapshot = db.prepare(`
-      INSERT INTO learning_stage_snapshots (ad_set_id, observed_on, status, conversions, last_significant_edit_at)
-      VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (ad_set_id, observed_on) DO UPDATE SET status = excluded.status,
-        conversions = excluded.conversions, last_significant_edit_at = excluded.last_significant_edit_at`);
-    this.ad = db.prepare(`
-      INSERT INTO ads (id, account_id, campaign_id, ad_set_id, platform_ad_id, name, status, effective_status,
-        creative_id, issues_info, created_time, updated_time, last_synced_at)
-      VALUES (@id, @account_id, @campaign_id, @ad_set_id, @platform_ad_id, @name, @status, @effective_status,
-        @creative_id, @issues_info, @created_time, @updated_time, @last_synced_at)
-      ON CONFLICT (account_id, platform_ad_id) DO UPDATE SET
-        campaign_id = excluded.campaign_id, ad_set_id = excluded.ad_set_id, name = excluded.name,
-        status = excluded.status, effective_status = excluded.effective_status, creative_id = excluded.creative_id,
-        issues_info = excluded.issues_info,
-        created_time = excluded.created_time, updated_time = excluded.updated_time,
-        last_synced_at = excluded.last_synced_at`);
-    // Positional parameters: the hot path of a sync writes ~100k of these rows. An update that would
-    // leave the row as it is is skipped (WHERE), so re-reading 28 days writes (and rolls up) only what
-    // changed.
-    const metrics = `spend_micros, impressions, clicks, link_clicks, conversions, revenue_micros, reach, frequency`;
-    const update = `spend_micros = excluded.spend_micros, impressions = excluded.impressions,
-        clicks = excluded.clicks, link_clicks = excluded.link_clicks, conversions = excluded.conversions,
-        revenue_micros = excluded.revenue_micros, reach = excluded.reach, frequency = excluded.frequency
-      WHERE spend_micros IS NOT excluded.spend_micros OR impressions IS NOT excluded.impressions
-        OR clicks IS NOT excluded.clicks OR link_clicks IS NOT excluded.link_clicks
-        OR conversions IS NOT excluded.conversions OR revenue_micros IS NOT excluded.revenue_micros
-        OR reach IS NOT excluded.reach OR frequency IS NOT excluded.frequency`;
-    this.campaignDaily = db.prepare(`
-      INSERT INTO insights_campaign_daily (campaign_id, date, account_id, ${metrics})
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (campaign_id, date) DO UPDATE SET ${update}`);
-    this.adSetDaily = db.prepare(`
-      INSERT INTO insights_ad_set_daily (ad_set_id, date, account_id, campaign_id, ${metrics})
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (ad_set_id, date) DO UPDATE SET ${update}`);
-    this.adDaily = db.prepare(`
-      INSERT INTO insights_ad_daily (ad_id, date, account_id, campaign_id, ad_set_id, ${metrics})
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (ad_id, date) DO UPDATE SET ${update}`);
+  ) {}
+
+  /** One transaction after the writes this sync queued before it. */
+  private write<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    const run = () => this.sql.transaction(work);
+    const next = this.writing.then(run, run);
+    this.writing = next.catch(() => undefined);
+    return next;
   }
 
-  campaigns(rows: readonly PlatformCampaign[], now: string): void {
-    this.db.transaction(() => {
+  async campaigns(rows: readonly PlatformCampaign[], now: string): Promise<void> {
+    await this.write(async (tx) => {
       for (const c of rows) {
-        this.campaign.run({
-          id: newId('camp'),
-          account_id: this.accountId,
-          platform_campaign_id: c.id,
-          name: c.name,
-          status: c.status,
-          effective_status: c.effective_status ?? c.status,
-          objective: c.objective,
-          buying_type: c.buying_type,
-          bid_strategy: c.bid_strategy ?? null,
-          daily_budget_micros: budgetMicros(c.daily_budget, this.currency),
-          lifetime_budget_micros: budgetMicros(c.lifetime_budget, this.currency),
-          special_ad_categories: JSON.stringify(c.special_ad_categories),
-          start_time: graphTimeToIso(c.start_time),
-          stop_time: graphTimeToIso(c.stop_time),
-          created_time: graphTimeToIso(c.created_time) ?? now,
-          updated_time: graphTimeToIso(c.updated_time ?? c.created_time) ?? now,
-          last_synced_at: now,
-          smart_promotion_type: c.smart_promotion_type ?? null,
-        });
+        await tx.run(UPSERT_CAMPAIGN, [
+          newId('camp'),
+          this.accountId,
+          c.id,
+          c.name,
+          c.status,
+          c.effective_status ?? c.status,
+          c.objective,
+          c.buying_type,
+          c.bid_strategy ?? null,
+          budgetMicros(c.daily_budget, this.currency),
+          budgetMicros(c.lifetime_budget, this.currency),
+          JSON.stringify(c.special_ad_categories),
+          graphTimeToIso(c.start_time),
+          graphTimeToIso(c.stop_time),
+          graphTimeToIso(c.created_time) ?? now,
+          graphTimeToIso(c.updated_time ?? c.created_time) ?? now,
+          now,
+          c.smart_promotion_type ?? null,
+        ]);
       }
-    })();
+    });
   }
 
   /**
    * Meta's own recommendations for the account, replacing the last read; each is tied to the campaign
    * of the first object it names that is synced (a campaign, an ad set or an ad). Null: unavailable.
    */
-  platformRecommendations(
+  async platformRecommendations(
     read: { opportunityScore: number | null; items: readonly PlatformRecommendation[] } | null,
     maps: ObjectMaps,
     now: string,
-  ): void {
+  ): Promise<void> {
     const campaignOf = (objectId: string): string | null =>
       maps.campaigns.get(objectId)?.id ??
       maps.adSets.get(objectId)?.campaignId ??
       maps.ads.get(objectId)?.campaignId ??
       null;
-    this.db.transaction(() => {
-      this.db.prepare(`DELETE FROM platform_recommendations WHERE account_id = ?`).run(this.accountId);
-      this.db
-        .prepare(
-          `UPDATE ad_accounts SET opportunity_score = ?, platform_recommendations_read_at = ? WHERE id = ?`,
-        )
-        .run(read?.opportunityScore ?? null, read ? now : null, this.accountId);
-      if (!read) return;
-      const insert = this.db.prepare(
-        `INSERT INTO platform_recommendations (account_id, position, type, title, body, lift_estimate, points, object_ids, campaign_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    await this.write(async (tx) => {
+      await tx.run(`DELETE FROM platform_recommendations WHERE account_id = ?`, [this.accountId]);
+      await tx.run(
+        `UPDATE ad_accounts SET opportunity_score = ?, platform_recommendations_read_at = ? WHERE id = ?`,
+        [read?.opportunityScore ?? null, read ? now : null, this.accountId],
       );
-      read.items.forEach((r, position) => {
+      if (!read) return;
+      for (const [position, r] of read.items.entries()) {
         const content = r.recommendation_content ?? {};
         const campaignId = r.object_ids.map(campaignOf).find((id) => id !== null) ?? null;
-        insert.run(
-          this.accountId,
-          position,
-          r.type,
-          content.headline ?? content.title ?? r.type.toLowerCase().replace(/_/g, ' '),
-          content.body ?? '',
-          content.lift_estimate ?? null,
-          content.opportunity_score_lift ?? null,
-          JSON.stringify(r.object_ids),
-          campaignId,
+        await tx.run(
+          `INSERT INTO platform_recommendations (account_id, position, type, title, body, lift_estimate, points,
+             object_ids, campaign_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            this.accountId,
+            position,
+            r.type,
+            content.headline ?? content.title ?? r.type.toLowerCase().replace(/_/g, ' '),
+            content.body ?? '',
+            content.lift_estimate ?? null,
+            content.opportunity_score_lift ?? null,
+            JSON.stringify(r.object_ids),
+            campaignId,
+          ],
         );
-      });
-    })();
+      }
+    });
   }
 
   /** Returns how many were skipped because their campaign is unknown (hidden or deleted parents). */
-  adSets(rows: readonly PlatformAdSet[], maps: ObjectMaps, now: string, observedOn: string): number {
+  async adSets(
+    rows: readonly PlatformAdSet[],
+    maps: ObjectMaps,
+    now: string,
+    observedOn: string,
+  ): Promise<number> {
     let orphans = 0;
-    this.db.transaction(() => {
+    await this.write(async (tx) => {
       for (const s of rows) {
         const campaign = maps.campaigns.get(s.campaign_id);
         if (!campaign) {
@@ -248,79 +279,88 @@ export class SyncWriter {
         const learning = s.learning_stage_info ?? null;
         const lastEdit = unixToIso(learning?.last_sig_edit_ts);
         const result = resultOf(s.optimization_goal, s.promoted_object);
-        const { id } = this.adSet.get({
-          id: newId('adset'),
-          account_id: this.accountId,
-          campaign_id: campaign.id,
-          platform_ad_set_id: s.id,
-          name: s.name,
-          status: s.status,
-          effective_status: s.effective_status ?? s.status,
-          daily_budget_micros: budgetMicros(s.daily_budget, this.currency),
-          lifetime_budget_micros: budgetMicros(s.lifetime_budget, this.currency),
-          bid_strategy: s.bid_strategy ?? null,
-          bid_amount_micros: budgetMicros(s.bid_amount, this.currency),
-          billing_event: s.billing_event ?? null,
-          optimization_goal: s.optimization_goal ?? null,
-          promoted_event: s.promoted_object?.custom_event_type ?? null,
-          targeting: JSON.stringify(s.targeting ?? {}),
-          learning_status: learning?.status ?? null,
-          learning_conversions: learning ? Math.round(learning.conversions) : null,
-          last_significant_edit_at: lastEdit,
-          created_time: graphTimeToIso(s.created_time) ?? now,
-          updated_time: graphTimeToIso(s.updated_time ?? s.created_time) ?? now,
-          last_synced_at: now,
-          result_type: result.type,
-          result_detail: result.detail,
-          result_name: resultName(result),
-          attribution_spec: s.attribution_spec ? JSON.stringify(s.attribution_spec) : null,
-        }) as { id: string };
-        if (learning)
-          this.snapshot.run(id, observedOn, learning.status, Math.round(learning.conversions), lastEdit);
+        const stored = await tx.get<{ id: string }>(UPSERT_AD_SET, [
+          newId('adset'),
+          this.accountId,
+          campaign.id,
+          s.id,
+          s.name,
+          s.status,
+          s.effective_status ?? s.status,
+          budgetMicros(s.daily_budget, this.currency),
+          budgetMicros(s.lifetime_budget, this.currency),
+          s.bid_strategy ?? null,
+          budgetMicros(s.bid_amount, this.currency),
+          s.billing_event ?? null,
+          s.optimization_goal ?? null,
+          s.promoted_object?.custom_event_type ?? null,
+          JSON.stringify(s.targeting ?? {}),
+          learning?.status ?? null,
+          learning ? Math.round(learning.conversions) : null,
+          lastEdit,
+          graphTimeToIso(s.created_time) ?? now,
+          graphTimeToIso(s.updated_time ?? s.created_time) ?? now,
+          now,
+          result.type,
+          result.detail,
+          resultName(result),
+          s.attribution_spec ? JSON.stringify(s.attribution_spec) : null,
+        ]);
+        if (learning && stored)
+          await tx.run(UPSERT_SNAPSHOT, [
+            stored.id,
+            observedOn,
+            learning.status,
+            Math.round(learning.conversions),
+            lastEdit,
+          ]);
       }
-    })();
+    });
     return orphans;
   }
 
-  ads(rows: readonly PlatformAd[], maps: ObjectMaps, now: string): number {
+  async ads(rows: readonly PlatformAd[], maps: ObjectMaps, now: string): Promise<number> {
     let orphans = 0;
-    this.db.transaction(() => {
+    await this.write(async (tx) => {
       for (const a of rows) {
         const adSet = maps.adSets.get(a.adset_id);
         if (!adSet) {
           orphans += 1;
           continue;
         }
-        this.ad.run({
-          id: newId('ad'),
-          account_id: this.accountId,
-          campaign_id: adSet.campaignId,
-          ad_set_id: adSet.id,
-          platform_ad_id: a.id,
-          name: a.name,
-          status: a.status,
-          effective_status: a.effective_status ?? a.status,
-          creative_id: a.creative?.id ?? null,
-          issues_info: issuesJson(a.issues_info),
-          created_time: graphTimeToIso(a.created_time) ?? now,
-          updated_time: graphTimeToIso(a.updated_time ?? a.created_time) ?? now,
-          last_synced_at: now,
-        });
+        await tx.run(UPSERT_AD, [
+          newId('ad'),
+          this.accountId,
+          adSet.campaignId,
+          adSet.id,
+          a.id,
+          a.name,
+          a.status,
+          a.effective_status ?? a.status,
+          a.creative?.id ?? null,
+          issuesJson(a.issues_info),
+          graphTimeToIso(a.created_time) ?? now,
+          graphTimeToIso(a.updated_time ?? a.created_time) ?? now,
+          now,
+        ]);
       }
-    })();
+    });
     return orphans;
   }
 
   /** Writes one page of insight rows at a level in one transaction; returns rows skipped as unknown. */
-  insights(
+  async insights(
     level: 'campaign' | 'adset' | 'ad',
     rows: readonly PlatformInsightRow[],
     maps: ObjectMaps,
-  ): number {
+  ): Promise<number> {
     let unknown = 0;
-    let written = 0;
     const accountId = this.accountId;
-    this.db.transaction(() => {
+    // What changed is applied once the page is committed (a rolled-back page changed nothing).
+    const changedCampaigns: string[] = [];
+    const changedAdSetDays: { platformId: string; date: string }[] = [];
+    const written = await this.write(async (tx) => {
+      let n = 0;
       for (const row of rows) {
         if (level === 'campaign') {
           const campaign = row.campaign_id ? maps.campaigns.get(row.campaign_id) : undefined;
@@ -329,31 +369,33 @@ export class SyncWriter {
             continue;
           }
           const m = insightMetrics(row, maps.campaignResults.get(row.campaign_id) ?? null);
-          const changed = this.campaignDaily.run(campaign.id, m.date, accountId, ...metricValues(m)).changes;
-          if (changed) this.changedCampaigns.add(campaign.id);
-          written += changed;
+          const { changes } = await tx.run(UPSERT_CAMPAIGN_DAILY, [
+            campaign.id,
+            m.date,
+            accountId,
+            ...metricValues(m),
+          ]);
+          if (changes) changedCampaigns.push(campaign.id);
+          n += changes;
         } else if (level === 'adset') {
           const adSet = row.adset_id ? maps.adSets.get(row.adset_id) : undefined;
-          if (!adSet) {
+          if (!adSet || !row.adset_id) {
             unknown += 1;
             continue;
           }
           const m = insightMetrics(row, adSet.result);
-          const changed = this.adSetDaily.run(
+          const { changes } = await tx.run(UPSERT_AD_SET_DAILY, [
             adSet.id,
             m.date,
             accountId,
             adSet.campaignId,
             ...metricValues(m),
-          ).changes;
-          if (changed) this.changedCampaigns.add(adSet.campaignId);
-          written += changed;
-          const tracked = this.adSetChanges;
-          if (changed > 0 && tracked && row.adset_id && m.date < tracked.before) {
-            tracked.ids.add(row.adset_id);
-            if (tracked.from === null || m.date < tracked.from) tracked.from = m.date;
-            if (tracked.until === null || m.date > tracked.until) tracked.until = m.date;
+          ]);
+          if (changes) {
+            changedCampaigns.push(adSet.campaignId);
+            changedAdSetDays.push({ platformId: row.adset_id, date: m.date });
           }
+          n += changes;
         } else {
           const ad = row.ad_id ? maps.ads.get(row.ad_id) : undefined;
           if (!ad) {
@@ -361,20 +403,31 @@ export class SyncWriter {
             continue;
           }
           const m = insightMetrics(row, ad.result);
-          const changed = this.adDaily.run(
+          const { changes } = await tx.run(UPSERT_AD_DAILY, [
             ad.id,
             m.date,
             accountId,
             ad.campaignId,
             ad.adSetId,
             ...metricValues(m),
-          ).changes;
-          if (changed) this.changedCampaigns.add(ad.campaignId);
-          written += changed;
+          ]);
+          if (changes) changedCampaigns.push(ad.campaignId);
+          n += changes;
         }
       }
-    })();
+      return n;
+    });
     this.rowsWritten += written;
+    for (const id of changedCampaigns) this.changedCampaigns.add(id);
+    const tracked = this.adSetChanges;
+    if (tracked) {
+      for (const { platformId, date } of changedAdSetDays) {
+        if (date >= tracked.before) continue;
+        tracked.ids.add(platformId);
+        if (tracked.from === null || date < tracked.from) tracked.from = date;
+        if (tracked.until === null || date > tracked.until) tracked.until = date;
+      }
+    }
     return unknown;
   }
 
@@ -382,80 +435,87 @@ export class SyncWriter {
    * The every-sync refresh of every ad set's status and learning stage (incremental listings only
    * return edited objects, and leaving learning is no edit). Returns the platform IDs seen.
    */
-  adSetStatuses(rows: readonly PlatformAdSetStatus[], now: string, observedOn: string): string[] {
+  async adSetStatuses(
+    rows: readonly PlatformAdSetStatus[],
+    now: string,
+    observedOn: string,
+  ): Promise<string[]> {
     const seen: string[] = [];
-    this.db.transaction(() => {
+    await this.write(async (tx) => {
       for (const s of rows) {
         const learning = s.learning_stage_info ?? null;
         const lastEdit = unixToIso(learning?.last_sig_edit_ts);
         const status = s.effective_status ?? s.status;
-        const hit = this.adSetStatus.get({
-          status: s.status,
-          effective_status: status,
-          learning_status: learning?.status ?? null,
-          learning_conversions: learning ? Math.round(learning.conversions) : null,
-          last_significant_edit_at: lastEdit,
+        const hit = await tx.get<{ id: string }>(UPDATE_AD_SET_STATUS, [
+          s.status,
+          status,
+          learning?.status ?? null,
+          learning ? Math.round(learning.conversions) : null,
+          lastEdit,
           now,
-          account_id: this.accountId,
-          platform_ad_set_id: s.id,
-        }) as { id: string } | undefined;
+          this.accountId,
+          s.id,
+        ]);
         if (!hit) continue;
         seen.push(s.id);
         if (learning)
-          this.snapshot.run(hit.id, observedOn, learning.status, Math.round(learning.conversions), lastEdit);
-        if (isRemoved(status)) this.removeAdSetChildren.run({ status, ad_set_id: hit.id });
+          await tx.run(UPSERT_SNAPSHOT, [
+            hit.id,
+            observedOn,
+            learning.status,
+            Math.round(learning.conversions),
+            lastEdit,
+          ]);
+        if (isRemoved(status)) await tx.run(REMOVE_AD_SET_CHILDREN, [status, hit.id]);
       }
-    })();
+    });
     return seen;
   }
 
   /** Every ad's status (an ad archived upstream must not stay active here). */
-  adStatuses(rows: readonly PlatformAdStatus[]): void {
-    const update = this.db.prepare(
-      `UPDATE ads SET status = @status, effective_status = @effective_status, issues_info = @issues_info
-       WHERE account_id = @account_id AND platform_ad_id = @id
-         AND (status IS NOT @status OR effective_status IS NOT @effective_status OR issues_info IS NOT @issues_info)`,
-    );
-    this.db.transaction(() => {
-      for (const a of rows)
-        update.run({
-          id: a.id,
-          status: a.status,
-          effective_status: a.effective_status ?? a.status,
-          issues_info: issuesJson(a.issues_info),
-          account_id: this.accountId,
-        });
-    })();
+  async adStatuses(rows: readonly PlatformAdStatus[]): Promise<void> {
+    await this.write(async (tx) => {
+      for (const a of rows) {
+        const status = a.effective_status ?? a.status;
+        const issues = issuesJson(a.issues_info);
+        await tx.run(UPDATE_AD_STATUS, [
+          a.status,
+          status,
+          issues,
+          this.accountId,
+          a.id,
+          a.status,
+          status,
+          issues,
+        ]);
+      }
+    });
   }
 
   /** The account's disable reason, spend cap (0 = none) and amount spent, in micros. */
-  accountLimits(a: PlatformAdAccount): void {
+  async accountLimits(a: PlatformAdAccount): Promise<void> {
     const micros = (value: string | null | undefined) =>
       value === null || value === undefined || value === '' ? null : minorToMicros(value, this.currency);
     const cap = micros(a.spend_cap);
-    this.db
-      .prepare(
+    await this.write((tx) =>
+      tx.run(
         `UPDATE ad_accounts SET disable_reason = ?, spend_cap_micros = ?, amount_spent_micros = ? WHERE id = ?`,
-      )
-      .run(a.disable_reason ?? 0, cap === 0 ? null : cap, micros(a.amount_spent), this.accountId);
+        [a.disable_reason ?? 0, cap === 0 ? null : cap, micros(a.amount_spent), this.accountId],
+      ),
+    );
   }
 
-  campaignStatuses(rows: readonly PlatformCampaignStatus[]): string[] {
+  async campaignStatuses(rows: readonly PlatformCampaignStatus[]): Promise<string[]> {
     const seen: string[] = [];
-    this.db.transaction(() => {
+    await this.write(async (tx) => {
       for (const c of rows) {
         const status = c.effective_status ?? c.status;
         seen.push(c.id);
-        this.campaignStatus.run({
-          status: c.status,
-          effective_status: status,
-          account_id: this.accountId,
-          platform_campaign_id: c.id,
-        });
+        await tx.run(UPDATE_CAMPAIGN_STATUS, [c.status, status, this.accountId, c.id, c.status, status]);
         if (isRemoved(status))
-          this.removeCampaignChildren.run({ status, account_id: this.accountId, platform_campaign_id: c.id });
+          await tx.run(REMOVE_CAMPAIGN_CHILDREN, [status, this.accountId, this.accountId, c.id]);
       }
-    })();
+    });
     return seen;
   }
 
@@ -463,76 +523,60 @@ export class SyncWriter {
    * Objects a listing of every status no longer returns are gone upstream (Meta stops returning
    * deleted objects on edges): marked DELETED, kept as history.
    */
-  markMissing(kind: 'campaigns' | 'ad_sets', platformIds: Iterable<string>, seen: readonly string[]): void {
+  async markMissing(
+    kind: 'campaigns' | 'ad_sets',
+    platformIds: Iterable<string>,
+    seen: readonly string[],
+  ): Promise<void> {
     const seenSet = new Set(seen);
     const missing = [...platformIds].filter((id) => !seenSet.has(id));
     if (missing.length === 0) return;
-    const update =
-      kind === 'campaigns'
-        ? this.db.prepare(
-            `UPDATE campaigns SET status = 'DELETED', effective_status = 'DELETED'
-             WHERE account_id = ? AND platform_campaign_id = ? AND effective_status <> 'DELETED'`,
-          )
-        : this.db.prepare(
-            `UPDATE ad_sets SET status = 'DELETED', effective_status = 'DELETED', learning_status = NULL
-             WHERE account_id = ? AND platform_ad_set_id = ? AND effective_status <> 'DELETED'`,
-          );
-    this.db.transaction(() => {
-      for (const id of missing) update.run(this.accountId, id);
-    })();
+    const update = kind === 'campaigns' ? MARK_CAMPAIGN_MISSING : MARK_AD_SET_MISSING;
+    await this.write(async (tx) => {
+      for (const id of missing) await tx.run(update, [this.accountId, id]);
+    });
   }
 
   /** Ad sets synced before result types were read: the next listing must return them all. */
-  hasUnresolvedResults(): boolean {
-    return (
-      this.db
-        .prepare(`SELECT 1 FROM ad_sets WHERE account_id = ? AND result_type IS NULL LIMIT 1`)
-        .get(this.accountId) !== undefined
+  async hasUnresolvedResults(): Promise<boolean> {
+    const row = await this.sql.get(
+      `SELECT 1 AS one FROM ad_sets WHERE account_id = ? AND result_type IS NULL LIMIT 1`,
+      [this.accountId],
     );
+    return row !== undefined;
   }
 
-  hasCustomConversions(): boolean {
-    return (
-      this.db
-        .prepare(`SELECT 1 FROM ad_sets WHERE account_id = ? AND result_type = 'CUSTOM_CONVERSION' LIMIT 1`)
-        .get(this.accountId) !== undefined
+  async hasCustomConversions(): Promise<boolean> {
+    const row = await this.sql.get(
+      `SELECT 1 AS one FROM ad_sets WHERE account_id = ? AND result_type = 'CUSTOM_CONVERSION' LIMIT 1`,
+      [this.accountId],
     );
+    return row !== undefined;
   }
 
   /** "Custom conversion: <name>" once the account's custom conversions are read. */
-  nameCustomConversions(names: ReadonlyMap<string, string>): void {
-    const update = this.db.prepare(
-      `UPDATE ad_sets SET result_name = @name
-       WHERE account_id = @account_id AND result_type = 'CUSTOM_CONVERSION' AND result_detail = @id
-         AND result_name IS NOT @name`,
-    );
-    this.db.transaction(() => {
-      for (const [id, name] of names)
-        update.run({
-          id,
-          account_id: this.accountId,
-          name: resultName({ type: 'CUSTOM_CONVERSION', detail: id }, name),
-        });
-    })();
+  async nameCustomConversions(names: ReadonlyMap<string, string>): Promise<void> {
+    await this.write(async (tx) => {
+      for (const [id, name] of names) {
+        const shown = resultName({ type: 'CUSTOM_CONVERSION', detail: id }, name);
+        await tx.run(NAME_CUSTOM_CONVERSION, [shown, this.accountId, id, shown]);
+      }
+    });
   }
 
   /** Stores each campaign's result type and name (its ad sets' result when they agree). */
-  storeCampaignResults(maps: ObjectMaps): void {
-    const update = this.db.prepare(
-      `UPDATE campaigns SET result_type = @result_type, result_name = @result_name
-       WHERE id = @id AND (result_type IS NOT @result_type OR result_name IS NOT @result_name)`,
-    );
-    const names = this.db.prepare(
-      `SELECT campaign_id, result_type, result_name FROM ad_sets WHERE account_id = ? AND result_type IS NOT NULL`,
-    );
+  async storeCampaignResults(maps: ObjectMaps): Promise<void> {
     const nameOf = new Map<string, string>();
-    for (const r of names.all(this.accountId) as {
+    for (const r of await this.sql.all<{
       campaign_id: string;
       result_type: string;
       result_name: string | null;
-    }[])
+    }>(
+      `SELECT campaign_id, result_type, result_name FROM ad_sets WHERE account_id = ? AND result_type IS NOT NULL`,
+      [this.accountId],
+    ))
       nameOf.set(`${r.campaign_id}/${r.result_type}`, r.result_name ?? r.result_type);
-    this.db.transaction(() => {
+    await this.write(async (tx) => {
       for (const [platformId, campaign] of maps.campaigns) {
         const result = maps.campaignResults.get(platformId) ?? null;
         const type: ResultType | null = result?.type ?? maps.campaignResultTypes.get(platformId) ?? null;
@@ -541,9 +585,9 @@ export class SyncWriter {
           result === null
             ? resultName({ type, detail: null })
             : (nameOf.get(`${campaign.id}/${type}`) ?? type);
-        update.run({ id: campaign.id, result_type: type, result_name: name });
+        await tx.run(STORE_CAMPAIGN_RESULT, [type, name, campaign.id, type, name]);
       }
-    })();
+    });
   }
 }
 
@@ -565,28 +609,28 @@ function metricValues(m: InsightMetrics): [number, number, number, number, numbe
 }
 
 /** Loads the account's objects as synced so far (children link to parents through these). */
-export function loadObjectMaps(db: Db, accountId: string): ObjectMaps {
+export async function loadObjectMaps(sql: Sql, accountId: string): Promise<ObjectMaps> {
   const campaigns = new Map<string, { id: string }>();
   const platformCampaignOf = new Map<string, string>();
-  for (const row of db
-    .prepare(`SELECT id, platform_campaign_id FROM campaigns WHERE account_id = ?`)
-    .all(accountId) as { id: string; platform_campaign_id: string }[]) {
+  for (const row of await sql.all<{ id: string; platform_campaign_id: string }>(
+    `SELECT id, platform_campaign_id FROM campaigns WHERE account_id = ?`,
+    [accountId],
+  )) {
     campaigns.set(row.platform_campaign_id, { id: row.id });
     platformCampaignOf.set(row.id, row.platform_campaign_id);
   }
   const adSets = new Map<string, { id: string; campaignId: string; result: ResultSpec | null }>();
   const resultsByCampaign = new Map<string, (ResultSpec | null)[]>();
-  for (const row of db
-    .prepare(
-      `SELECT id, campaign_id, platform_ad_set_id, result_type, result_detail FROM ad_sets WHERE account_id = ?`,
-    )
-    .all(accountId) as {
+  for (const row of await sql.all<{
     id: string;
     campaign_id: string;
     platform_ad_set_id: string;
     result_type: string | null;
     result_detail: string | null;
-  }[]) {
+  }>(
+    `SELECT id, campaign_id, platform_ad_set_id, result_type, result_detail FROM ad_sets WHERE account_id = ?`,
+    [accountId],
+  )) {
     const spec =
       row.result_type === null ? null : { type: row.result_type as ResultType, detail: row.result_detail };
     const result = spec && spec.type !== 'UNKNOWN' ? spec : null;
@@ -614,9 +658,12 @@ export function loadObjectMaps(db: Db, accountId: string): ObjectMaps {
     string,
     { id: string; campaignId: string; adSetId: string; result: ResultSpec | null }
   >();
-  for (const row of db
-    .prepare(`SELECT id, campaign_id, ad_set_id, platform_ad_id FROM ads WHERE account_id = ?`)
-    .all(accountId) as { id: string; campaign_id: string; ad_set_id: string; platform_ad_id: string }[]) {
+  for (const row of await sql.all<{
+    id: string;
+    campaign_id: string;
+    ad_set_id: string;
+    platform_ad_id: string;
+  }>(`SELECT id, campaign_id, ad_set_id, platform_ad_id FROM ads WHERE account_id = ?`, [accountId])) {
     ads.set(row.platform_ad_id, {
       id: row.id,
       campaignId: row.campaign_id,

@@ -65,7 +65,7 @@ describe('sync on the worker thread', () => {
     const { core, sync, account } = await connected(true);
     await demo.controls.setLatency(20);
     try {
-      const started = sync.startSync(account.id);
+      const started = await sync.startSync(account.id);
       await new Promise<void>((resolve) => {
         const off = core.events.on('sync.progress', (event) => {
           if (event.phase === 'insights:campaign') {

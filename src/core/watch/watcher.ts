@@ -158,7 +158,7 @@ export class Watcher {
       if (this.sync.isSyncing(account.id)) continue; // a sync of it runs: the slot waits for it
       const kind = fullDue ? 'full' : 'incremental';
       try {
-        this.sync.startSync(account.id, { kind });
+        await this.sync.startSync(account.id, { kind });
       } catch (error) {
         // Another process syncs it, or its connection just lapsed: try at the next tick.
         if (!isAppError(error)) throw error;
@@ -189,7 +189,7 @@ export class Watcher {
     if (failure === 'interrupted') return; // a stop (shutdown) is not the account's fault
     if (failure === 'rate_limited') {
       // Meta paused the account: the sync service resumes it at Meta's time; no scheduled sync before.
-      const paused = pausedRuns(db).find((p) => p.accountId === accountId);
+      const paused = (await pausedRuns(sql)).find((p) => p.accountId === accountId);
       if (paused)
         await saveSchedule(sql, { ...schedule, backoff_until: paused.resumeAfter, last_reason: failure });
       return;
