@@ -58,7 +58,7 @@ function blockedReason(a: AccountView, capReached: boolean): string | null {
 
 export function portfolioUseCases(services: AppServices) {
   const { core, sync } = services;
-  const { db, sql, clock } = core;
+  const { sql, clock } = core;
   const isSyncing = (id: string): boolean => sync.isSyncing(id);
 
   // Results per type sum every campaign row of the month (10,000 campaigns: ~250,000 rows), while the

@@ -178,7 +178,7 @@ export class Watcher {
 
   /** A sync's outcome moves the account's backoff: a success clears it, a failure doubles it. */
   private async recordOutcome(accountId: string, failure: string | null): Promise<void> {
-    const { db, sql, clock } = this.core;
+    const { sql, clock } = this.core;
     const schedule = await scheduleOf(sql, accountId);
     if (!schedule) return;
     if (failure === null) {
