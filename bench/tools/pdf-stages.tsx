@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const runs = Number(process.env.RUNS ?? 6);
   for (let i = 0; i < runs; i += 1) {
     const t0 = performance.now();
-    const content = await buildReportContent(core.db, core.sql, input);
+    const content = await buildReportContent(core.sql, input);
     const t1 = performance.now();
     const buffer = await renderToBuffer(<ReportDocument content={content} />);
     const t2 = performance.now();

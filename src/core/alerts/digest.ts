@@ -1,6 +1,5 @@
 // A user's morning digest: what changed across the accounts they see since the last one — issues
 // opened, worsened and resolved, syncs that failed — in one short text; an empty day says so.
-import type { Db } from '../store/open';
 import type { Sql } from '../store/sql';
 import { visibleAccounts } from '../identity/access';
 import { getWorkspace } from '../identity/workspaces';
@@ -13,7 +12,6 @@ export interface ComposedDigest {
 }
 
 export async function composeDigest(
-  db: Db,
   sql: Sql,
   digest: DigestRow,
   today: string,

@@ -394,7 +394,7 @@ export class AlertsService {
 
   private async sendDigest(digest: DigestRow, today: string): Promise<void> {
     const now = this.core.clock.now();
-    const composed = await composeDigest(this.core.db, this.core.sql, digest, today, now);
+    const composed = await composeDigest(this.core.sql, digest, today, now);
     if (!composed) return;
     // Recorded first: a crash after this line skips one digest rather than sending two.
     await saveDigest(this.core.sql, { ...digest, last_day: today, last_sent_at: now.toISOString() });

@@ -4,12 +4,10 @@
 import type { WhiteLabel } from '../../shared/api/reports';
 import { WHITE_LABEL_PLANS } from '../identity/access';
 import { whiteLabelDefaults } from '../settings/use-cases';
-import type { Db } from '../store/open';
 import type { Sql } from '../store/sql';
 import { clientBranding, workspacePlan } from './store';
 
 export async function resolveBranding(
-  db: Db,
   sql: Sql,
   workspaceId: string,
   accountId: string,

@@ -22,7 +22,6 @@ import { AppError } from '../errors';
 import { translator, type MessageKey, type Translate } from '../../shared/report-i18n';
 import { campaignInsights, insightsSummary, previousPeriod } from '../insights';
 import { round2 } from '../insights/metrics';
-import type { Db } from '../store/open';
 import { getWorkspaceOwner } from '../identity/users';
 import { jsonValues } from '../store/dialect';
 import type { Sql } from '../store/sql';
@@ -243,7 +242,6 @@ const FOCUS_TEXT: Record<FocusMetric, MessageKey> = {
 };
 
 async function andromedaContext(
-  db: Db,
   sql: Sql,
   workspaceId: string,
   userId: string | null,
@@ -305,12 +303,8 @@ export function resultTotals(campaigns: readonly ReportCampaign[]): ReportConten
     .sort((a, b) => b.spend - a.spend);
 }
 
-/**
- * The content of one report. Its own reads go through `sql`; the insights, goals and users it asks
- * for are read through `db` until those stores are behind the boundary too.
- */
+/** The content of one report, read through the store boundary. */
 export async function buildReportContent(
-  db: Db,
   sql: Sql,
   input: ReportContentInput,
 ): Promise<ReportContent> {
@@ -436,6 +430,6 @@ export async function buildReportContent(
     commentary,
     kpis,
     goals: await goalsAgainstActuals(sql, account.id, campaigns),
-    andromedaContext: await andromedaContext(db, sql, input.workspaceId, input.userId, t),
+    andromedaContext: await andromedaContext(sql, input.workspaceId, input.userId, t),
   };
 }

@@ -134,7 +134,7 @@ export function toDeliveryStatus(row: DeliveryRow): ReportDeliveryStatus {
 export interface DeliveryPumpPorts {
   /** The report if it is completed (a delivery waits for nothing else). */
   completedReport(id: string): Promise<ReportRow | undefined>;
-  fileOf(row: ReportRow): { utf8FileName: string; contentType: string; body: Buffer };
+  fileOf(row: ReportRow): Promise<{ utf8FileName: string; contentType: string; body: Buffer }>;
   /** Announces a delivery's outcome (report.changed), so screens refresh its status. */
   changed(row: ReportRow): void;
 }
@@ -179,7 +179,7 @@ export class DeliveryPump {
     if (!row) return;
     let outcome: { ok: true; path: string | null } | { ok: false; error: string };
     try {
-      const file = this.ports.fileOf(row);
+      const file = await this.ports.fileOf(row);
       const path = await attemptDelivery(this.core, row.workspace_id, delivery, {
         title: row.title,
         fileName: file.utf8FileName,

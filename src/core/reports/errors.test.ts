@@ -149,7 +149,7 @@ describe('download errors (all 404 not_found)', () => {
     const early = Math.floor(Date.now() / 1000) + 3600;
     const earlyLink = {
       expires: String(early),
-      signature: signDownload(signingSecret(h.core.db), created.id, early),
+      signature: signDownload(await signingSecret(h.core.sql), created.id, early),
     };
     await expect(s.download(h.ctx, created.id, earlyLink)).rejects.toThrow(
       expect.objectContaining({ type: 'not_found', message: expect.stringContaining('not completed') }),

@@ -12,11 +12,17 @@ export interface ReportFiles {
   save(reportId: string, relativePath: string, body: Buffer): Promise<void>;
   /** The bytes of a stored report, or null when they are gone. */
   read(reportId: string, relativePath: string): Promise<Buffer | null>;
+  /** The data directory files live under (the render worker opens it), or null when they are rows. */
+  readonly dataDir: string | null;
+  /** Where a stored report is on disk (for the command line), or null when files are rows. */
+  pathOf(relativePath: string): string | null;
 }
 
 /** Files under the data directory (a solo install, the desktop). */
 export function dataDirReportFiles(dataDir: string): ReportFiles {
   return {
+    dataDir,
+    pathOf: (relativePath) => join(dataDir, relativePath),
     save: async (_reportId, relativePath, body) => writeFileAtomic(join(dataDir, relativePath), body),
     read: async (_reportId, relativePath) => {
       const path = join(dataDir, relativePath);
@@ -28,6 +34,8 @@ export function dataDirReportFiles(dataDir: string): ReportFiles {
 /** Rows of `report_files` (a team server): one statement each, so a reader sees all or nothing. */
 export function databaseReportFiles(sql: Sql): ReportFiles {
   return {
+    dataDir: null,
+    pathOf: () => null,
     save: async (reportId, _relativePath, body) => {
       await sql.run(
         `INSERT INTO report_files (report_id, content, sha256) VALUES (?, ?, ?)

@@ -53,7 +53,7 @@ beforeAll(() => {
 afterAll(() => h.cleanup());
 
 function content(campaignIds: readonly string[], whiteLabel?: WhiteLabel): Promise<ReportContent> {
-  return buildReportContent(h.core.db, h.core.sql, {
+  return buildReportContent(h.core.sql, {
     reportId: 'rpt_Format0000000000',
     workspaceId: h.fixture.workspaceId,
     accountId: h.fixture.accountId,

@@ -2,10 +2,9 @@
 import { threadId } from 'node:worker_threads';
 import type { ReportContent, ReportFormat, ReportSummary } from '../../shared/api/reports';
 import { AppError, isAppError } from '../errors';
-import type { Db } from '../store/open';
 import type { Sql } from '../store/sql';
 import { buildReportContent, type ReportContentInput } from './content';
-import { writeFileAtomic } from './files';
+import type { ReportFiles } from './files';
 import { renderMarkdown } from './markdown';
 
 export const FILE_EXTENSIONS: Record<ReportFormat, string> = { json: 'json', pdf: 'pdf', markdown: 'md' };
@@ -30,13 +29,17 @@ export async function renderReport(content: ReportContent, format: ReportFormat)
   }
 }
 
-/** One generation, as posted to the render worker (all plain data). */
+/** One generation (all plain data, so it can be posted to the render worker). */
 export interface GenerateJob {
-  dataDir: string;
   input: Omit<ReportContentInput, 'generatedAt'> & { generatedAt: string };
   format: ReportFormat;
-  /** Absolute path of the finished file. */
-  path: string;
+  /** Where the finished file is kept, relative to the install's report files (`reports/ID.pdf`). */
+  relativePath: string;
+}
+
+/** A generation posted to the render worker, which opens the data directory itself. */
+export interface WorkerGenerateJob extends GenerateJob {
+  dataDir: string;
 }
 
 export interface GenerateResult {
@@ -46,14 +49,14 @@ export interface GenerateResult {
   threadId: number;
 }
 
-/** Builds, renders and writes one report; `db` and `sql` are the same store (see buildReportContent). */
-export async function generateReport(db: Db, sql: Sql, job: GenerateJob): Promise<GenerateResult> {
-  const content = await buildReportContent(db, sql, {
+/** Builds, renders and stores one report (whole or not at all, through `files`). */
+export async function generateReport(sql: Sql, files: ReportFiles, job: GenerateJob): Promise<GenerateResult> {
+  const content = await buildReportContent(sql, {
     ...job.input,
     generatedAt: new Date(job.input.generatedAt),
   });
   const body = await renderReport(content, job.format);
-  writeFileAtomic(job.path, body);
+  await files.save(job.input.reportId, job.relativePath, body);
   const { totalSpend, totalConversions, avgCpa, avgRoas, overallRiskLevel } = content.summary;
   return {
     summary: { totalSpend, totalConversions, avgCpa, avgRoas, overallRiskLevel },

@@ -15,9 +15,8 @@ afterEach(async () => {
 
 function job(x: Harness, format: GenerateJob['format'], name: string): GenerateJob {
   return {
-    dataDir: x.dir,
     format,
-    path: join(x.dir, 'reports', name),
+    relativePath: join('reports', name),
     input: {
       reportId: 'rpt_Test000000000000',
       workspaceId: x.fixture.workspaceId,
@@ -35,7 +34,7 @@ function job(x: Harness, format: GenerateJob['format'], name: string): GenerateJ
 describe('ReportRenderer', () => {
   it('renders PDFs in one long-lived worker thread and Markdown inline, writing whole files only', async () => {
     h = harness();
-    renderer = new ReportRenderer(h.core.db, h.core.sql, { logger: silentLogger });
+    renderer = new ReportRenderer(h.core.sql, h.core.reportFiles, { dataDir: h.dir, logger: silentLogger });
     const first = await renderer.generate(job(h, 'pdf', 'a.pdf'));
     const second = await renderer.generate(job(h, 'pdf', 'b.pdf'));
     expect(first.threadId).toBeGreaterThan(0);
@@ -53,25 +52,25 @@ describe('ReportRenderer', () => {
 
   it('fails a job with the reason from the worker, and keeps serving the next one', async () => {
     h = harness();
-    renderer = new ReportRenderer(h.core.db, h.core.sql, { logger: silentLogger });
+    renderer = new ReportRenderer(h.core.sql, h.core.reportFiles, { dataDir: h.dir, logger: silentLogger });
     const bad = job(h, 'pdf', 'bad.pdf');
     bad.input.accountId = 'act_Unknown000000000';
     await expect(renderer.generate(bad)).rejects.toMatchObject({ type: 'not_found' });
-    expect(existsSync(bad.path)).toBe(false);
+    expect(existsSync(join(h.dir, bad.relativePath))).toBe(false);
     const good = await renderer.generate(job(h, 'pdf', 'good.pdf'));
     expect(good.summary.totalSpend).toBeGreaterThan(0);
   });
 
   it('fails a job that takes too long, ending that worker', async () => {
     h = harness();
-    renderer = new ReportRenderer(h.core.db, h.core.sql, { logger: silentLogger, jobTimeoutMs: 1 });
+    renderer = new ReportRenderer(h.core.sql, h.core.reportFiles, { dataDir: h.dir, logger: silentLogger, jobTimeoutMs: 1 });
     await expect(renderer.generate(job(h, 'pdf', 'slow.pdf'))).rejects.toThrow(/longer than/);
     expect(existsSync(join(h.dir, 'reports', 'slow.pdf'))).toBe(false);
   });
 
   it('renders inline when asked not to use a worker', async () => {
     h = harness();
-    renderer = new ReportRenderer(h.core.db, h.core.sql, { logger: silentLogger, useWorker: false });
+    renderer = new ReportRenderer(h.core.sql, h.core.reportFiles, { dataDir: h.dir, logger: silentLogger, useWorker: false });
     const result = await renderer.generate(job(h, 'pdf', 'inline.pdf'));
     expect(result.threadId).toBe(0);
   });

@@ -32,7 +32,7 @@ beforeAll(() => {
 afterAll(() => h.cleanup());
 
 const build = (campaignIds: readonly string[]) =>
-  buildReportContent(h.core.db, h.core.sql, {
+  buildReportContent(h.core.sql, {
     reportId: 'rpt_Results000000000',
     workspaceId: h.fixture.workspaceId,
     accountId: h.fixture.accountId,

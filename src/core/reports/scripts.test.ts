@@ -33,7 +33,7 @@ afterAll(() => h.cleanup());
 const COMMENTARY = '東京の**リード**が増加。서울은 *안정*.\n\n- Москва: рост\n- 北京 广告 → 稳定';
 
 function content(title: string, locale: 'en' | 'ja' = 'en') {
-  return buildReportContent(h.core.db, h.core.sql, {
+  return buildReportContent(h.core.sql, {
     locale,
     commentary: COMMENTARY,
     reportId: 'rpt_Scripts000000000',
@@ -89,7 +89,7 @@ describe('a PDF in any script', () => {
     const latin = harness({ campaigns: 3 });
     try {
       const pdf = await renderPdf(
-        await buildReportContent(latin.core.db, latin.core.sql, {
+        await buildReportContent(latin.core.sql, {
           reportId: 'rpt_Scripts000000001',
           workspaceId: latin.fixture.workspaceId,
           accountId: latin.fixture.accountId,

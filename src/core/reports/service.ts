@@ -2,8 +2,6 @@
 // lifecycle generating → completed | failed, recurring schedules (pending until due), listing, and
 // signed downloads. Files live in <dataDir>/reports and survive restarts.
 import { JobQueue } from '../jobs/queue';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import {
   CommentarySchema,
@@ -129,7 +127,7 @@ export class ReportsService {
   private readonly jobs: JobQueue;
   private baseUrl = '';
   private baseUrlKnown: Promise<void> = Promise.resolve();
-  private secret: string | null = null;
+  private secret: Promise<string> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private resuming: Promise<void> | null = null;
   private duePass: Promise<number> | null = null;
@@ -153,7 +151,8 @@ export class ReportsService {
       fileOf: (row) => this.readFile(row),
       changed: (row) => this.changed(row.workspace_id, row.id, 'completed'),
     });
-    this.renderer = new ReportRenderer(core.db, core.sql, {
+    this.renderer = new ReportRenderer(core.sql, core.reportFiles, {
+      dataDir: core.reportFiles.dataDir,
       useWorker: options.renderInWorker ?? true,
       logger: core.logger,
     });
@@ -245,13 +244,15 @@ export class ReportsService {
 
   async get(ctx: RequestContext, id: string): Promise<Report | undefined> {
     const row = await this.store.visible(ctx, id);
-    return row ? (await this.withDeliveries([toReport(row, this.downloadUrl(row))]))[0] : undefined;
+    return row ? (await this.withDeliveries([toReport(row, await this.downloadUrl(row))]))[0] : undefined;
   }
 
   async list(ctx: RequestContext, f: ReportListFilter): Promise<{ items: Report[]; total: number }> {
     const { rows, total } = await this.store.list(ctx, f);
     return {
-      items: await this.withDeliveries(rows.map((row) => toReport(row, this.downloadUrl(row)))),
+      items: await this.withDeliveries(
+        await Promise.all(rows.map(async (row) => toReport(row, await this.downloadUrl(row)))),
+      ),
       total,
     };
   }
@@ -269,7 +270,7 @@ export class ReportsService {
     const campaignIds = data.campaignIds
       ? await this.store.resolveCampaigns(account.id, data.campaignIds)
       : await this.store.defaultCampaigns(account.id, data.dateFrom, data.dateTo, MAX_REPORT_CAMPAIGNS);
-    return buildReportContent(this.core.db, this.core.sql, {
+    return buildReportContent(this.core.sql, {
       reportId: 'rpt_preview',
       workspaceId: ctx.workspaceId,
       accountId: account.id,
@@ -292,7 +293,7 @@ export class ReportsService {
     accountId: string,
     explicit: WhiteLabel | null,
   ): Promise<WhiteLabel | null> {
-    return resolveBranding(this.core.db, this.core.sql, workspaceId, accountId, explicit);
+    return resolveBranding(this.core.sql, workspaceId, accountId, explicit);
   }
 
   private async withDeliveries(reports: Report[]): Promise<Report[]> {
@@ -321,7 +322,7 @@ export class ReportsService {
         `Report ${id} is not completed yet (status ${row.status}); nothing to download.`,
       );
     }
-    if (!verifyDownload(this.signingSecret(), id, q.expires, q.signature)) {
+    if (!verifyDownload(await this.signingSecret(), id, q.expires, q.signature)) {
       throw new AppError('not_found', `The download link of report ${id} has an invalid signature.`);
     }
     if (Number(q.expires) * 1000 <= this.core.clock.now().getTime()) {
@@ -342,7 +343,7 @@ export class ReportsService {
   /** Where a completed report's file is on disk (for the CLI), or null. */
   async localPath(ctx: RequestContext, id: string): Promise<string | null> {
     const row = await this.store.visible(ctx, id);
-    return row?.status === 'completed' && row.file_path ? join(this.core.dataDir, row.file_path) : null;
+    return row?.status === 'completed' && row.file_path ? this.core.reportFiles.pathOf(row.file_path) : null;
   }
 
   async schedule(ctx: RequestContext, input: ScheduleReportInput): Promise<ReportSchedule> {
@@ -591,7 +592,7 @@ export class ReportsService {
     const row = await this.store.byId(id);
     if (!row || row.status !== 'generating') return;
     const options = parseRenderOptions(row.white_label);
-    const relativePath = join('reports', `${row.id}.${FILE_EXTENSIONS[row.format]}`);
+    const relativePath = `reports/${row.id}.${FILE_EXTENSIONS[row.format]}`;
     try {
       let campaignIds = JSON.parse(row.campaign_ids) as string[];
       if (campaignIds.length === 0 && row.schedule_id) {
@@ -605,9 +606,8 @@ export class ReportsService {
         await this.store.setCampaigns(row.id, campaignIds);
       }
       const result = await this.renderer.generate({
-        dataDir: this.core.dataDir,
         format: row.format,
-        path: join(this.core.dataDir, relativePath),
+        relativePath,
         input: {
           reportId: row.id,
           workspaceId: row.workspace_id,
@@ -645,10 +645,10 @@ export class ReportsService {
     }
   }
 
-  private readFile(row: ReportRow): ReportFile {
-    const path = row.file_path ? join(this.core.dataDir, row.file_path) : null;
-    if (!path || !existsSync(path)) {
-      throw new AppError('not_found', `The file of report ${row.id} is no longer in the data directory.`);
+  private async readFile(row: ReportRow): Promise<ReportFile> {
+    const body = row.file_path ? await this.core.reportFiles.read(row.id, row.file_path) : null;
+    if (!body) {
+      throw new AppError('not_found', `The file of report ${row.id} is no longer in the store.`);
     }
     const names = downloadFileName(row.title, row.date_from, row.date_to, FILE_EXTENSIONS[row.format]);
     return {
@@ -656,20 +656,20 @@ export class ReportsService {
       fileName: names.asciiFileName,
       utf8FileName: names.fileName,
       contentDisposition: names.contentDisposition,
-      body: readFileSync(path),
+      body,
     };
   }
 
-  private downloadUrl(row: ReportRow): string | null {
+  private async downloadUrl(row: ReportRow): Promise<string | null> {
     if (row.status !== 'completed' || !row.expires_at) return null;
     const expires = Math.floor(Date.parse(row.expires_at) / 1000);
-    const signature = signDownload(this.signingSecret(), row.id, expires);
+    const signature = signDownload(await this.signingSecret(), row.id, expires);
     return `${this.baseUrl}/v1/reports/${row.id}/download?expires=${expires}&signature=${signature}`;
   }
 
-  private signingSecret(): string {
-    this.secret ??= signingSecret(this.core.db);
-    return this.secret;
+  /** The install's signing secret (read once; made by the first process that needs it). */
+  private signingSecret(): Promise<string> {
+    return (this.secret ??= signingSecret(this.core.sql));
   }
 
   private changed(workspaceId: string, reportId: string, status: ReportStatus): void {

@@ -1,20 +1,22 @@
 // Signed download links: HMAC-SHA256 of `${reportId}.${expires}` with a per-install secret kept in the
 // settings table, so links survive restarts and stop working after `expires` (unix seconds).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../store/open';
+import type { Sql } from '../store/sql';
 
 const SECRET_KEY = 'report_signing_secret';
 
 /**
- * The install's signing secret, made on first use (the first writer's stays). Read synchronously on
- * the reports service's SQLite connection until that service is behind the store boundary.
+ * The install's signing secret, made on first use (the first writer's stays, so every process of a
+ * team server signs and checks links with the same one).
  */
-export function signingSecret(db: Db): string {
-  db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`).run(
+export async function signingSecret(sql: Sql): Promise<string> {
+  await sql.run(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, [
     SECRET_KEY,
     randomBytes(32).toString('hex'),
-  );
-  return (db.prepare(`SELECT value FROM settings WHERE key = ?`).get(SECRET_KEY) as { value: string }).value;
+  ]);
+  const row = await sql.get<{ value: string }>(`SELECT value FROM settings WHERE key = ?`, [SECRET_KEY]);
+  if (!row) throw new Error('the report signing secret could not be read back');
+  return row.value;
 }
 
 export function signDownload(secret: string, reportId: string, expires: number | string): string {
