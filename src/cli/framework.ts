@@ -6,6 +6,7 @@ import { AppError, isAppError } from '../core/errors';
 import { createApp, type App } from '../core/app';
 import { lazyEmbeddedDemo } from '../core/host/embedded-demo';
 import type { SyncService } from '../core/sync/service';
+import { openTeamCore } from '../core/team-core';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -14,11 +15,11 @@ export interface CliCommand<S extends z.ZodType = z.ZodType> {
   /** The words after the module name, e.g. ['create'] for `workspace create`; [] for `sync`. */
   path: string[];
   summary: string;
-  /** Options besides the global --data-dir, --json and --help (parseArgs format). */
+  /** Options besides the global --data-dir, --database-url, --json and --help (parseArgs format). */
   options: OptionSpec;
   /** Validates the parsed values and positionals ({ ...values, positionals }). */
   input: S;
-  /** false for commands that do not touch a data directory (demo-platform). Default true. */
+  /** false for commands that do not touch a store (demo-platform, store copy). Default true. */
   needsDataDir?: boolean;
   run(ctx: CliContext, input: z.output<S>): Promise<CliResult>;
 }
@@ -40,9 +41,13 @@ export interface CliResult {
 }
 
 export interface CliContext {
+  /** The data directory ('' on a team server's database). */
   readonly dataDir: string;
   readonly json: boolean;
-  /** The data directory's core, opened on first use (never takes the server lock). */
+  /**
+   * The store's core: the data directory's, opened on first use (never takes the server lock), or the
+   * team server's database (--database-url), opened before the command runs.
+   */
   core(): Core;
   /** A SyncService over that core; demo accounts get an in-process demo platform when needed. */
   sync(): SyncService;
@@ -56,6 +61,7 @@ export interface CliContext {
 
 const globalOptions: OptionSpec = {
   'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -116,10 +122,15 @@ export async function runCommand(
       io.stdout(`${[moduleName, ...spec.path].join(' ')}: ${spec.summary}\n${usage(spec)}\n`);
       return 0;
     }
-    const dataDir = (parsed.values['data-dir'] as string | undefined) ?? process.env.ADLENS_DATA_DIR;
-    if (spec.needsDataDir !== false && !dataDir) throw new UsageError('--data-dir DIR is required');
+    const store = storeOf(parsed.values);
+    if (spec.needsDataDir !== false && !store)
+      throw new UsageError(
+        '--data-dir DIR (a solo install) or --database-url URL (a team server) is required',
+      );
+    const dataDir = store?.dataDir;
     const values = { ...parsed.values };
     delete values['data-dir'];
+    delete values['database-url'];
     delete values.json;
     delete values.help;
     const input = spec.input.safeParse({ ...values, positionals: parsed.positionals });
@@ -139,6 +150,10 @@ export async function runCommand(
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    // A team server's core opens asynchronously (pool, key check, migrations): before the command.
+    // Its jobs run in this process, which waits for the ones it starts and claims no server's job.
+    if (spec.needsDataDir !== false && store?.databaseUrl)
+      core = await openTeamCore({ databaseUrl: store.databaseUrl, jobsRun: 'here', ...pinnedClock() });
     const ctx: CliContext = {
       dataDir: dataDir ?? '',
       json,
@@ -168,7 +183,7 @@ export async function runCommand(
       process.off('SIGTERM', onSignal);
     }
     if (app) await app.stop();
-    else core?.close();
+    else await core?.close();
     await demo?.close();
   }
 }
@@ -176,8 +191,24 @@ export async function runCommand(
 function usage(spec: CliCommand): string {
   return Object.entries(spec.options)
     .map(([name, option]) => `  --${name}${option.type === 'string' ? ' VALUE' : ''}`)
-    .concat(['  --data-dir DIR', '  --json'])
+    .concat(['  --data-dir DIR | --database-url postgres://…', '  --json'])
     .join('\n');
+}
+
+/**
+ * The store a command works on: --data-dir or --database-url (a flag wins over the environment's
+ * ADLENS_DATA_DIR / ADLENS_DATABASE_URL; the database URL wins between the two variables).
+ */
+function storeOf(values: Record<string, unknown>): { dataDir?: string; databaseUrl?: string } | null {
+  const dataDir = values['data-dir'] as string | undefined;
+  const databaseUrl = values['database-url'] as string | undefined;
+  if (dataDir !== undefined && databaseUrl !== undefined)
+    throw new UsageError('give either --data-dir or --database-url, not both');
+  if (dataDir) return { dataDir };
+  if (databaseUrl) return { databaseUrl };
+  if (process.env.ADLENS_DATABASE_URL) return { databaseUrl: process.env.ADLENS_DATABASE_URL };
+  if (process.env.ADLENS_DATA_DIR) return { dataDir: process.env.ADLENS_DATA_DIR };
+  return null;
 }
 
 /** Shared zod pieces for command inputs. */

@@ -1,54 +1,106 @@
-// `npm run serve -- --data-dir DIR --port N [--seed S]`: the headless server. Prints a line with
-// http://127.0.0.1:N once it accepts requests; SIGINT/SIGTERM shut it down cleanly (exit 0).
+// `npm run serve -- --data-dir DIR --port N [--seed S]`: the headless server on a data directory (solo),
+// or `--database-url postgres://… --port N`: one process of a team server on PostgreSQL (any number of
+// them may serve one database). Prints a line with http://127.0.0.1:N once it accepts requests;
+// SIGINT/SIGTERM shut it down cleanly (exit 0).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { consoleLogger } from '../core/core';
+import { consoleLogger, type Core } from '../core/core';
 import { isAppError } from '../core/errors';
 import { startHeadless } from '../core/host/headless';
 import { onShutdownSignals } from '../core/host/shutdown';
+import { startTeamHost } from '../core/host/team';
 import { listWorkspaces } from '../core/identity/workspaces';
+import { describeDatabase } from '../core/store/pg/connect';
 import { listAdAccounts } from '../core/sync/accounts';
 import { showSyncProgress } from './progress';
 
-const argsSchema = z.object({
-  'data-dir': z.string({ error: '--data-dir DIR is required' }).min(1),
-  port: z.coerce.number({ error: '--port N is required' }).int().min(0).max(65_535),
-  seed: z.coerce.number().int().min(0).optional(),
-});
+const argsSchema = z
+  .object({
+    'data-dir': z.string().min(1).optional(),
+    'database-url': z.string().min(1).optional(),
+    port: z.coerce.number({ error: '--port N is required' }).int().min(0).max(65_535),
+    seed: z.coerce.number().int().min(0).optional(),
+  })
+  .refine((a) => (a['data-dir'] === undefined) !== (a['database-url'] === undefined), {
+    message:
+      'give either --data-dir DIR (a solo install) or --database-url postgres://… (a team server), not both',
+  });
+
+/** What the ready line and the shutdown need of either host. */
+interface Served {
+  url: string;
+  core: Core;
+  demoUrl: string;
+  store: string;
+  initialSync: Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function start(args: z.infer<typeof argsSchema>, dashboard: { rendererDir: string } | undefined) {
+  const common = {
+    port: args.port,
+    ...(dashboard ? { dashboard } : {}),
+    ...(args.seed === undefined ? {} : { seed: args.seed }),
+    logger: { ...consoleLogger, info: () => {} },
+  };
+  const databaseUrl = args['database-url'];
+  if (databaseUrl !== undefined) {
+    const latency = z.coerce.number().int().min(0).max(10_000).optional();
+    const demoLatencyMs = latency.parse(process.env.ADLENS_DEMO_LATENCY_MS || undefined);
+    const host = await startTeamHost({
+      databaseUrl,
+      ...common,
+      ...(demoLatencyMs ? { demoLatencyMs } : {}),
+    });
+    return {
+      ...host,
+      demoUrl: host.demo.url,
+      store: `database ${describeDatabase(databaseUrl)}`,
+    } satisfies Served;
+  }
+  const dataDir = args['data-dir'] as string;
+  const host = await startHeadless({ dataDir, ...common });
+  return { ...host, demoUrl: host.demo.url, store: `data ${dataDir}` } satisfies Served;
+}
 
 async function main(): Promise<number> {
   let values: Record<string, unknown>;
   try {
     values = parseArgs({
       args: process.argv.slice(2),
-      options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, seed: { type: 'string' } },
+      options: {
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+        port: { type: 'string' },
+        seed: { type: 'string' },
+      },
       strict: true,
     }).values;
   } catch (error) {
     console.error(`error: ${(error as Error).message}`);
     return 2;
   }
+  // The environment fills in what the command line leaves out; a flag given wins over both variables.
+  const flagged = values['data-dir'] !== undefined || values['database-url'] !== undefined;
   const args = argsSchema.safeParse({
     ...values,
-    'data-dir': values['data-dir'] ?? process.env.ADLENS_DATA_DIR,
+    ...(flagged
+      ? {}
+      : {
+          'data-dir': process.env.ADLENS_DATABASE_URL ? undefined : process.env.ADLENS_DATA_DIR,
+          'database-url': process.env.ADLENS_DATABASE_URL || undefined,
+        }),
   });
   if (!args.success) {
     console.error(`error: ${args.error.issues.map((issue) => issue.message).join('; ')}`);
     return 2;
   }
-  const dataDir = args.data['data-dir'];
   const rendererDir = join(import.meta.dirname, '..', '..', 'out', 'renderer');
   const withDashboard = existsSync(join(rendererDir, 'index.html'));
   if (!withDashboard) console.error('note: no built renderer (run `npm run build`): serving /v1 only');
-  const host = await startHeadless({
-    dataDir,
-    port: args.data.port,
-    ...(withDashboard ? { dashboard: { rendererDir } } : {}),
-    ...(args.data.seed === undefined ? {} : { seed: args.data.seed }),
-    logger: { ...consoleLogger, info: () => {} },
-  });
+  const host = await start(args.data, withDashboard ? { rendererDir } : undefined);
   const labels = new Map<string, string>();
   for (const workspace of await listWorkspaces(host.core.sql)) {
     for (const account of await listAdAccounts(host.core.sql, workspace.id))
@@ -61,7 +113,7 @@ async function main(): Promise<number> {
     await host.stop();
     console.error('stopped cleanly');
   });
-  console.log(`AdLens API listening on ${host.url} (data ${dataDir}; demo platform ${host.demo.url})`);
+  console.log(`AdLens API listening on ${host.url} (${host.store}; demo platform ${host.demoUrl})`);
   if (withDashboard)
     console.log(`Web dashboard: ${host.url}/ (sign in with an invitation: npm run cli -- user invite)`);
   void host.initialSync.then(() => console.error('start-up sync finished'));

@@ -10,6 +10,7 @@ import { CoreEvents } from './events';
 import { PgEventBridge } from './events-pg';
 import type { JobsFactory } from './jobs/jobs';
 import { jobOwner } from './jobs/lease-runner';
+import { JobQueue } from './jobs/queue';
 import { PgJobLeases } from './jobs/leases-pg';
 import { TeamJobQueue } from './jobs/team-queue';
 import { databaseReportFiles } from './reports/files';
@@ -31,6 +32,12 @@ export interface TeamCoreOptions {
   poolSize?: number;
   /** Lease length and idle poll of the job runners (tests shorten them). */
   jobTimings?: { leaseMs?: number; pollMs?: number };
+  /**
+   * 'leases' (a serve process): jobs are offered to every process and claimed once. 'here' (a
+   * command-line process): the jobs it starts run in it, while it waits for them, and it never claims
+   * the servers' jobs.
+   */
+  jobsRun?: 'leases' | 'here';
 }
 
 export interface TeamCore extends Core {
@@ -63,8 +70,11 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
     bridge = await PgEventBridge.start(events, pool, { logger });
     const leases = new PgJobLeases(pool);
     const owner = jobOwner();
-    const jobs: JobsFactory = (kind, jobOptions) =>
-      new TeamJobQueue({ kind, leases, owner, ...options.jobTimings, ...jobOptions });
+    const jobs: JobsFactory =
+      options.jobsRun === 'here'
+        ? (_kind, jobOptions) => new JobQueue({ ...jobOptions, shared: true })
+        : (kind, jobOptions) =>
+            new TeamJobQueue({ kind, leases, owner, ...options.jobTimings, ...jobOptions });
     const started = bridge;
     let closing: Promise<void> | undefined;
     return {

@@ -11,7 +11,6 @@ import { accountPeers, campaignsWithDelivery, loadCampaigns, loadMetaRecommendat
 import type { CampaignData } from './types';
 
 export interface DiagnosisJob {
-  dataDir: string;
   accountId: string;
   /** null: an account-level diagnostic over every campaign with delivery in the range. */
   campaignId: string | null;
@@ -20,6 +19,11 @@ export interface DiagnosisJob {
   dateTo: string;
   /** Account-level only: re-judge just these campaigns (null: every campaign with delivery). */
   campaignScope?: readonly string[] | null;
+}
+
+/** A diagnosis posted to the worker thread, which opens the data directory itself. */
+export interface WorkerDiagnosisJob extends DiagnosisJob {
+  dataDir: string;
 }
 
 /** An error as it crosses from the worker: an AppError keeps its type; anything else is a fault. */

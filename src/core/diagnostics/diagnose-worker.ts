@@ -3,11 +3,11 @@
 // account-level diagnostic of hundreds of campaigns never stalls the host's thread (the host writes
 // the stored JSON as it comes).
 import { serveJobs, workerStore } from '../jobs/worker-side';
-import { computeDiagnosis, toDiagnosisFault, type DiagnosisFault, type DiagnosisJob } from './compute';
+import { computeDiagnosis, toDiagnosisFault, type DiagnosisFault, type WorkerDiagnosisJob } from './compute';
 import { storedDiagnosis, type StoredDiagnosis } from './rows';
 import { sqliteSql } from '../store/sql';
 
-serveJobs<DiagnosisJob, StoredDiagnosis, never, DiagnosisFault>({
+serveJobs<WorkerDiagnosisJob, StoredDiagnosis, never, DiagnosisFault>({
   run: async (job) =>
     storedDiagnosis(await computeDiagnosis(sqliteSql(workerStore(job.dataDir, 'readonly').db), job)),
   encodeError: toDiagnosisFault,

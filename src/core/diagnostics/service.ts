@@ -1,7 +1,7 @@
 // Diagnostics as jobs: pending → running → completed | failed, one active per campaign (and per
 // account for account-level runs, enforced by partial unique indexes), run one at a time on an
 // in-process queue so that POST returns at once. Results are stored whole in diagnostics.result.
-import { JobQueue } from '../jobs/queue';
+import type { Jobs } from '../jobs/jobs';
 import type {
   DiagnosticCreated,
   DiagnosticDetail,
@@ -18,7 +18,13 @@ import { issuesTracked } from '../issues/tracker';
 import { jsonValues, unindexed } from '../store/dialect';
 import { isUniqueViolation, type Sql } from '../store/sql';
 import { recordFeedback, setProfile, getProfile, type ActionKind } from './andromeda';
-import { computeDiagnosis, fromDiagnosisFault, type DiagnosisFault, type DiagnosisJob } from './compute';
+import {
+  computeDiagnosis,
+  fromDiagnosisFault,
+  type DiagnosisFault,
+  type DiagnosisJob,
+  type WorkerDiagnosisJob,
+} from './compute';
 import { deleteGoal, saveGoal } from '../goals/store';
 import {
   SELECT,
@@ -61,8 +67,8 @@ export interface DiagnosticsServiceOptions {
 }
 
 export class DiagnosticsService {
-  private readonly jobs: JobQueue;
-  private readonly thread: JobThread<DiagnosisJob, StoredDiagnosis, never, DiagnosisFault> | null;
+  private readonly jobs: Jobs;
+  private readonly thread: JobThread<WorkerDiagnosisJob, StoredDiagnosis, never, DiagnosisFault> | null;
 
   constructor(
     private readonly core: Core,
@@ -75,7 +81,7 @@ export class DiagnosticsService {
           label: 'diagnosis',
         })
       : null;
-    this.jobs = new JobQueue({
+    this.jobs = core.jobs('diagnostic', {
       run: (id) => this.process(id),
       onError: (id, error) =>
         core.logger.error('diagnostic job crashed', { diagnosticId: id, error: String(error) }),
@@ -256,7 +262,6 @@ export class DiagnosticsService {
   /** Loads and analyses one diagnostic's data (pure engine over a store snapshot), off-thread in hosts. */
   private async compute(row: DiagnosticRow): Promise<StoredDiagnosis> {
     const job: DiagnosisJob = {
-      dataDir: this.core.dataDir,
       accountId: row.account_id,
       campaignId: row.campaign_id,
       userId: row.user_id,
@@ -264,7 +269,9 @@ export class DiagnosticsService {
       dateTo: row.date_to,
       campaignScope: row.campaign_scope ? (JSON.parse(row.campaign_scope) as string[]) : null,
     };
-    return this.thread ? this.thread.run(job) : storedDiagnosis(await computeDiagnosis(this.sql, job));
+    return this.thread
+      ? this.thread.run({ ...job, dataDir: this.core.dataDir })
+      : storedDiagnosis(await computeDiagnosis(this.sql, job));
   }
 
   private emit(

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seedAccountRows } from '../../test-support/ad-rows';
 import { engineStores, ENGINES, seedWorkspaceRows, type Engine } from '../../test-support/engines';
 import { fixedClock } from '../clock';
-import { silentLogger, type Core } from '../core';
+import { localJobs, silentLogger, type Core } from '../core';
 import { CoreEvents } from '../events';
 import type { Sql } from '../store/sql';
 import { feedbackGiven, getProfile, learnedFor, recordFeedback, setProfile } from './andromeda';
@@ -112,7 +112,13 @@ async function days(sql: Sql): Promise<void> {
 
 /** What the service's reads need of a core. */
 const coreOn = (sql: Sql): Core =>
-  ({ sql, clock: fixedClock(NOW), events: new CoreEvents(), logger: silentLogger }) as unknown as Core;
+  ({
+    sql,
+    clock: fixedClock(NOW),
+    events: new CoreEvents(),
+    logger: silentLogger,
+    jobs: localJobs,
+  }) as unknown as Core;
 
 /** Each engine's diagnosis of the same rows, to compare them. */
 const diagnoses = new Map<Engine, string>();

@@ -5,6 +5,12 @@ import type { JobKind } from './leases';
 
 export interface Jobs {
   /**
+   * True on a team server's database, which other processes (on other machines) work on too: work a
+   * process left behind is told by leases, never guessed from process IDs, and a job queued here may
+   * run in another process (its lease taken over when the process that claimed it dies).
+   */
+  readonly shared: boolean;
+  /**
    * Queues a job; false when stopping, or when this process already has it queued or running.
    * Jobs sharing an `exclusiveKey` (a sync's ad account) never run at once.
    */

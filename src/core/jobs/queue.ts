@@ -12,12 +12,15 @@ export interface JobQueueOptions {
   onError?(id: string, error: unknown): void;
   /** Jobs running at once (default 1). */
   concurrency?: number;
+  /** A command-line process on a team server's database runs its own jobs here: see Jobs.shared. */
+  shared?: boolean;
 }
 
 export class JobQueue implements Jobs {
   private readonly waiting: string[] = [];
   private readonly running = new Set<string>();
   private readonly concurrency: number;
+  readonly shared: boolean;
   private stopped = false;
   /** A pump is scheduled for the next macrotask. */
   private scheduled = false;
@@ -25,6 +28,7 @@ export class JobQueue implements Jobs {
 
   constructor(private readonly options: JobQueueOptions) {
     this.concurrency = Math.max(1, options.concurrency ?? 1);
+    this.shared = options.shared ?? false;
   }
 
   /** Queues a job; false when stopping or when the job is already queued or running. */

@@ -20,6 +20,7 @@ export class TeamJobQueue implements Jobs {
   /** Offers in flight from this process. */
   private readonly offering = new Set<string>();
   private readonly running = new Set<string>();
+  readonly shared = true;
   private stopped = true;
   private idleWaiters: Array<() => void> = [];
 

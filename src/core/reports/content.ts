@@ -304,10 +304,7 @@ export function resultTotals(campaigns: readonly ReportCampaign[]): ReportConten
 }
 
 /** The content of one report, read through the store boundary. */
-export async function buildReportContent(
-  sql: Sql,
-  input: ReportContentInput,
-): Promise<ReportContent> {
+export async function buildReportContent(sql: Sql, input: ReportContentInput): Promise<ReportContent> {
   const account = await sql.get<AccountRow>(
     `SELECT id, platform_account_id, name, currency, timezone FROM ad_accounts WHERE id = ? AND workspace_id = ?`,
     [input.accountId, input.workspaceId],

@@ -12,7 +12,7 @@ import { newId } from '../ids';
 import { sendWorkspaceMail } from '../mail/smtp';
 import { reportFormatter } from './format';
 import type { ReportRow } from './rows';
-import { accountName, dueDeliveries, saveDeliveryOutcome, type DeliveryRow } from './store';
+import { accountName, claimDelivery, dueDeliveries, saveDeliveryOutcome, type DeliveryRow } from './store';
 
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
@@ -139,6 +139,9 @@ export interface DeliveryPumpPorts {
   changed(row: ReportRow): void;
 }
 
+/** An attempt's lease: a process that dies mid-attempt leaves the delivery due again after it. */
+const DELIVERY_LEASE_MS = 5 * 60_000;
+
 /**
  * Attempts the deliveries that are due (new ones at once, failed ones after their backoff), one pass at
  * a time; each outcome is saved on its row. A call during a pass asks for one more pass.
@@ -160,7 +163,10 @@ export class DeliveryPump {
     this.running = (async () => {
       do {
         this.again = false;
-        for (const delivery of await dueDeliveries(this.core.sql, this.core.clock.now().toISOString())) {
+        const now = this.core.clock.now();
+        for (const delivery of await dueDeliveries(this.core.sql, now.toISOString())) {
+          const leaseUntil = new Date(now.getTime() + DELIVERY_LEASE_MS).toISOString();
+          if (!(await claimDelivery(this.core.sql, delivery, leaseUntil))) continue;
           await this.attempt(delivery);
         }
       } while (this.again);

@@ -50,7 +50,11 @@ export interface GenerateResult {
 }
 
 /** Builds, renders and stores one report (whole or not at all, through `files`). */
-export async function generateReport(sql: Sql, files: ReportFiles, job: GenerateJob): Promise<GenerateResult> {
+export async function generateReport(
+  sql: Sql,
+  files: ReportFiles,
+  job: GenerateJob,
+): Promise<GenerateResult> {
   const content = await buildReportContent(sql, {
     ...job.input,
     generatedAt: new Date(job.input.generatedAt),

@@ -63,14 +63,22 @@ describe('ReportRenderer', () => {
 
   it('fails a job that takes too long, ending that worker', async () => {
     h = harness();
-    renderer = new ReportRenderer(h.core.sql, h.core.reportFiles, { dataDir: h.dir, logger: silentLogger, jobTimeoutMs: 1 });
+    renderer = new ReportRenderer(h.core.sql, h.core.reportFiles, {
+      dataDir: h.dir,
+      logger: silentLogger,
+      jobTimeoutMs: 1,
+    });
     await expect(renderer.generate(job(h, 'pdf', 'slow.pdf'))).rejects.toThrow(/longer than/);
     expect(existsSync(join(h.dir, 'reports', 'slow.pdf'))).toBe(false);
   });
 
   it('renders inline when asked not to use a worker', async () => {
     h = harness();
-    renderer = new ReportRenderer(h.core.sql, h.core.reportFiles, { dataDir: h.dir, logger: silentLogger, useWorker: false });
+    renderer = new ReportRenderer(h.core.sql, h.core.reportFiles, {
+      dataDir: h.dir,
+      logger: silentLogger,
+      useWorker: false,
+    });
     const result = await renderer.generate(job(h, 'pdf', 'inline.pdf'));
     expect(result.threadId).toBe(0);
   });

@@ -1,7 +1,7 @@
 // Reports: creation and validation, the generation queue (PDFs rendered in a worker thread), the
 // lifecycle generating → completed | failed, recurring schedules (pending until due), listing, and
 // signed downloads. Files live in <dataDir>/reports and survive restarts.
-import { JobQueue } from '../jobs/queue';
+import type { Jobs } from '../jobs/jobs';
 import { z } from 'zod';
 import {
   CommentarySchema,
@@ -124,7 +124,7 @@ function invalid(error: z.ZodError): AppError {
 export class ReportsService {
   private readonly store: ReportStore;
   private readonly renderer: ReportRenderer;
-  private readonly jobs: JobQueue;
+  private readonly jobs: Jobs;
   private baseUrl = '';
   private baseUrlKnown: Promise<void> = Promise.resolve();
   private secret: Promise<string> | null = null;
@@ -138,7 +138,7 @@ export class ReportsService {
     private readonly options: ReportsServiceOptions = {},
   ) {
     this.store = new ReportStore(core.sql);
-    this.jobs = new JobQueue({
+    this.jobs = core.jobs('report', {
       run: (id) => this.generate(id),
       onError: (id, error) =>
         core.logger.error('report generation crashed', { reportId: id, error: String(error) }),

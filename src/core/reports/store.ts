@@ -380,6 +380,18 @@ export function dueDeliveries(sql: Sql, now: string): Promise<DeliveryRow[]> {
   );
 }
 
+/**
+ * Takes a due delivery for one attempt (a lease until `leaseUntil`), so two passes or two processes of
+ * a team server never send it together; a process that dies mid-attempt leaves it due again then.
+ */
+export async function claimDelivery(sql: Sql, row: DeliveryRow, leaseUntil: string): Promise<boolean> {
+  const { changes } = await sql.run(
+    `UPDATE report_deliveries SET next_attempt_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at = ?`,
+    [leaseUntil, row.id, row.next_attempt_at],
+  );
+  return changes === 1;
+}
+
 export async function saveDeliveryOutcome(
   sql: Sql,
   id: string,

@@ -64,8 +64,15 @@ export async function reapStaleRuns(sql: Sql, now: string): Promise<string[]> {
 }
 
 /** Records a new sync (queued, then running); the database's partial unique index refuses a second one per account. */
-export async function beginRun(sql: Sql, accountId: string, kind: SyncKind, now: string): Promise<string> {
-  await reapStaleRuns(sql, now);
+export async function beginRun(
+  sql: Sql,
+  accountId: string,
+  kind: SyncKind,
+  now: string,
+  opts: { reapDeadProcesses?: boolean } = {},
+): Promise<string> {
+  // Solo: a run whose process is gone is closed first. A team server's leases take such runs over.
+  if (opts.reapDeadProcesses ?? true) await reapStaleRuns(sql, now);
   const id = newId('sync');
   // Ours before the row exists: a concurrent reap in this process must not take it for a dead one.
   runsInThisProcess.add(id);
@@ -87,6 +94,11 @@ export async function beginRun(sql: Sql, accountId: string, kind: SyncKind, now:
     throw error;
   }
   return id;
+}
+
+/** Every run still marked running (a team server offers them again at start: their leases decide). */
+export function runningRuns(sql: Sql): Promise<Pick<SyncRunRow, 'id' | 'account_id'>[]> {
+  return sql.all(`SELECT id, account_id FROM sync_runs WHERE status = 'running' ORDER BY started_at, id`);
 }
 
 export function runningRun(sql: Sql, accountId: string): Promise<SyncRunRow | undefined> {

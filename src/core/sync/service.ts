@@ -2,11 +2,11 @@
 // inline or on the sync worker thread; the service keeps their bookkeeping, events and errors.
 import type { Core } from '../core';
 import { AppError, isAppError } from '../errors';
-import { JobQueue } from '../jobs/queue';
+import type { Jobs } from '../jobs/jobs';
 import { JobThread } from '../jobs/thread';
 import { GraphError } from '../platform/errors';
 import { GraphClient, type GraphClientOptions } from '../platform/graph-client';
-import { pacerFor } from '../platform/pacing';
+import { pacerFor, pacingKey, type SharedPacing } from '../platform/pacing';
 import { expireConnection, getAdAccount, getConnection, type AdAccount } from './accounts';
 import { connectAccount, type ConnectAccountInput } from './connect';
 import { checkTokenExpiry } from './token-expiry';
@@ -15,12 +15,16 @@ import { runSync, SyncStopped, type SyncPhase, type SyncStats } from './engine';
 import {
   beginRun,
   finishRun,
+  getRun,
   lastCompletedRun,
   progressTracker,
   pausedRuns,
   reapStaleRuns,
   recordProgress,
+  resumeAfterOf,
+  runningRuns,
   type SyncKind,
+  type SyncRunRow,
 } from './runs';
 import { fromSyncFault, type SyncFault, type SyncJobProgress, type SyncJobRequest } from './sync-job';
 
@@ -47,6 +51,11 @@ export interface SyncServiceOptions {
    * one to fire it at will; by default a setTimeout that does not keep the process alive.
    */
   resumeTimer?: (delayMs: number, resume: () => void) => () => void;
+  /**
+   * Team server: each ad account's Meta pacing shared by every process (pacing-pg.ts), so their
+   * calls together stay within the account's limits. Absent when solo.
+   */
+  sharedPacing?: SharedPacing;
 }
 
 /** A throttle shorter than this is waited out at least this long before the paused sync resumes. */
@@ -85,6 +94,8 @@ interface ActiveSync {
   abort: AbortController;
   done: Promise<SyncOutcome>;
   settle: (outcome: SyncOutcome) => void;
+  /** Set once this process executes it; on a team server another process may execute it instead. */
+  executing: boolean;
 }
 
 /**
@@ -95,7 +106,7 @@ interface ActiveSync {
 export class SyncService {
   /** Queued or running syncs by account ID. */
   private readonly running = new Map<string, ActiveSync>();
-  private readonly jobs: JobQueue;
+  private readonly jobs: Jobs;
   private readonly demoPlatform: DemoPlatformSource;
   private readonly thread: JobThread<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault> | null;
   private stopping = false;
@@ -115,7 +126,7 @@ export class SyncService {
           'No demo platform runs in this process; demo accounts cannot sync here.',
         );
       });
-    this.jobs = new JobQueue({
+    this.jobs = core.jobs('sync', {
       concurrency: SYNC_CONCURRENCY,
       run: (syncRunId) => this.runQueued(syncRunId),
       onError: (syncRunId, error) =>
@@ -129,6 +140,13 @@ export class SyncService {
             label: 'sync',
           })
         : null;
+    if (this.jobs.shared) {
+      // A sync queued here may run in another process: its outcome arrives as that process's event.
+      const remote = (payload: { accountId: string; syncRunId: string }): void =>
+        void this.settleRemote(payload.accountId, payload.syncRunId);
+      core.events.on('sync.completed', remote);
+      core.events.on('sync.failed', remote);
+    }
   }
 
   /** True when the engine runs on the sync worker thread. */
@@ -173,24 +191,71 @@ export class SyncService {
     const startedAt = this.core.clock.now().toISOString();
     // Persisted first (the row is the claim), then queued: a crash leaves a row that resume() finds.
     // The run row's unique index also refuses a second start that raced this one in this process.
-    const syncRunId = await beginRun(sql, accountId, kind, startedAt);
+    const syncRunId = await beginRun(sql, accountId, kind, startedAt, {
+      reapDeadProcesses: !this.jobs.shared,
+    });
     let settle: (outcome: SyncOutcome) => void = () => {};
     const done = new Promise<SyncOutcome>((resolve) => (settle = resolve));
     const abort = new AbortController();
-    this.running.set(accountId, { account, syncRunId, kind, startedAt, updatedSince, abort, done, settle });
-    this.jobs.enqueue(syncRunId);
+    const active = { account, syncRunId, kind, startedAt, updatedSince, abort, done, settle };
+    this.running.set(accountId, { ...active, executing: false });
+    this.jobs.enqueue(syncRunId, { exclusiveKey: accountId });
     return { syncRunId, startedAt, kind, done };
   }
 
   private async runQueued(syncRunId: string): Promise<void> {
-    const active = [...this.running.values()].find((run) => run.syncRunId === syncRunId);
+    let active = [...this.running.values()].find((run) => run.syncRunId === syncRunId);
+    // A team server: a run another process queued, or one taken over from a process that died.
+    if (!active && this.jobs.shared) active = await this.adopt(syncRunId);
     if (!active) return;
+    active.executing = true;
     const { account, kind, startedAt, updatedSince, abort } = active;
     try {
       active.settle(await this.execute(account, syncRunId, kind, startedAt, updatedSince, abort));
     } finally {
-      this.running.delete(account.id);
+      if (this.running.get(account.id) === active) this.running.delete(account.id);
     }
+  }
+
+  /**
+   * A run this process did not queue, rebuilt from its row: the same run continues (what an earlier
+   * attempt committed stays; the pages it re-reads are upserts, so nothing is duplicated).
+   */
+  private async adopt(syncRunId: string): Promise<ActiveSync | undefined> {
+    const { sql } = this.core;
+    const run = await getRun(sql, syncRunId);
+    if (!run || run.status !== 'running') return undefined;
+    const account = await getAdAccount(sql, run.account_id);
+    if (!account) return undefined;
+    const last = await lastCompletedRun(sql, account.id);
+    let settle: (outcome: SyncOutcome) => void = () => {};
+    const done = new Promise<SyncOutcome>((resolve) => (settle = resolve));
+    const abort = new AbortController();
+    // Claimed while this process stops: it ends as interrupted at once, as a queued solo run would.
+    if (this.stopping) abort.abort();
+    const active: ActiveSync = {
+      account,
+      syncRunId,
+      kind: run.kind,
+      startedAt: run.started_at,
+      updatedSince: last?.started_at ?? null,
+      abort,
+      done,
+      settle,
+      executing: false,
+    };
+    this.running.set(account.id, active);
+    return active;
+  }
+
+  /** A sync this process queued and another one ran: its outcome, read from the finished run. */
+  private async settleRemote(accountId: string, syncRunId: string): Promise<void> {
+    const active = this.running.get(accountId);
+    if (!active || active.syncRunId !== syncRunId || active.executing) return;
+    const run = await getRun(this.core.sql, syncRunId);
+    if (!run || run.status === 'running' || this.running.get(accountId) !== active) return;
+    this.running.delete(accountId);
+    active.settle(outcomeOf(run));
   }
 
   /** The outcome of the account's queued or running sync, if it has one. */
@@ -209,6 +274,12 @@ export class SyncService {
     const { sql, clock, logger } = this.core;
     // Syncs paused by Meta's rate limit resume at their time, also after a restart.
     for (const paused of await pausedRuns(sql)) this.armResume(paused.accountId, paused.resumeAfter);
+    if (this.jobs.shared) {
+      // A team server: every unfinished run is offered again (once per run across the processes);
+      // one whose process died is taken over when its lease runs out.
+      for (const run of await runningRuns(sql)) this.jobs.enqueue(run.id, { exclusiveKey: run.account_id });
+      return;
+    }
     for (const accountId of new Set(await reapStaleRuns(sql, clock.now().toISOString()))) {
       const account = await getAdAccount(sql, accountId);
       if (!account || account.connectionStatus !== 'active' || this.running.has(accountId)) continue;
@@ -280,6 +351,21 @@ export class SyncService {
     for (const cancel of this.resumeTimers.values()) cancel();
     this.resumeTimers.clear();
     const runs = [...this.running.values()];
+    if (this.jobs.shared) {
+      // Queued here but not running here: the run stays in the database for another process.
+      for (const run of runs.filter((r) => !r.executing)) {
+        if (this.running.get(run.account.id) === run) this.running.delete(run.account.id);
+        run.settle({
+          syncRunId: run.syncRunId,
+          accountId: run.account.id,
+          kind: run.kind,
+          status: 'interrupted',
+          startedAt: run.startedAt,
+          finishedAt: this.core.clock.now().toISOString(),
+          error: { type: 'interrupted', message: 'this process stopped before it ran the sync' },
+        });
+      }
+    }
     for (const run of runs) run.abort.abort();
     await Promise.all(runs.map((run) => run.done));
     await this.jobs.stop();
@@ -358,6 +444,14 @@ export class SyncService {
             client: this.client(endpoint.url, endpoint.apiVersion, token, {
               signal: abort.signal,
               pacer: pacerFor(endpoint.url, account.platformAccountId, () => clock.now().getTime()),
+              ...(this.options.sharedPacing
+                ? {
+                    sharedPacing: {
+                      pacing: this.options.sharedPacing,
+                      accountKey: pacingKey(endpoint.url, account.platformAccountId),
+                    },
+                  }
+                : {}),
             }),
             account,
             kind,
@@ -456,4 +550,23 @@ export class SyncService {
       ...extra,
     });
   }
+}
+
+/** A finished run as the outcome its starter awaits (a run stored as interrupted with a resume time was paused). */
+function outcomeOf(run: SyncRunRow): SyncOutcome {
+  const error = run.error ? (JSON.parse(run.error) as { type: string; message: string }) : undefined;
+  const resumeAfter = resumeAfterOf(run.error);
+  const status: SyncOutcome['status'] =
+    run.status === 'interrupted' && resumeAfter ? 'paused' : (run.status as SyncOutcome['status']);
+  return {
+    syncRunId: run.id,
+    accountId: run.account_id,
+    kind: run.kind,
+    status,
+    startedAt: run.started_at,
+    finishedAt: run.finished_at ?? run.started_at,
+    ...(run.status === 'completed' ? { stats: JSON.parse(run.stats) as SyncStats } : {}),
+    ...(error ? { error: { type: error.type, message: error.message } } : {}),
+    ...(resumeAfter ? { resumeAfter } : {}),
+  };
 }

@@ -54,6 +54,18 @@ export function connectPg(url: string, options: { max?: number } = {}): PgPool {
   return pool;
 }
 
+/** The database a URL names, for logs and the ready line: `user@host:port/database`, never the password. */
+export function describeDatabase(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
+    const port = parsed.port ? `:${parsed.port}` : '';
+    return `postgres://${user}${parsed.hostname}${port}${parsed.pathname}`;
+  } catch {
+    return 'postgres (unreadable URL)';
+  }
+}
+
 /** Runs `work` in one transaction on one client: committed when it resolves, rolled back when it throws. */
 export async function inTransaction<T>(
   pool: PgPool,
