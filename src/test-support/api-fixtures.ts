@@ -1,7 +1,7 @@
 // Test fixtures for the /v1 server: a store seeded with plain SQL (workspaces, accounts, campaigns,
 // ad sets, ads, daily insights) so API tests do not depend on the sync engine, and a server on an
 // ephemeral port with a movable clock.
-import { sqliteSql } from '../core/store/sql';
+import { sqliteSql, type Sql } from '../core/store/sql';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -238,12 +238,14 @@ export function seedDailyInsights(
   })();
 }
 
+/** A key for a seeded workspace, on a SQLite handle (fixtures) or through the boundary (either engine). */
 export async function seedKey(
-  db: Db,
+  store: Db | Sql,
   clock: Clock,
   input: { workspaceId: string; mode?: KeyMode; limitOverrides?: LimitOverrides; expiresAt?: string },
 ): Promise<{ key: string; id: string }> {
-  const { key, apiKey } = await createApiKey(sqliteSql(db), clock, input);
+  const sql = 'prepare' in store ? sqliteSql(store) : store;
+  const { key, apiKey } = await createApiKey(sql, clock, input);
   return { key, id: apiKey.id };
 }
 

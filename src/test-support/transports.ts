@@ -1,14 +1,16 @@
 // One synced store reached through every transport: the /v1 API (real HTTP with a key), the handler
 // map as the desktop's IPC calls it, the web bridge (real HTTP with a signed-in session), and the CLI
 // (its real command code, in-process, with --json). The parity suite compares what they answer.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../cli/framework';
+import { PgRateLimiter } from '../core/api/rate-limit-pg';
 import { createApiServer, type ApiServer } from '../core/api/server';
 import { createApp, type App } from '../core/app';
 import { dateInZone, fixedClock } from '../core/clock';
-import { createCore } from '../core/core';
+import { createCore, type Core } from '../core/core';
 import { createDashboard } from '../core/dashboard/index';
 import { startDemoPlatform, type DemoPlatform } from '../core/demo-platform/index';
 import { createHandlerDispatch, type HandlerContext } from '../core/handlers';
@@ -16,12 +18,17 @@ import { createApiKey } from '../core/identity/api-keys';
 import { createInvitation } from '../core/identity/invitations';
 import { createUser } from '../core/identity/users';
 import { createWorkspace } from '../core/identity/workspaces';
+import { openTeamCore } from '../core/team-core';
 import type { AccountView } from '../shared/ipc/types';
+import type { Engine } from './engines';
+import { startTestPostgres, type TestPostgres } from './postgres';
 
 export const PARITY_TODAY = '2026-03-15';
 
 export interface TransportWorld {
   app: App;
+  engine: Engine;
+  /** A temp folder: the SQLite store's data directory, or (PostgreSQL) where the key file is. */
   dataDir: string;
   workspaceId: string;
   ctx: HandlerContext;
@@ -31,7 +38,7 @@ export interface TransportWorld {
   v1(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: V1Body }>;
   /** The desktop's IPC path: the dispatcher with the local owner's context. */
   ipc<T>(name: string, args?: unknown): Promise<T>;
-  /** `npm run cli -- <argv> --json` on the same data directory: its real command code, in-process. */
+  /** `npm run cli -- <argv> --json` on the same store (--data-dir or --database-url): its real command code, in-process. */
   cli<T>(module: string, argv: string[]): Promise<T>;
   /** The web dashboard's bridge over HTTP, signed in as an invited analyst. */
   bridge<T>(name: string, args?: unknown): Promise<T>;
@@ -47,17 +54,35 @@ export interface V1Body {
 /**
  * A workspace on the agency plan with `accountCount` demo accounts connected and fully synced, the
  * clock fixed at 18:00 UTC on PARITY_TODAY (so accounts east and west of UTC are on different days).
+ * On 'postgres' the store is a team server's: a real PostgreSQL this starts, the team core (its jobs
+ * on leases, report files as rows) and rate limits counted in the database.
  */
-export async function transportWorld(accountCount = 2): Promise<TransportWorld> {
+export async function transportWorld(accountCount = 2, engine: Engine = 'sqlite'): Promise<TransportWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-parity-'));
   const clock = fixedClock(new Date(`${PARITY_TODAY}T18:00:00.000Z`));
   let platform: DemoPlatform | undefined;
   let api: ApiServer | undefined;
   let app: App | undefined;
+  let postgres: TestPostgres | undefined;
+  // The team server's database and key file; the CLI reaches the same store through them.
+  const team: { databaseUrl?: string; keyFile?: string } = {};
+  const openCore = async (): Promise<{ core: Core; rateLimits?: PgRateLimiter }> => {
+    if (engine === 'sqlite') return { core: createCore({ dataDir, clock }) };
+    postgres = await startTestPostgres();
+    team.databaseUrl = await postgres.createDatabase();
+    team.keyFile = join(dataDir, 'adlens.key');
+    writeFileSync(team.keyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+    const core = await openTeamCore({
+      databaseUrl: team.databaseUrl,
+      clock,
+      env: { ADLENS_SECRET_KEY_FILE: team.keyFile },
+    });
+    return { core, rateLimits: new PgRateLimiter(core.pool, clock) };
+  };
   try {
     platform = await startDemoPlatform({ port: 0, seed: 5, today: PARITY_TODAY });
     const demo = { url: platform.url, apiVersion: platform.apiVersion };
-    const core = createCore({ dataDir, clock });
+    const { core, rateLimits } = await openCore();
     let apiUrl: string | null = null;
     const built = createApp(core, {
       sync: { demoPlatform: async () => demo },
@@ -74,7 +99,11 @@ export async function transportWorld(accountCount = 2): Promise<TransportWorld> 
     });
     const ctx = await app.use.identity.contextForUser(owner.id);
     const dashboard = createDashboard(app, { rendererDir: join(dataDir, 'no-renderer') });
-    api = await createApiServer(app, { port: 0, fallback: dashboard });
+    api = await createApiServer(app, {
+      port: 0,
+      fallback: dashboard,
+      ...(rateLimits ? { rateLimits } : {}),
+    });
     apiUrl = api.url;
     const server = api;
 
@@ -130,8 +159,10 @@ export async function transportWorld(accountCount = 2): Promise<TransportWorld> 
     };
     const openPlatform = platform;
     const openApp = app;
+    const store = team.databaseUrl ? ['--database-url', team.databaseUrl] : ['--data-dir', dataDir];
     return {
       app,
+      engine,
       dataDir,
       workspaceId: workspace.id,
       ctx,
@@ -157,16 +188,13 @@ export async function transportWorld(accountCount = 2): Promise<TransportWorld> 
         let stdout = '';
         let stderr = '';
         process.env.ADLENS_NOW = clock.now().toISOString();
-        const code = await runCommand(
-          module,
-          (await load()).default,
-          [...argv, '--data-dir', dataDir, '--json'],
-          {
-            stdout: (text) => (stdout += text),
-            stderr: (text) => (stderr += text),
-          },
-        );
+        if (team.keyFile) process.env.ADLENS_SECRET_KEY_FILE = team.keyFile;
+        const code = await runCommand(module, (await load()).default, [...argv, ...store, '--json'], {
+          stdout: (text) => (stdout += text),
+          stderr: (text) => (stderr += text),
+        });
         delete process.env.ADLENS_NOW;
+        delete process.env.ADLENS_SECRET_KEY_FILE;
         if (code !== 0) throw new Error(`cli ${module} ${argv.join(' ')} exited ${code}: ${stderr}`);
         return JSON.parse(stdout) as T;
       },
@@ -183,6 +211,7 @@ export async function transportWorld(accountCount = 2): Promise<TransportWorld> 
         await server.close();
         await openApp.stop();
         await openPlatform.close();
+        await postgres?.stop();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
@@ -190,6 +219,7 @@ export async function transportWorld(accountCount = 2): Promise<TransportWorld> 
     await api?.close();
     await app?.stop();
     await platform?.close();
+    await postgres?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
