@@ -1,6 +1,12 @@
-// Every statement the API prepares while serving each endpoint is run through EXPLAIN QUERY PLAN:
-// none may scan a whole table that grows with the data (campaigns, insights, jobs…). This keeps
-// every index the API needs honest, including ones added later for queries not written yet.
+// Every statement the API runs while serving each endpoint is explained on each engine: none may scan
+// a whole table that grows with the data (campaigns, insights, jobs…). SQLite: EXPLAIN QUERY PLAN.
+// PostgreSQL (a team server process): EXPLAIN (GENERIC_PLAN) with sequential scans, hash and merge
+// joins switched off, so the planner takes keyed access wherever an index allows it (as it would on
+// tables of millions of rows; on test-sized tables it rightly reads a few pages whole): a sequential
+// scan, or a walk of a whole index, left in the plan means no index can serve the statement. This
+// keeps every index the API needs honest on both engines, including ones added later for queries not
+// written yet.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../store/open';
 import {
@@ -14,7 +20,9 @@ import {
 } from '../../test-support/api-fixtures';
 import { statements as insightStatements } from '../insights/queries';
 import { reconcileIssues } from '../issues/lifecycle';
-import { sqliteSql } from '../store/sql';
+import type { Clock } from '../clock';
+import { numberedPlaceholders } from '../store/pg/sql';
+import type { TeamCore } from '../team-core';
 import { call, startTestApi, type TestApi } from '../../test-support/api-server';
 
 const GROWING_TABLES = [
@@ -37,8 +45,13 @@ const GROWING_TABLES = [
   'alert_deliveries',
 ];
 
+const NOW = '2026-03-10T12:00:00.000Z';
 let t: TestApi;
 const statements = new Set<string>();
+
+/** Every statement text in a module's table of statements. */
+const texts = (value: unknown): string[] =>
+  typeof value === 'string' ? [value] : Object.values(value as object).flatMap(texts);
 
 function capture(db: Db): void {
   const prepare = db.prepare.bind(db);
@@ -123,10 +136,8 @@ function explain(db: Db, sql: string): Array<{ detail: string }> {
   throw new Error(`could not bind the parameters of: ${sql}`);
 }
 
-beforeAll(async () => {
-  t = await startTestApi({ now: '2026-03-10T12:00:00.000Z' });
-  const db = t.core.db;
-  capture(db);
+/** One account of three campaigns with ads and 69 days of insights, and a key. */
+async function seedPlanWorld(db: Db, clock: Clock) {
   const { workspaceId } = seedWorkspace(db, { plan: 'agency' });
   const account = seedAccount(db, { workspaceId, mode: 'test' });
   for (let c = 0; c < 3; c++) {
@@ -148,7 +159,13 @@ beforeAll(async () => {
       }),
     });
   }
-  const { key } = await seedKey(db, t.core.clock, { workspaceId, mode: 'test' });
+  const { key } = await seedKey(db, clock, { workspaceId, mode: 'test' });
+  return { workspaceId, account, key };
+}
+
+/** Calls every endpoint (and the use cases and watcher passes behind the screens) once. */
+async function exercise(t: TestApi, seeded: Awaited<ReturnType<typeof seedPlanWorld>>): Promise<void> {
+  const { workspaceId, account, key } = seeded;
   const get = async (path: string) => {
     const res = await call(t.url, path, { key });
     expect(res.status, path).toBeLessThan(300);
@@ -242,17 +259,56 @@ beforeAll(async () => {
   await t.app.use.diagnostics.evidence(ctx, diagnosticId);
   await t.app.watcher.tick();
   await t.app.watcher.judgeNewData();
-  // Every insights statement, run by these endpoints or not (the screens' per-window sums among them).
-  const texts = (value: unknown): string[] =>
-    typeof value === 'string' ? [value] : Object.values(value as object).flatMap(texts);
-  for (const text of texts(insightStatements(sqliteSql(db)))) statements.add(text);
-});
+}
 
-afterAll(async () => {
-  await t.close();
-});
+/** A node of PostgreSQL's JSON plan (the fields read here). */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
 
-describe('query plans of every statement the API ran', () => {
+/**
+ * The reads of a whole growing table in a plan: a sequential scan, or a walk of a whole index (no
+ * Index Cond) — except a partial index (it holds only the rows still to handle) and an ordered walk
+ * that stops after a page (ORDERED_WALKS under a LIMIT). A bitmap scan is judged by its index scans.
+ */
+function wholeReads(
+  node: PlanNode,
+  partial: ReadonlySet<string>,
+  limited: boolean,
+  table?: string,
+): string[] {
+  const relation = node['Relation Name'] ?? table;
+  const index = node['Index Name'];
+  const growing = relation !== undefined && GROWING_TABLES.includes(relation);
+  let found: string[] = [];
+  if (growing && node['Node Type'] === 'Seq Scan') found = [`Seq Scan on ${relation}`];
+  if (growing && index && !node['Index Cond'] && !partial.has(index)) {
+    if (!(limited && ORDERED_WALKS.includes(index)))
+      found = [`${node['Node Type']} of all of ${index} on ${relation}`];
+  }
+  // A bitmap heap scan's index scans name no table: they read the heap scan's.
+  const inherited = node['Node Type'] === 'Bitmap Heap Scan' ? relation : undefined;
+  return [...found, ...(node.Plans ?? []).flatMap((child) => wholeReads(child, partial, limited, inherited))];
+}
+
+describe('query plans on sqlite: every statement the API ran', () => {
+  beforeAll(async () => {
+    const started = await startTestApi({ now: NOW, seed: seedPlanWorld });
+    t = started;
+    capture(t.core.db);
+    await exercise(t, started.seeded);
+    // Every insights statement, run by these endpoints or not (the screens' per-window sums among them).
+    for (const text of texts(insightStatements(t.core.sql))) statements.add(text);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
   it('captured the statements of every endpoint', () => {
     expect(statements.size).toBeGreaterThan(20);
   });
@@ -273,5 +329,71 @@ describe('query plans of every statement the API ran', () => {
     expect(
       plan.some((d) => /SEARCH i USING COVERING INDEX insights_campaign_daily_account_date/.test(d)),
     ).toBe(true);
+  });
+});
+
+describe('query plans on postgres: every statement the API ran', () => {
+  let team: TestApi;
+  const ran = new Set<string>();
+  const query = pg.Client.prototype.query;
+
+  beforeAll(async () => {
+    const started = await startTestApi({ now: NOW, engine: 'postgres', seed: seedPlanWorld });
+    team = started;
+    // Every statement any pooled connection runs, as the driver receives it ($1 placeholders).
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | null)?.text;
+      if (text) ran.add(text);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    await exercise(team, started.seeded);
+    for (const text of texts(insightStatements(team.core.sql))) ran.add(numberedPlaceholders(text));
+  });
+
+  afterAll(async () => {
+    pg.Client.prototype.query = query;
+    await team?.close();
+  });
+
+  it('captured the statements of every endpoint', () => {
+    expect([...ran].filter((sql) => /^\s*(SELECT|WITH)/i.test(sql)).length).toBeGreaterThan(20);
+  });
+
+  it('never scans a growing table sequentially, even with sequential scans made the last resort', async () => {
+    const client = await (team.core as TeamCore).pool.connect();
+    const offenders: string[] = [];
+    try {
+      // Keyed access wherever an index allows it: what a table of millions of rows would get, and what
+      // a few test rows would not (the planner rightly reads a small table whole).
+      for (const setting of ['enable_seqscan', 'enable_hashjoin', 'enable_mergejoin'])
+        await client.query(`SET ${setting} = off`);
+      const partial = new Set(
+        (
+          await client.query<{ indexname: string }>(
+            `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexdef LIKE '% WHERE %'`,
+          )
+        ).rows.map((row) => row.indexname),
+      );
+      const seqScans = async (sql: string): Promise<string[]> => {
+        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `EXPLAIN (GENERIC_PLAN, FORMAT JSON) ${sql}`,
+        );
+        return wholeReads(rows[0]!['QUERY PLAN'][0].Plan, partial, /\bLIMIT\b/i.test(sql));
+      };
+      // The control: a statement no index can serve is caught, so a clean result below means something.
+      expect(await seqScans(`SELECT id FROM campaigns WHERE name LIKE $1`)).toHaveLength(1);
+      expect(await seqScans(`SELECT id FROM campaigns WHERE account_id = $1`)).toEqual([]);
+      let explained = 0;
+      for (const sql of ran) {
+        if (!/^\s*(SELECT|WITH|UPDATE|DELETE|INSERT)/i.test(sql)) continue;
+        explained += 1;
+        for (const line of await seqScans(sql))
+          offenders.push(`${line}\n    in: ${sql.replace(/\s+/g, ' ').slice(0, 240)}`);
+      }
+      expect(explained).toBeGreaterThan(40);
+    } finally {
+      client.release();
+    }
+    expect(offenders).toEqual([]);
   });
 });
