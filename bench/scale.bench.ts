@@ -5,7 +5,8 @@
 // server's peak RSS. ADLENS_SCALE=0.1 shrinks the account count (development); the generator is
 // engine-neutral and the loader is per engine (bench/scale/load-*.ts), so a second engine adds a loader.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,7 +16,7 @@ import { connectPg } from '../src/core/store/pg/connect';
 import { migratePg } from '../src/core/store/pg/migrate';
 import { account, agencyShape, datesEnding, type AgencyShape } from './scale/agency';
 import { loadPostgres } from './scale/load-pg';
-import { loadSqlite } from './scale/load-sqlite';
+import { loadSqlite, type LoadedAgency } from './scale/load-sqlite';
 import { concurrent, sequential, type Read } from './scale/reads';
 
 const SCALE = Number(process.env.ADLENS_SCALE ?? 1);
@@ -38,11 +39,12 @@ interface ServerProcess {
   stop(): Promise<number>;
 }
 
-async function startServer(dataDir: string): Promise<ServerProcess> {
+/** A server process on a data directory, or (a postgres:// URL) one process of a team server. */
+async function startServer(store: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('./scale/server.ts', import.meta.url).pathname, dataDir],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
+    ['--import', 'tsx', new URL('./scale/server.ts', import.meta.url).pathname, store],
+    { stdio: ['pipe', 'pipe', 'inherit'], env },
   );
   const lines = createInterface({ input: child.stdout });
   const next = () =>
@@ -123,116 +125,7 @@ const suite: BenchSuite = {
       const server = await startServer(dataDir);
       let rssMb = NaN;
       try {
-        const key = agency.key;
-        const accounts = agency.accountIds;
-        // Reads cycle through 8 accounts spread over the agency (different currencies and zones).
-        const spread = Array.from({ length: 8 }, (_, i) => Math.floor((i * accounts.length) / 8));
-        const platformIds = spread.map((i) => account(i).platformAccountId);
-        const total = rows.campaigns;
-        // Deep pages: around 80% of the list (page 2000 of 2500 at full size).
-        const deepPage = Math.max(2, Math.floor((total / 20) * 0.8));
-        const deepPages = [deepPage, Math.max(2, deepPage - 7), Math.max(2, Math.floor(deepPage * 0.9))];
-        const last90 = datesEnding(today, 91);
-        const from = last90[0] as string;
-        const to = last90[89] as string;
-        // Account diagnostics: the job (POST, then poll) on three accounts; the read is a GET of one.
-        const jobs: number[] = [];
-        const diagnosticIds: string[] = [];
-        for (const platformId of platformIds.slice(0, 3)) {
-          const job = await accountDiagnostic(server.url, key, platformId);
-          jobs.push(job.ms);
-          diagnosticIds.push(job.id);
-        }
-        const reads: Read[] = [
-          {
-            name: 'GET /v1/accounts',
-            paths: ['/v1/accounts', '/v1/accounts?page=2', '/v1/accounts?page_size=100'],
-          },
-          { name: 'GET /v1/campaigns (page 1)', paths: ['/v1/campaigns'] },
-          {
-            name: `GET /v1/campaigns?page=${deepPage} (deep page)`,
-            paths: deepPages.map((p) => `/v1/campaigns?page=${p}`),
-          },
-          {
-            name: 'GET /v1/campaigns?account_id=…&sort=-spend (page 1 and 4)',
-            paths: platformIds.flatMap((id) => [
-              `/v1/campaigns?account_id=${id}&sort=-spend`,
-              `/v1/campaigns?account_id=${id}&sort=-spend&page=4`,
-            ]),
-          },
-          {
-            name: 'GET /v1/campaigns/{id}?include=adSets,insights (lifetime: 730 days)',
-            paths: agency.sampleCampaignIds
-              .filter((_, i) => i % 13 === 0)
-              .slice(0, 12)
-              .map((id) => `/v1/campaigns/${id}?include=adSets,insights&insightsDateRange=lifetime`),
-          },
-          {
-            name: 'GET /v1/insights/summary, one account, 90 days',
-            paths: platformIds.map(
-              (id) => `/v1/insights/summary?account_id=${id}&date_start=${from}&date_end=${to}`,
-            ),
-          },
-          {
-            name: 'GET /v1/insights/summary, whole workspace, 90 days',
-            paths: [`/v1/insights/summary?date_start=${from}&date_end=${to}`],
-          },
-          { name: 'GET /v1/portfolio', paths: ['/v1/portfolio'] },
-          {
-            name: 'GET /v1/diagnostics/{id} (stored account diagnostic)',
-            paths: diagnosticIds.map((id) => `/v1/diagnostics/${id}`),
-          },
-        ];
-        for (const read of reads) {
-          const one = await sequential(server.url, key, read, SAMPLES);
-          const many = await concurrent(server.url, key, read, CLIENTS, CONCURRENT_SECONDS, one.p50);
-          log(
-            `  ${read.name}: p50 ${one.p50.toFixed(1)} / p99 ${one.p99.toFixed(1)} ms; 8 clients p50 ${many.p50} / p99 ${many.p99} ms`,
-          );
-          const refused = (t: { non200: number }) => (t.non200 > 0 ? `; ${t.non200} answers not 200` : '');
-          figures.push(
-            figure({
-              suite: SUITE,
-              name: `${read.name}: p50`,
-              value: one.p50,
-              unit: 'ms',
-              note: `${one.samples} one at a time${refused(one)}`,
-            }),
-            figure({
-              suite: SUITE,
-              name: `${read.name}: p99`,
-              value: one.p99,
-              unit: 'ms',
-              target: { op: '<=', value: READ_TARGET_MS, of: 'value' },
-              ...(one.non200 > 0 ? { note: refused(one).slice(2) } : {}),
-            }),
-            figure({
-              suite: SUITE,
-              name: `${read.name}, 8 clients: p50`,
-              value: many.p50,
-              unit: 'ms',
-              note: `${many.samples} requests${refused(many)}`,
-            }),
-            figure({
-              suite: SUITE,
-              name: `${read.name}, 8 clients: p99`,
-              value: many.p99,
-              unit: 'ms',
-              target: { op: '<=', value: READ_TARGET_MS, of: 'value' },
-              ...(many.non200 > 0 ? { note: refused(many).slice(2) } : {}),
-            }),
-          );
-        }
-        figures.push(
-          figure({
-            suite: SUITE,
-            name: 'account diagnostic job (POST, then poll to completed), 100 campaigns: median',
-            value: percentile(jobs, 50),
-            unit: 'ms',
-            target: { op: '<=', value: 1000, of: 'value' },
-            note: `${jobs.map((ms) => ms.toFixed(0)).join(', ')} ms; a job, not a read: the 50 ms target is the stored diagnostic's GET`,
-          }),
-        );
+        figures.push(...(await measureReads([server.url], agency, '', today)));
       } finally {
         rssMb = await server.stop();
       }
@@ -248,44 +141,210 @@ const suite: BenchSuite = {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-    if (ENGINES.includes('postgres')) figures.push(...(await postgresFigures(shape)));
+    if (ENGINES.includes('postgres')) figures.push(...(await postgresFigures(shape, today)));
     return figures;
   },
 };
 
 /**
- * The same agency loaded into PostgreSQL (a server the bench starts from npm, as the tests do): load
- * time and size on disk. The reads need `serve --database-url`, which is not built yet.
+ * Times every read of item 7 against the server processes at `urls` (one-at-a-time requests go to
+ * each in turn; the 8 clients are shared out among them), and an account diagnostic's job.
  */
-async function postgresFigures(shape: AgencyShape): Promise<BenchFigure[]> {
+async function measureReads(
+  urls: string[],
+  agency: LoadedAgency,
+  label: string,
+  today: string,
+): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
+  const { rows } = agency;
+  const key = agency.key;
+  const url = urls[0] as string;
+  const accounts = agency.accountIds;
+  // Reads cycle through 8 accounts spread over the agency (different currencies and zones).
+  const spread = Array.from({ length: 8 }, (_, i) => Math.floor((i * accounts.length) / 8));
+  const platformIds = spread.map((i) => account(i).platformAccountId);
+  const total = rows.campaigns;
+  // Deep pages: around 80% of the list (page 2000 of 2500 at full size).
+  const deepPage = Math.max(2, Math.floor((total / 20) * 0.8));
+  const deepPages = [deepPage, Math.max(2, deepPage - 7), Math.max(2, Math.floor(deepPage * 0.9))];
+  const last90 = datesEnding(today, 91);
+  const from = last90[0] as string;
+  const to = last90[89] as string;
+  // Account diagnostics: the job (POST, then poll) on three accounts; the read is a GET of one.
+  const jobs: number[] = [];
+  const diagnosticIds: string[] = [];
+  for (const platformId of platformIds.slice(0, 3)) {
+    const job = await accountDiagnostic(url, key, platformId);
+    jobs.push(job.ms);
+    diagnosticIds.push(job.id);
+  }
+  const reads: Read[] = [
+    {
+      name: 'GET /v1/accounts',
+      paths: ['/v1/accounts', '/v1/accounts?page=2', '/v1/accounts?page_size=100'],
+    },
+    { name: 'GET /v1/campaigns (page 1)', paths: ['/v1/campaigns'] },
+    {
+      name: `GET /v1/campaigns?page=${deepPage} (deep page)`,
+      paths: deepPages.map((p) => `/v1/campaigns?page=${p}`),
+    },
+    {
+      name: 'GET /v1/campaigns?account_id=…&sort=-spend (page 1 and 4)',
+      paths: platformIds.flatMap((id) => [
+        `/v1/campaigns?account_id=${id}&sort=-spend`,
+        `/v1/campaigns?account_id=${id}&sort=-spend&page=4`,
+      ]),
+    },
+    {
+      name: 'GET /v1/campaigns/{id}?include=adSets,insights (lifetime: 730 days)',
+      paths: agency.sampleCampaignIds
+        .filter((_, i) => i % 13 === 0)
+        .slice(0, 12)
+        .map((id) => `/v1/campaigns/${id}?include=adSets,insights&insightsDateRange=lifetime`),
+    },
+    {
+      name: 'GET /v1/insights/summary, one account, 90 days',
+      paths: platformIds.map(
+        (id) => `/v1/insights/summary?account_id=${id}&date_start=${from}&date_end=${to}`,
+      ),
+    },
+    {
+      name: 'GET /v1/insights/summary, whole workspace, 90 days',
+      paths: [`/v1/insights/summary?date_start=${from}&date_end=${to}`],
+    },
+    { name: 'GET /v1/portfolio', paths: ['/v1/portfolio'] },
+    {
+      name: 'GET /v1/diagnostics/{id} (stored account diagnostic)',
+      paths: diagnosticIds.map((id) => `/v1/diagnostics/${id}`),
+    },
+  ];
+  for (const read of reads) {
+    const one = await sequential(urls, key, read, SAMPLES);
+    const many = await concurrent(urls, key, read, CLIENTS, CONCURRENT_SECONDS, one.p50);
+    log(
+      `  ${label}${read.name}: p50 ${one.p50.toFixed(1)} / p99 ${one.p99.toFixed(1)} ms; 8 clients p50 ${many.p50} / p99 ${many.p99} ms`,
+    );
+    const refused = (t: { non200: number }) => (t.non200 > 0 ? `; ${t.non200} answers not 200` : '');
+    figures.push(
+      figure({
+        suite: SUITE,
+        name: `${label}${read.name}: p50`,
+        value: one.p50,
+        unit: 'ms',
+        note: `${one.samples} one at a time${refused(one)}`,
+      }),
+      figure({
+        suite: SUITE,
+        name: `${label}${read.name}: p99`,
+        value: one.p99,
+        unit: 'ms',
+        target: { op: '<=', value: READ_TARGET_MS, of: 'value' },
+        ...(one.non200 > 0 ? { note: refused(one).slice(2) } : {}),
+      }),
+      figure({
+        suite: SUITE,
+        name: `${label}${read.name}, 8 clients: p50`,
+        value: many.p50,
+        unit: 'ms',
+        note: `${many.samples} requests${refused(many)}`,
+      }),
+      figure({
+        suite: SUITE,
+        name: `${label}${read.name}, 8 clients: p99`,
+        value: many.p99,
+        unit: 'ms',
+        target: { op: '<=', value: READ_TARGET_MS, of: 'value' },
+        ...(many.non200 > 0 ? { note: refused(many).slice(2) } : {}),
+      }),
+    );
+  }
+  figures.push(
+    figure({
+      suite: SUITE,
+      name: `${label}account diagnostic job (POST, then poll to completed), 100 campaigns: median`,
+      value: percentile(jobs, 50),
+      unit: 'ms',
+      target: { op: '<=', value: 1000, of: 'value' },
+      note: `${jobs.map((ms) => ms.toFixed(0)).join(', ')} ms; a job, not a read: the 50 ms target is the stored diagnostic's GET`,
+    }),
+  );
+  return figures;
+}
+
+/**
+ * The same agency loaded into PostgreSQL (a server the bench starts from npm, as the tests do): load
+ * time and size on disk, then the same reads against one `serve --database-url` process and against
+ * two on the same database (requests shared out among them), and each process's peak RSS.
+ */
+async function postgresFigures(shape: AgencyShape, today: string): Promise<BenchFigure[]> {
   const server = await startTestPostgres();
+  const keyDir = mkdtempSync(join(tmpdir(), 'adlens-scale-key-'));
   try {
-    const pool = connectPg(await server.createDatabase(), { max: 2 });
+    const databaseUrl = await server.createDatabase();
+    const pool = connectPg(databaseUrl, { max: 2 });
+    let agency: LoadedAgency;
     try {
       await migratePg(pool);
       log(`  loading the same agency into PostgreSQL`);
-      const agency = await loadPostgres(pool, shape, log);
-      log('  PostgreSQL reads: not measured (serve --database-url is not built yet)');
-      return [
-        figure({
-          suite: SUITE,
-          name: 'PostgreSQL: load (one INSERT … unnest per table and account)',
-          value: agency.loadMs / 1000,
-          unit: 's',
-          note: `${Math.round(agency.rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s`,
-        }),
-        figure({
-          suite: SUITE,
-          name: 'PostgreSQL: size on disk',
-          value: agency.bytesOnDisk / 2 ** 30,
-          unit: 'GiB',
-        }),
-      ];
+      agency = await loadPostgres(pool, shape, log);
+      // Fresh statistics, as autovacuum would have them on a database loaded hours ago.
+      await pool.query('ANALYZE');
     } finally {
       await pool.end();
     }
+    const figures = [
+      figure({
+        suite: SUITE,
+        name: 'PostgreSQL: load (one INSERT … unnest per table and account)',
+        value: agency.loadMs / 1000,
+        unit: 's',
+        note: `${Math.round(agency.rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s`,
+      }),
+      figure({
+        suite: SUITE,
+        name: 'PostgreSQL: size on disk',
+        value: agency.bytesOnDisk / 2 ** 30,
+        unit: 'GiB',
+      }),
+    ];
+    const keyFile = join(keyDir, 'adlens.key');
+    writeFileSync(keyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+    const env = { ...process.env, ADLENS_SECRET_KEY_FILE: keyFile };
+    for (const processes of [1, 2]) {
+      const servers: ServerProcess[] = [];
+      try {
+        for (let i = 0; i < processes; i++) servers.push(await startServer(databaseUrl, env));
+        const label = `PostgreSQL, ${processes} serve process${processes > 1 ? 'es' : ''}: `;
+        log(`  ${label}reads`);
+        figures.push(
+          ...(await measureReads(
+            servers.map((s) => s.url),
+            agency,
+            label,
+            today,
+          )),
+        );
+      } finally {
+        const peaks: number[] = [];
+        for (const s of servers) peaks.push(await s.stop());
+        if (peaks.length > 0)
+          figures.push(
+            figure({
+              suite: SUITE,
+              name: `PostgreSQL, ${processes} serve process${processes > 1 ? 'es' : ''}: peak RSS (largest)`,
+              value: Math.max(...peaks),
+              unit: 'MB',
+              target: { op: '<=', value: RSS_TARGET_MB, of: 'value' },
+              note: peaks.map((mb) => `${mb.toFixed(0)} MB`).join(', '),
+            }),
+          );
+      }
+    }
+    return figures;
   } finally {
     await server.stop();
+    rmSync(keyDir, { recursive: true, force: true });
   }
 }
 

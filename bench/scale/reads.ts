@@ -33,11 +33,13 @@ type Autocannon = (opts: {
 }) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-export async function sequential(url: string, key: string, read: Read, samples: number): Promise<Timing> {
+/** One request at a time, to each server process in turn. */
+export async function sequential(urls: string[], key: string, read: Read, samples: number): Promise<Timing> {
   const times: number[] = [];
   let non200 = 0;
   for (let i = -2; i < samples; i++) {
     const path = read.paths[(i + read.paths.length * 2) % read.paths.length] as string;
+    const url = urls[(i + urls.length * 2) % urls.length] as string;
     const started = performance.now();
     const res = await fetch(`${url}${path}`, { headers: { 'x-api-key': key } });
     await res.arrayBuffer();
@@ -52,10 +54,12 @@ export async function sequential(url: string, key: string, read: Read, samples: 
 /**
  * `clients` connections, each sending its next request when its last is answered, for about
  * `seconds` judged from the one-at-a-time median (at least two requests per client, so a read of
- * several seconds still gives figures; at most 400 requests).
+ * several seconds still gives figures; at most 400 requests). With several server processes the
+ * connections are shared out among them, all at once; the p50 is the mean of theirs and the p99 the
+ * worst of theirs (autocannon reports percentiles, not samples).
  */
 export async function concurrent(
-  url: string,
+  urls: string[],
   key: string,
   read: Read,
   clients: number,
@@ -67,18 +71,23 @@ export async function concurrent(
     400,
     Math.max(clients * 2, Math.round((seconds * 1000 * clients) / Math.max(1, medianMs))),
   );
-  const result = await autocannon({
-    url,
-    connections: clients,
-    amount,
-    timeout: 120,
-    requests: read.paths.map((path) => ({ method: 'GET', path, headers })),
-  });
-  const answered = result.requests.total > 0;
+  const share = Math.max(1, Math.floor(clients / urls.length));
+  const results = await Promise.all(
+    urls.map((url) =>
+      autocannon({
+        url,
+        connections: share,
+        amount: Math.max(share, Math.round(amount / urls.length)),
+        timeout: 120,
+        requests: read.paths.map((path) => ({ method: 'GET', path, headers })),
+      }),
+    ),
+  );
+  const answered = results.filter((r) => r.requests.total > 0);
   return {
-    p50: answered ? result.latency.p50 : NaN,
-    p99: answered ? result.latency.p99 : NaN,
-    samples: result.requests.total,
-    non200: result.non2xx + result.errors + result.timeouts,
+    p50: answered.length > 0 ? answered.reduce((sum, r) => sum + r.latency.p50, 0) / answered.length : NaN,
+    p99: answered.length > 0 ? Math.max(...answered.map((r) => r.latency.p99)) : NaN,
+    samples: results.reduce((sum, r) => sum + r.requests.total, 0),
+    non200: results.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
   };
 }

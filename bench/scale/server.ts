@@ -1,20 +1,28 @@
 // The server side of the scale bench, in its own process as `npm run serve` runs: the one host start
-// (startHost) over the generated data directory, on 127.0.0.1, without watching (the generated
-// accounts have no real tokens) and with the response cache off so every answer is computed.
+// over the generated store, on 127.0.0.1, without watching (the generated accounts have no real
+// tokens) and with the response cache off so every answer is computed. The store is a data directory
+// (startHost), or a postgres:// URL: then this is one process of a team server (startTeamHost, its key
+// file from ADLENS_SECRET_KEY_FILE), and several of them may serve one database.
 // Prints one JSON line with its URL; when stdin closes, prints its peak RSS and stops.
 import { startHost } from '../../src/core/host/start';
+import { startTeamHost } from '../../src/core/host/team';
 
-async function main(): Promise<void> {
-  const dataDir = process.argv[2];
-  if (!dataDir) throw new Error('usage: server.ts DATA_DIR');
-  const host = await startHost({
-    dataDir,
+async function start(store: string): Promise<{ url: string; stop(): Promise<void> }> {
+  if (/^postgres(ql)?:\/\//.test(store)) return startTeamHost({ databaseUrl: store, port: 0, watch: false });
+  return startHost({
+    dataDir: store,
     kind: 'headless',
     port: 0,
     provision: 'bare',
     watch: false,
     cacheResponses: false,
   });
+}
+
+async function main(): Promise<void> {
+  const store = process.argv[2];
+  if (!store) throw new Error('usage: server.ts DATA_DIR|postgres://…');
+  const host = await start(store);
   process.stdout.write(`${JSON.stringify({ url: host.url })}\n`);
   process.stdin.resume();
   process.stdin.on('end', () => {

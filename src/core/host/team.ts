@@ -38,6 +38,8 @@ export interface TeamHostOptions {
   jobTimings?: { leaseMs?: number; pollMs?: number };
   /** The embedded demo platform answers each request this much later (a slow network: tests, demos). */
   demoLatencyMs?: number;
+  /** Let the leader watch the accounts (default); benches of generated accounts without tokens turn it off. */
+  watch?: boolean;
 }
 
 export interface TeamHost {
@@ -109,15 +111,18 @@ export async function startTeamHost(opts: TeamHostOptions): Promise<TeamHost> {
     });
     started.reports.setBaseUrl(api.url);
     started.start();
-    leadership = seekLeadership(core.pool, WATCHER_LOCK, {
-      lead: () => {
-        core.logger.info('this process now watches the accounts for the team server');
-        started.watcher.start();
-      },
-      follow: () => started.watcher.stop(),
-      logger: core.logger,
-      ...(opts.leaderRetryMs ? { retryMs: opts.leaderRetryMs } : {}),
-    });
+    leadership =
+      opts.watch === false
+        ? { leading: false, stop: async () => {} }
+        : seekLeadership(core.pool, WATCHER_LOCK, {
+            lead: () => {
+              core.logger.info('this process now watches the accounts for the team server');
+              started.watcher.start();
+            },
+            follow: () => started.watcher.stop(),
+            logger: core.logger,
+            ...(opts.leaderRetryMs ? { retryMs: opts.leaderRetryMs } : {}),
+          });
     const initialSync = composed.provisioned ? syncDemoAccounts(core, started.sync) : Promise.resolve();
     const running = { app: started, api, dashboard, platform: hosted, leadership };
     let stopping: Promise<void> | undefined;
