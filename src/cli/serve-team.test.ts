@@ -62,7 +62,7 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
-async function until<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
+async function until<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 180_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -112,7 +112,7 @@ describe('three serve processes on one PostgreSQL', () => {
     const created = await cli(['key', 'create', '--workspace', workspaceId, '--mode', 'test']);
     expect(created.code, created.stderr).toBe(0);
     key = (JSON.parse(created.stdout) as { key: string }).key;
-  }, 180_000);
+  }, 360_000);
 
   it('relays an event announced on one process to a stream on another', async () => {
     const [first, second] = processes as [Serve, Serve, Serve];
@@ -134,7 +134,7 @@ describe('three serve processes on one PostgreSQL', () => {
     }, 60_000);
     await reader.cancel();
     await until(async () => (await rows(`SELECT 1 FROM sync_runs WHERE status = 'running'`)).length === 0);
-  }, 90_000);
+  }, 240_000);
 
   it('counts 120 reads a minute per key across the processes', async () => {
     const created = await cli(['key', 'create', '--workspace', workspaceId, '--mode', 'test']);
@@ -153,7 +153,7 @@ describe('three serve processes on one PostgreSQL', () => {
       expect(error.type).toBe('rate_limit_error');
       expect(error.message).toMatch(/retry in \d+ seconds/);
     }
-  }, 60_000);
+  }, 120_000);
 
   it('runs a diagnostic job once, whichever process claims it', async () => {
     const [first] = processes as [Serve];
@@ -180,7 +180,7 @@ describe('three serve processes on one PostgreSQL', () => {
     );
     for (const answer of answers)
       expect((answer as { data: { status: string } }).data.status).toBe('completed');
-  }, 90_000);
+  }, 240_000);
 
   it('finishes the sync of a process killed with SIGKILL on another, with no row lost or duplicated', async () => {
     const account = (await rows<{ id: string }>(`SELECT id FROM ad_accounts ORDER BY id DESC LIMIT 1`))[0]!
@@ -246,5 +246,5 @@ describe('three serve processes on one PostgreSQL', () => {
     );
     expect(runs[0]).toEqual({ kind: 'full', status: 'completed' });
     expect(await snapshot()).toEqual(stored);
-  }, 180_000);
+  }, 300_000);
 });

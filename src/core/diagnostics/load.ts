@@ -79,18 +79,19 @@ interface AdRow {
   issues_info: string;
 }
 
-interface DailyRow {
-  entity_id: string;
-  date: string;
-  spend_micros: number;
-  impressions: number;
-  clicks: number;
-  link_clicks: number;
-  conversions: number;
-  revenue_micros: number;
-  reach: number;
-  frequency: number;
-}
+/** A daily row as read (arrays, not objects: an account's diagnosis reads hundreds of thousands). */
+type DailyTuple = [
+  entityId: string,
+  date: string,
+  spend: number,
+  impressions: number,
+  clicks: number,
+  linkClicks: number,
+  conversions: number,
+  revenue: number,
+  reach: number,
+  frequency: number,
+];
 
 interface SnapshotRow {
   ad_set_id: string;
@@ -161,24 +162,25 @@ function statementsFor(sql: Sql): Statements {
 const TEXTS: Partial<Record<Sql['engine'], Statements>> = {};
 const statements = (sql: Sql): Statements => (TEXTS[sql.engine] ??= statementsFor(sql));
 
-function fillDaily(rows: DailyRow[], target: Map<string, Map<string, DayRow>>): void {
-  for (const r of rows) {
-    let map = target.get(r.entity_id);
+function fillDaily(rows: DailyTuple[], target: Map<string, Map<string, DayRow>>): void {
+  for (const [
+    entityId,
+    date,
+    spend,
+    impressions,
+    clicks,
+    linkClicks,
+    conversions,
+    revenue,
+    reach,
+    frequency,
+  ] of rows) {
+    let map = target.get(entityId);
     if (!map) {
       map = new Map();
-      target.set(r.entity_id, map);
+      target.set(entityId, map);
     }
-    map.set(r.date, {
-      date: r.date,
-      spend: r.spend_micros,
-      impressions: r.impressions,
-      clicks: r.clicks,
-      linkClicks: r.link_clicks,
-      conversions: r.conversions,
-      revenue: r.revenue_micros,
-      reach: r.reach,
-      frequency: r.frequency,
-    });
+    map.set(date, { date, spend, impressions, clicks, linkClicks, conversions, revenue, reach, frequency });
   }
 }
 
@@ -216,9 +218,9 @@ export async function loadCampaigns(
   const campaignDaily = new Map<string, Map<string, DayRow>>();
   const adSetDaily = new Map<string, Map<string, DayRow>>();
   const adDaily = new Map<string, Map<string, DayRow>>();
-  if (!light) fillDaily(await sql.all<DailyRow>(s.campaignDaily, [ids, loadFrom, to]), campaignDaily);
-  fillDaily(await sql.all<DailyRow>(s.adSetDaily, [ids, loadFrom, to]), adSetDaily);
-  if (!light) fillDaily(await sql.all<DailyRow>(s.adDaily, [ids, loadFrom, to]), adDaily);
+  if (!light) fillDaily(await sql.values<DailyTuple>(s.campaignDaily, [ids, loadFrom, to]), campaignDaily);
+  fillDaily(await sql.values<DailyTuple>(s.adSetDaily, [ids, loadFrom, to]), adSetDaily);
+  if (!light) fillDaily(await sql.values<DailyTuple>(s.adDaily, [ids, loadFrom, to]), adDaily);
 
   const snapshots = new Map<string, LearningSnapshot[]>();
   for (const r of snapshotRows) {

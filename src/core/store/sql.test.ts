@@ -43,6 +43,17 @@ describe.each(ENGINES)('the store boundary on %s', (engine) => {
       { id: 'a', micros: big, note: '?' },
       { id: 'b', micros: 1, note: 'yes' },
     ]);
+    // The same rows as arrays, columns in select order, exact integers kept; the object form unchanged after.
+    expect(
+      await sql.values<[string, number]>(`SELECT id, micros FROM ledger WHERE micros >= ? ORDER BY id`, [1]),
+    ).toEqual([
+      ['a', big],
+      ['b', 1],
+    ]);
+    expect(await sql.get(`SELECT id, micros FROM ledger WHERE id = ?`, ['b'])).toEqual({
+      id: 'b',
+      micros: 1,
+    });
     expect(await sql.get(`SELECT id FROM ledger WHERE id = ?`, ['none'])).toBeUndefined();
     expect((await sql.run(`DELETE FROM ledger WHERE id = ?`, ['b'])).changes).toBe(1);
     await close();

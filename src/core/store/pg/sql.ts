@@ -49,6 +49,8 @@ type Queryable = Pick<PgClient, 'query'>;
 function over(target: Queryable, depth: number, pool: PgPool | null): Sql {
   const query = (text: string, params: readonly SqlValue[]) =>
     target.query(numberedPlaceholders(text), bound(params));
+  const arrays = (text: string, params: readonly SqlValue[]) =>
+    target.query({ text: numberedPlaceholders(text), values: bound(params), rowMode: 'array' });
   return {
     engine: 'postgres',
     all: async <T>(text: string, params: readonly SqlValue[] = []) => (await query(text, params)).rows as T[],
@@ -57,6 +59,8 @@ function over(target: Queryable, depth: number, pool: PgPool | null): Sql {
     run: async (text: string, params: readonly SqlValue[] = []): Promise<RunResult> => ({
       changes: (await query(text, params)).rowCount ?? 0,
     }),
+    values: async <T extends unknown[]>(text: string, params: readonly SqlValue[] = []) =>
+      (await arrays(text, params)).rows as T[],
     lock: async (key: string) => {
       if (pool) throw new Error('lock() holds until the end of a transaction: call it on the transaction');
       await target.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
