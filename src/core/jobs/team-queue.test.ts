@@ -1,20 +1,14 @@
 // A service's runner on a team server: jobs enqueued on every process run once in all, on any of
 // them; a failing job is reported and the others go on. Each pool stands for one serve process.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPostgres, type TestPostgres } from '../../test-support/postgres';
+import { describe, expect, it } from 'vitest';
+import { postgresPerFile } from '../../test-support/postgres-per-file';
 import { connectPg, type PgPool } from '../store/pg/connect';
 import { migratePg } from '../store/pg/migrate';
 import { jobOwner } from './lease-runner';
 import { PgJobLeases } from './leases-pg';
 import { TeamJobQueue } from './team-queue';
 
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresPerFile();
 
 async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

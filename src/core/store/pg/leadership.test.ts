@@ -1,18 +1,12 @@
 // One team server process leads (watches the accounts) at a time; when the leader's connection is
 // gone (its process died), another takes over at its next try; a leader that stops hands it on.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPostgres, type TestPostgres } from '../../../test-support/postgres';
+import { describe, expect, it } from 'vitest';
+import { postgresPerFile } from '../../../test-support/postgres-per-file';
 import { silentLogger } from '../../core';
 import { connectPg, type PgPool } from './connect';
 import { seekLeadership, type Leadership } from './leadership';
 
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresPerFile();
 
 async function until(probe: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,17 +1,11 @@
 // One of several processes does the work at a time; the others wait for it; a process that dies
 // (its connection gone) releases the lock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPostgres, type TestPostgres } from '../../../test-support/postgres';
+import { describe, expect, it } from 'vitest';
+import { postgresPerFile } from '../../../test-support/postgres-per-file';
 import { connectPg } from './connect';
 import { withSessionLock } from './session-lock';
 
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresPerFile();
 
 describe('withSessionLock', () => {
   it('runs one holder at a time across pools, and frees the lock of a connection that is gone', async () => {
