@@ -247,4 +247,16 @@ describe('three serve processes on one PostgreSQL', () => {
     expect(runs[0]).toEqual({ kind: 'full', status: 'completed' });
     expect(await snapshot()).toEqual(stored);
   }, 300_000);
+
+  it('stops a process cleanly on SIGTERM, and the others keep serving', async () => {
+    const alive = processes.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
+    expect(alive.length).toBeGreaterThanOrEqual(2);
+    const [leaving, staying] = alive as [Serve, Serve];
+    const exited = new Promise<number | null>((resolve) => leaving.child.once('exit', resolve));
+    leaving.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(leaving.stderr()).toContain('stopped cleanly');
+    const still = await fetch(`${staying.url}/v1/accounts`, { headers: { 'x-api-key': key } });
+    expect(still.status).toBe(200);
+  }, 120_000);
 });
