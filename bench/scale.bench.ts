@@ -5,13 +5,12 @@
 // server's peak RSS. ADLENS_SCALE=0.1 shrinks the account count (development); the generator is
 // engine-neutral and the loader is per engine (bench/scale/load-*.ts), so a second engine adds a loader.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { figure, percentile, type BenchFigure, type BenchSuite } from './harness';
-import { startTestPostgres } from '../src/test-support/postgres';
+import { startTestPostgres, writeTeamKeyFile } from '../src/test-support/postgres';
 import { connectPg } from '../src/core/store/pg/connect';
 import { migratePg } from '../src/core/store/pg/migrate';
 import { account, agencyShape, datesEnding, type AgencyShape } from './scale/agency';
@@ -308,8 +307,7 @@ async function postgresFigures(shape: AgencyShape, today: string): Promise<Bench
         unit: 'GiB',
       }),
     ];
-    const keyFile = join(keyDir, 'adlens.key');
-    writeFileSync(keyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+    const keyFile = writeTeamKeyFile(keyDir);
     const env = { ...process.env, ADLENS_SECRET_KEY_FILE: keyFile };
     for (const processes of [1, 2]) {
       const servers: ServerProcess[] = [];

@@ -4,8 +4,6 @@ import { TestClock } from './api-fixtures';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { PgRateLimiter } from '../core/api/rate-limit-pg';
 import { createApp, type App, type AppOptions } from '../core/app';
@@ -19,7 +17,7 @@ import { openTeamCore } from '../core/team-core';
 import { seedScenario, type Scenario } from './api-scenario';
 import type { Engine } from './engines';
 import { responseChecker } from './openapi-check';
-import { startTestPostgres, type TestPostgres } from './postgres';
+import { startTeamDatabase, type TeamDatabase } from './postgres';
 
 export interface TestApi {
   core: Core;
@@ -52,8 +50,7 @@ export async function startTestApi<T = undefined>(
   const clock = new TestClock(Date.parse(opts.now ?? '2026-03-10T12:00:00.000Z'));
   const dataDir = mkdtempSync(join(tmpdir(), 'adlens-api-'));
   const engine = opts.engine ?? 'sqlite';
-  let postgres: TestPostgres | undefined;
-  let teamUrl: string | undefined;
+  let team: TeamDatabase | undefined;
   let core: Core;
   let seeded = undefined as T;
   let rateLimits: ApiServerOptions['rateLimits'];
@@ -62,18 +59,16 @@ export async function startTestApi<T = undefined>(
     if (opts.seed) seeded = await opts.seed(core.db, clock);
     if (engine === 'postgres') {
       core.close();
-      postgres = await startTestPostgres();
-      teamUrl = await postgres.createDatabase();
-      const env = { ADLENS_SECRET_KEY_FILE: join(dataDir, 'team.key') };
-      writeFileSync(env.ADLENS_SECRET_KEY_FILE, randomBytes(32).toString('base64'), { mode: 0o600 });
-      const copied = await copyInstall({ fromDataDir: dataDir, toDatabaseUrl: teamUrl }, { env });
+      team = await startTeamDatabase(dataDir);
+      const { databaseUrl, env } = team;
+      const copied = await copyInstall({ fromDataDir: dataDir, toDatabaseUrl: databaseUrl }, { env });
       if (!copied.match) throw new Error('the seeded store did not copy whole to PostgreSQL');
-      const team = await openTeamCore({ databaseUrl: teamUrl, clock, env });
-      rateLimits = new PgRateLimiter(team.pool, clock);
-      core = team;
+      const teamCore = await openTeamCore({ databaseUrl, clock, env });
+      rateLimits = new PgRateLimiter(teamCore.pool, clock);
+      core = teamCore;
     }
   } catch (error) {
-    await postgres?.stop();
+    await team?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
@@ -93,8 +88,8 @@ export async function startTestApi<T = undefined>(
     engine,
     seeded,
     runElsewhere: async (text, params) => {
-      if (teamUrl) {
-        const pool = connectPg(teamUrl, { max: 1 });
+      if (team) {
+        const pool = connectPg(team.databaseUrl, { max: 1 });
         try {
           await pgSql(pool).run(text, params as never);
         } finally {
@@ -112,7 +107,7 @@ export async function startTestApi<T = undefined>(
     close: async () => {
       await api.close();
       await app.stop();
-      await postgres?.stop();
+      await team?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

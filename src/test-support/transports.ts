@@ -1,8 +1,7 @@
 // One synced store reached through every transport: the /v1 API (real HTTP with a key), the handler
 // map as the desktop's IPC calls it, the web bridge (real HTTP with a signed-in session), and the CLI
 // (its real command code, in-process, with --json). The parity suite compares what they answer.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../cli/framework';
@@ -21,7 +20,7 @@ import { createWorkspace } from '../core/identity/workspaces';
 import { openTeamCore } from '../core/team-core';
 import type { AccountView } from '../shared/ipc/types';
 import type { Engine } from './engines';
-import { startTestPostgres, type TestPostgres } from './postgres';
+import { startTeamDatabase, type TeamDatabase } from './postgres';
 
 export const PARITY_TODAY = '2026-03-15';
 
@@ -63,20 +62,12 @@ export async function transportWorld(accountCount = 2, engine: Engine = 'sqlite'
   let platform: DemoPlatform | undefined;
   let api: ApiServer | undefined;
   let app: App | undefined;
-  let postgres: TestPostgres | undefined;
   // The team server's database and key file; the CLI reaches the same store through them.
-  const team: { databaseUrl?: string; keyFile?: string } = {};
+  let team: TeamDatabase | undefined;
   const openCore = async (): Promise<{ core: Core; rateLimits?: PgRateLimiter }> => {
     if (engine === 'sqlite') return { core: createCore({ dataDir, clock }) };
-    postgres = await startTestPostgres();
-    team.databaseUrl = await postgres.createDatabase();
-    team.keyFile = join(dataDir, 'adlens.key');
-    writeFileSync(team.keyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
-    const core = await openTeamCore({
-      databaseUrl: team.databaseUrl,
-      clock,
-      env: { ADLENS_SECRET_KEY_FILE: team.keyFile },
-    });
+    team = await startTeamDatabase(dataDir);
+    const core = await openTeamCore({ databaseUrl: team.databaseUrl, clock, env: team.env });
     return { core, rateLimits: new PgRateLimiter(core.pool, clock) };
   };
   try {
@@ -159,7 +150,7 @@ export async function transportWorld(accountCount = 2, engine: Engine = 'sqlite'
     };
     const openPlatform = platform;
     const openApp = app;
-    const store = team.databaseUrl ? ['--database-url', team.databaseUrl] : ['--data-dir', dataDir];
+    const store = team ? ['--database-url', team.databaseUrl] : ['--data-dir', dataDir];
     return {
       app,
       engine,
@@ -188,7 +179,7 @@ export async function transportWorld(accountCount = 2, engine: Engine = 'sqlite'
         let stdout = '';
         let stderr = '';
         process.env.ADLENS_NOW = clock.now().toISOString();
-        if (team.keyFile) process.env.ADLENS_SECRET_KEY_FILE = team.keyFile;
+        if (team) process.env.ADLENS_SECRET_KEY_FILE = team.env.ADLENS_SECRET_KEY_FILE;
         const code = await runCommand(module, (await load()).default, [...argv, ...store, '--json'], {
           stdout: (text) => (stdout += text),
           stderr: (text) => (stderr += text),
@@ -211,7 +202,7 @@ export async function transportWorld(accountCount = 2, engine: Engine = 'sqlite'
         await server.close();
         await openApp.stop();
         await openPlatform.close();
-        await postgres?.stop();
+        await team?.stop();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
@@ -219,7 +210,7 @@ export async function transportWorld(accountCount = 2, engine: Engine = 'sqlite'
     await api?.close();
     await app?.stop();
     await platform?.close();
-    await postgres?.stop();
+    await team?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }

@@ -62,23 +62,18 @@ const COLUMNS = [
   'history',
 ] as const satisfies readonly (keyof IssueRow)[];
 
-/** What an update may change (the key columns never do), in the order `updateIssue` writes them. */
-const CHANGING = [
-  'entity_name',
-  'state',
-  'severity',
-  'peak_severity',
-  'title',
-  'description',
-  'evidence',
-  'diagnostic_id',
-  'updated_at',
-  'resolved_at',
-  'snoozed_until',
-  'snooze_until_worse',
-  'acknowledged_by',
-  'history',
-] as const satisfies readonly (keyof IssueRow)[];
+/** The columns an issue's key is made of: an update never changes them. */
+const KEY_COLUMNS: readonly string[] = [
+  'id',
+  'workspace_id',
+  'account_id',
+  'campaign_id',
+  'type',
+  'entity_id',
+  'opened_at',
+];
+/** What an update may change, in the order `updateIssue` writes them (the rest of COLUMNS). */
+const CHANGING = COLUMNS.filter((c) => !KEY_COLUMNS.includes(c));
 
 const SELECT = `SELECT ${COLUMNS.join(', ')} FROM issues`;
 const INSERT = `INSERT INTO issues (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;

@@ -306,14 +306,7 @@ export class SyncWriter {
           resultName(result),
           s.attribution_spec ? JSON.stringify(s.attribution_spec) : null,
         ]);
-        if (learning && stored)
-          await tx.run(UPSERT_SNAPSHOT, [
-            stored.id,
-            observedOn,
-            learning.status,
-            Math.round(learning.conversions),
-            lastEdit,
-          ]);
+        if (learning && stored) await saveSnapshot(tx, stored.id, observedOn, learning, lastEdit);
       }
     });
     return orphans;
@@ -458,14 +451,7 @@ export class SyncWriter {
         ]);
         if (!hit) continue;
         seen.push(s.id);
-        if (learning)
-          await tx.run(UPSERT_SNAPSHOT, [
-            hit.id,
-            observedOn,
-            learning.status,
-            Math.round(learning.conversions),
-            lastEdit,
-          ]);
+        if (learning) await saveSnapshot(tx, hit.id, observedOn, learning, lastEdit);
         if (isRemoved(status)) await tx.run(REMOVE_AD_SET_CHILDREN, [status, hit.id]);
       }
     });
@@ -589,6 +575,23 @@ export class SyncWriter {
       }
     });
   }
+}
+
+/** The ad set's learning stage as observed today (one row per ad set and day; a re-read replaces it). */
+async function saveSnapshot(
+  tx: Sql,
+  adSetId: string,
+  observedOn: string,
+  learning: { status: string; conversions: number },
+  lastEdit: string | null,
+): Promise<void> {
+  await tx.run(UPSERT_SNAPSHOT, [
+    adSetId,
+    observedOn,
+    learning.status,
+    Math.round(learning.conversions),
+    lastEdit,
+  ]);
 }
 
 function isRemoved(status: string): boolean {
