@@ -1,5 +1,6 @@
 // Three `serve --database-url` processes on one real PostgreSQL behave as one server (issue 18): they
-// provision the demo workspace once, share rate limits (120 reads a minute per key in total), relay
+// provision the demo workspace once, share rate limits (120 reads a minute per key in total) and key
+// changes (a limit or revocation made anywhere holds at once on every process's key cache), relay
 // events (a stream on one process receives what another announces), run a job once, and when the
 // process syncing an account is killed with SIGKILL another finishes the sync within the minute,
 // with no row lost or duplicated.
@@ -150,6 +151,29 @@ describe('three serve processes on one PostgreSQL', () => {
       const { error } = (await refused.json()) as { error: { type: string; message: string } };
       expect(error.type).toBe('rate_limit_error');
       expect(error.message).toMatch(/retry in \d+ seconds/);
+    }
+  }, 120_000);
+
+  it("applies a key's new limit and its revocation on every process at once, whatever each has cached", async () => {
+    const created = await cli(['key', 'create', '--workspace', workspaceId, '--mode', 'test']);
+    const { key, apiKey } = JSON.parse(created.stdout) as { key: string; apiKey: { id: string } };
+    const read = (target: Serve) => fetch(`${target.url}/v1/accounts`, { headers: { 'x-api-key': key } });
+    // Each process looks the key up once and keeps it.
+    for (const target of processes) expect((await read(target)).status).toBe(200);
+    expect((await cli(['key', 'limits', apiKey.id, '--reads', '5'])).code).toBe(0);
+    // Three reads counted: each process now counts against 5, not its cached 120.
+    const remaining: number[] = [];
+    for (const target of processes.slice(0, 2)) {
+      const res = await read(target);
+      remaining.push(((await res.json()) as { meta: { remaining_requests: number } }).meta.remaining_requests);
+    }
+    expect(remaining).toEqual([1, 0]);
+    expect((await read(processes[2] as Serve)).status).toBe(429);
+    expect((await cli(['key', 'revoke', apiKey.id])).code).toBe(0);
+    for (const target of processes) {
+      const refused = await read(target);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: { type: string } }).error.type).toBe('key_revoked');
     }
   }, 120_000);
 

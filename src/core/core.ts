@@ -7,6 +7,7 @@ import { fileTokenCipher, type TokenCipher } from './secrets';
 import { checkSealingKey } from './sealing-check';
 import { openStore, type Db, type Store } from './store/open';
 import { sqliteSql, type Sql } from './store/sql';
+import { storeVersion } from './store/version';
 
 /** Host-specific parts, each with a Node default; the Electron host passes its own. */
 export interface CoreOptions {
@@ -46,6 +47,12 @@ export interface Core {
   readonly jobs: JobsFactory;
   /** Where finished report files live: the data directory (solo) or the database (team). */
   readonly reportFiles: ReportFiles;
+  /**
+   * Changes whenever what decides a request's authentication may have changed (a key revoked or
+   * re-limited, a plan changed): the API key cache is valid while it stays the same. Solo: the SQLite
+   * store's change counter; team: the notifications of every process's changes (`events-pg.ts`).
+   */
+  readonly identityVersion: () => string;
   /** Closes the store (a team server's pool ends asynchronously). */
   close(): void | Promise<void>;
 }
@@ -71,6 +78,7 @@ export function createCore(options: CoreOptions): Core {
       logger,
       jobs: localJobs,
       reportFiles: dataDirReportFiles(options.dataDir),
+      identityVersion: storeVersion(store.db),
       close: () => store.close(),
     };
   } catch (error) {

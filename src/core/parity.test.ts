@@ -1,7 +1,7 @@
 // Parity: for the same data, every transport (/v1, the desktop's IPC handler map, the web bridge and
 // the CLI) shows the same view of each resource, because each only translates a use case. A transport
 // that computed its own number (a UTC "today", its own default window) would differ here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toApiAccount, type Account } from '../shared/api/accounts';
 import type { AccountGoals, CampaignGoal } from '../shared/api/goals';
 import type { AccountView, CampaignList } from '../shared/ipc/types';
@@ -224,6 +224,16 @@ describe.each(ENGINES)('on %s', (engine) => {
           campaignIds: list.items.slice(0, 21).map((c) => c.id),
         }),
       ).rejects.toThrow(/too_many_campaigns/);
+      // Both reports render in the background: compare the lists once they are settled, not while one
+      // of them finishes between the two reads.
+      await vi.waitFor(
+        async () => {
+          const listed = await w.v1('/v1/reports?page_size=100');
+          const statuses = (listed.body.data as Array<{ status: string }>).map((r) => r.status);
+          expect(statuses.filter((status) => status === 'pending' || status === 'generating')).toEqual([]);
+        },
+        { timeout: 60_000, interval: 100 },
+      );
       const v1 = await w.v1('/v1/reports?page_size=100');
       const ipc = await w.ipc<{ items: unknown[] }>('reports.list', { page: 1, pageSize: 100 });
       expect(ipc.items).toEqual(v1.body.data);

@@ -96,6 +96,7 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
       logger,
       jobs,
       reportFiles: databaseReportFiles(sql),
+      identityVersion: () => started.identityVersion(),
       close: () =>
         (closing ??= (async () => {
           await started.stop();

@@ -20,15 +20,16 @@ export class Authenticator {
   /** last_used_at is written at most once a minute per key, to keep reads free of writes. */
   private readonly touched = new Map<string, number>();
   /**
-   * Keys already looked up, valid while the store is unchanged: a revocation, a new limit or a plan
-   * change is a write, which changes the store version and sends the next request to the database.
+   * Keys already looked up, valid while the identity version is unchanged: a revocation, a new limit
+   * or a plan change moves it (solo: any write to the store; team: a notification from the database)
+   * and sends the next request to the database.
    */
   private readonly known = new Map<string, { version: string; key: ApiKeyInfo; plan: Plan }>();
 
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
-    private readonly storeVersion: () => string,
+    private readonly identityVersion: () => string,
   ) {}
 
   async authenticate(header: string | string[] | undefined): Promise<Authenticated> {
@@ -45,7 +46,7 @@ export class Authenticator {
         'Malformed API key: keys start with service_live_ or service_test_ followed by 32 characters.',
       );
     }
-    const version = this.storeVersion();
+    const version = this.identityVersion();
     let known = this.known.get(secret);
     if (!known || known.version !== version) {
       known = await this.lookUp(secret, version);
@@ -81,6 +82,11 @@ export class Authenticator {
         mode: key.mode,
       },
     };
+  }
+
+  /** Drops these keys' cached look-ups: the next request with one reads the database. */
+  forget(keyIds: readonly string[]): void {
+    for (const [secret, known] of this.known) if (keyIds.includes(known.key.id)) this.known.delete(secret);
   }
 
   private async lookUp(

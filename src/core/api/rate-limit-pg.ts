@@ -1,7 +1,7 @@
 // The team server's rate-limit counters: RateLimiter's sliding windows kept in PostgreSQL, so that
 // "120 reads a minute" is per key across every serve process on the database, not per process.
 import type { Clock } from '../clock';
-import { inTransaction, pgFailure, type PgPool } from '../store/pg/connect';
+import { pgFailure, type PgPool } from '../store/pg/connect';
 import {
   judge,
   WINDOW_MS,
@@ -11,17 +11,15 @@ import {
   type RateLimitCounters,
 } from './rate-limit';
 
-// Per-key locks live in the two-int advisory space (class, hashtext(key)), apart from the migration
-// lock's one-bigint space. "ADRL": AdLens rate limits. Two keys sharing a hash only wait for each other.
-const RATE_LOCK_CLASS = 0x4144524c;
 // The sweep leaves a spare window: processes' clocks differ a little, and a row one process thinks
 // expired may still be inside another's window.
 const KEPT_MS = 2 * WINDOW_MS;
 
+/** A counter's requests in the window before this one, and the oldest of them (null: none). */
 interface CounterUsage {
   counter: Counter;
-  count: number;
-  oldest: number;
+  used: number;
+  oldest: number | null;
 }
 
 export class PgRateLimiter implements RateLimitCounters {
@@ -33,44 +31,29 @@ export class PgRateLimiter implements RateLimitCounters {
   ) {}
 
   /**
-   * The same decision as RateLimiter.take, made under a per-key transaction lock: concurrent takes of
-   * one key, from any process, see each other's requests and never admit more than the limit.
+   * The same decision as RateLimiter.take, made in one statement under a per-key lock
+   * (`rate_limit_take`, PostgreSQL migration 0008): concurrent takes of one key, from any process,
+   * see each other's requests and never admit more than the limit.
    */
   async take(keyId: string, counters: readonly Counter[], limits: Limits): Promise<RateDecision> {
     const now = this.clock.now().getTime();
-    let decision: RateDecision;
+    let usage: Map<string, CounterUsage>;
     try {
-      decision = await inTransaction(this.pool, async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [RATE_LOCK_CLASS, keyId]);
-        // READ COMMITTED: this statement's snapshot is taken after the lock, so it sees every request
-        // the key's previous holders committed.
-        const { rows } = await client.query<CounterUsage>(
-          `SELECT counter, count(*)::int AS count, min(made_at)::float8 AS oldest
-           FROM team_rate_limit_requests
-           WHERE key_id = $1 AND counter = ANY($2::text[]) AND made_at > $3
-           GROUP BY counter`,
-          [keyId, counters, now - WINDOW_MS],
-        );
-        const usage = new Map(rows.map((row) => [row.counter, row]));
-        const decided = judge(
-          counters,
-          limits,
-          now,
-          (i) => usage.get(counters[i] as Counter)?.count ?? 0,
-          (i) => usage.get(counters[i] as Counter)?.oldest ?? now,
-        );
-        if (decided.ok) {
-          await client.query(
-            `INSERT INTO team_rate_limit_requests (key_id, counter, made_at)
-             SELECT $1, unnest($2::text[]), $3`,
-            [keyId, counters, now],
-          );
-        }
-        return decided;
-      });
+      const { rows } = await this.pool.query<CounterUsage>(
+        'SELECT counter, used, oldest::float8 AS oldest FROM rate_limit_take($1, $2, $3, $4, $5)',
+        [keyId, counters, counters.map((counter) => limits[counter]), now, WINDOW_MS],
+      );
+      usage = new Map(rows.map((row) => [row.counter, row]));
     } catch (error) {
       throw pgFailure(error, 'counting the rate limit');
     }
+    const decision = judge(
+      counters,
+      limits,
+      now,
+      (i) => usage.get(counters[i] as Counter)?.used ?? 0,
+      (i) => usage.get(counters[i] as Counter)?.oldest ?? now,
+    );
     // A failed sweep costs only space: the request stands, and the next window sweeps again.
     if (now - this.sweptAt >= WINDOW_MS) await this.sweep(now).catch(() => {});
     return decision;

@@ -3,27 +3,8 @@
 // data_version, which moves when another connection commits) and the current minute (windows such
 // as "last 7 days" move with the clock). Authentication, rate limits and meta are never cached.
 import type { Clock } from '../clock';
-import type { Db } from '../store/open';
 
 const MAX_ENTRIES = 500;
-
-/** A text that changes whenever the store does: this connection's writes, or another's commits. */
-export function storeVersion(db: Db): () => string {
-  const statement = db
-    .prepare(`SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version())`)
-    .pluck();
-  return () => statement.get() as string;
-}
-
-/**
- * A team server's processes cannot see each other's writes coming (PostgreSQL has no data_version
- * to read): a version that differs on every call turns both caches off, so each answer and each
- * key lookup reads the database.
- */
-export function neverSameVersion(): () => string {
-  let n = 0;
-  return () => String((n += 1));
-}
 
 export class ResponseCache {
   private readonly entries = new Map<string, Buffer>();

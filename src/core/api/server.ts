@@ -14,7 +14,8 @@ import { Admission, type AdmissionOptions } from './admission';
 import { Authenticator } from './auth';
 import { describeError, describeZodError, isJsonContentType, parseQuery, readBody, sendError } from './http';
 import { RateLimiter, type RateLimitCounters } from './rate-limit';
-import { neverSameVersion, ResponseCache, storeVersion } from './response-cache';
+import { neverSameVersion, storeVersion } from '../store/version';
+import { ResponseCache } from './response-cache';
 import { Router, type Route, type RouteResult } from './route';
 import { apiRoutes } from './routes';
 import { buildOpenApiDocument } from './openapi';
@@ -105,10 +106,12 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   const routes = apiRoutes();
   const router = new Router(routes);
   const version = app.core.sql.engine === 'sqlite' ? storeVersion(app.core.db) : neverSameVersion();
-  const auth = new Authenticator(app.core.sql, app.core.clock, version);
+  const auth = new Authenticator(app.core.sql, app.core.clock, app.core.identityVersion);
   const limiter = opts.rateLimits ?? new RateLimiter(opts.rateLimitClock ?? app.core.clock);
   const responses = new ResponseCache(version, app.core.clock);
   const closers = new Set<() => void>();
+  // A revocation here (or relayed from another team process) ends the key's cached look-up at once.
+  const forgetRevoked = app.core.events.on('access.revoked', ({ keyIds }) => auth.forget(keyIds));
   let openApiText: string | undefined;
 
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
@@ -325,6 +328,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
     close: () =>
       new Promise<void>((resolve) => {
         for (const close of [...closers]) close();
+        forgetRevoked();
         server.close(() => resolve());
         server.closeIdleConnections();
       }),

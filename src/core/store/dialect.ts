@@ -6,11 +6,13 @@ import type { Sql } from './sql';
 /**
  * A subquery over a JSON array parameter (`JSON.stringify(ids)`), for `col IN ${jsonValues(sql)}`:
  * one parameter however long the list, so the statement text (and its cached plan) never changes.
- * Elements come back as text on PostgreSQL: use it for text columns (IDs, states, dates).
+ * Elements come back as text on PostgreSQL: use it for text columns (IDs, states, dates). There the
+ * list goes through `json_texts` (PostgreSQL migration 0007), which the planner folds to a constant
+ * array of known length: `json_array_elements_text` alone is guessed at 100 rows and planned as a scan.
  */
 export function jsonValues(sql: Sql): string {
   return sql.engine === 'postgres'
-    ? `(SELECT json_array_elements_text(CAST(? AS json)))`
+    ? `(SELECT unnest(json_texts(CAST(? AS json))))`
     : `(SELECT value FROM json_each(?))`;
 }
 
@@ -19,7 +21,7 @@ export function jsonValues(sql: Sql): string {
  * statement that reads per element (`SELECT value, (SELECT … WHERE x = value) FROM ${jsonEach(sql)}`).
  */
 export function jsonEach(sql: Sql): string {
-  return sql.engine === 'postgres' ? `json_array_elements_text(CAST(? AS json)) AS j(value)` : `json_each(?)`;
+  return sql.engine === 'postgres' ? `unnest(json_texts(CAST(? AS json))) AS j(value)` : `json_each(?)`;
 }
 
 /** The smaller of two values of a row (SQLite's scalar `min(a, b)`, PostgreSQL's `LEAST`). */
