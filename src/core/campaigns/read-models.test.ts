@@ -5,7 +5,7 @@
 // triggers.
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
-import { deleteGoal, effectiveGoal, goalRows, goalsOf, saveGoal } from '../goals/store';
+import { accountGoals, deleteGoal, effectiveGoal, goalRows, goalsOf, saveGoal } from '../goals/store';
 import type { RequestContext, VisibleAccount } from '../identity/access';
 import { campaignDaily, campaignInsightsInWindows, firstInsightDates, insightsSummary } from '../insights';
 import { sumTotals } from '../insights/queries';
@@ -13,7 +13,7 @@ import {
   accountDays,
   accountTotals,
   accountWindowSums,
-  campaignSpendMicros,
+  campaignWindowSpends,
   dailyBudgetsMicros,
   liveIssueCounts,
   resultsByType,
@@ -452,7 +452,13 @@ describe.each(ENGINES)('read models on %s', (engine) => {
       { account_id: 'act_1', severity: 'LOW', n: 1 },
     ]);
     expect(await seriousIssueScopes(sql, 'ws_a')).toEqual([{ account_id: 'act_1', campaign_id: 'c_gamma' }]);
-    expect(await campaignSpendMicros(sql, 'c_gamma', '2026-02-28', '2026-03-01')).toBe(10_000_000);
+    const spends = await campaignWindowSpends(sql, [
+      { campaignId: 'c_gamma', from: '2026-02-28', to: '2026-03-01' },
+      { campaignId: 'c_beta', from: '2030-01-01', to: '2030-01-07' },
+    ]);
+    // Each campaign over its own window; one without rows there has none.
+    expect(Object.fromEntries(spends)).toEqual({ c_gamma: 10_000_000 });
+    expect((await campaignWindowSpends(sql, [])).size).toBe(0);
     await close();
   });
 
@@ -479,6 +485,10 @@ describe.each(ENGINES)('read models on %s', (engine) => {
     const goals = await goalsOf(sql, 'act_1');
     expect(effectiveGoal(goals, 'c_gamma')).toEqual({ kind: 'CPA', target: 25.25, source: 'campaign' });
     expect(effectiveGoal(goals, 'c_beta')).toEqual({ kind: 'ROAS', target: 1.5, source: 'account' });
+    // Account-level goals only, several accounts at once (the portfolio's read).
+    expect(Object.fromEntries(await accountGoals(sql, ['act_1', 'act_2']))).toEqual({
+      act_1: { kind: 'ROAS', target: 1.5 },
+    });
     expect(await targetCpaMicros(sql, 'c_gamma')).toBe(25_250_000);
     expect(await targetCpaMicros(sql, 'c_beta')).toBeNull();
     expect(await deleteGoal(sql, 'act_1', 'c_gamma')).toBe(true);

@@ -1,5 +1,6 @@
 // The goals table: an account's goal and its campaigns' own. The only SQL of goals.
 import type { Goal, GoalKind } from '../../shared/api/goals';
+import { jsonValues } from '../store/dialect';
 import type { Sql } from '../store/sql';
 
 export interface GoalRow {
@@ -24,6 +25,16 @@ export function goalRows(sql: Sql, accountId: string): Promise<GoalRow[]> {
        WHERE account_id = ? ORDER BY campaign_id IS NOT NULL, campaign_id`,
     [accountId],
   );
+}
+
+/** The account-level goals of several accounts in one statement (the portfolio shows 500 at once). */
+export async function accountGoals(sql: Sql, accountIds: readonly string[]): Promise<Map<string, Goal>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await sql.all<{ account_id: string; kind: GoalKind; target: number }>(
+    `SELECT account_id, kind, target FROM goals WHERE account_id IN ${jsonValues(sql)} AND campaign_id IS NULL`,
+    [JSON.stringify(accountIds)],
+  );
+  return new Map(rows.map((row) => [row.account_id, { kind: row.kind, target: row.target }]));
 }
 
 /** The account's goal and each campaign's own, as plain data (it crosses to the diagnosis worker). */

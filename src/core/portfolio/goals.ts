@@ -1,8 +1,6 @@
 // The account's goal against what it achieved this month. Results are never added across types: a CPA
 // goal is judged on the cost per result of the result type with the most spend (the account's main
 // result), a ROAS goal on the revenue over the spend of the campaigns that report purchase value.
-import { goalsOf } from '../goals/store';
-import type { Sql } from '../store/sql';
 import type { GoalStatus, ResultGroup } from '../../shared/api/portfolio';
 
 export interface GoalTarget {
@@ -34,13 +32,4 @@ export function goalStatus(goal: GoalTarget | null, results: readonly ResultGrou
     resultName: null,
     status: actual === null ? 'no_data' : actual >= goal.target ? 'met' : 'missed',
   };
-}
-
-/** The account-level goal's status (campaign goals are judged on the campaigns screens). */
-export async function accountGoalStatus(
-  sql: Sql,
-  accountId: string,
-  results: readonly ResultGroup[],
-): Promise<GoalStatus | null> {
-  return goalStatus((await goalsOf(sql, accountId)).account, results);
 }

@@ -171,17 +171,22 @@ export function seriousIssueScopes(
   );
 }
 
-/** One campaign's spend over a window (its own (campaign_id, date) key). */
-export async function campaignSpendMicros(
+/**
+ * Each campaign's spend over its own window (its account's "today"), in one statement: a keyed range
+ * of the (campaign_id, date) key per campaign.
+ */
+export async function campaignWindowSpends(
   sql: Sql,
-  campaignId: string,
-  from: string,
-  to: string,
-): Promise<number> {
-  const row = await sql.get<{ micros: number }>(
-    `SELECT coalesce(sum(spend_micros), 0) AS micros FROM insights_campaign_daily
-     WHERE campaign_id = ? AND date BETWEEN ? AND ?`,
-    [campaignId, from, to],
+  windows: ReadonlyArray<{ campaignId: string; from: string; to: string }>,
+): Promise<Map<string, number>> {
+  if (windows.length === 0) return new Map();
+  const rows = await sql.all<{ campaignId: string; micros: number }>(
+    `WITH w(campaign_id, win_from, win_to) AS (${jsonTuples(sql, ['text', 'text', 'text'])})
+     SELECT w.campaign_id AS campaignId, coalesce(sum(i.spend_micros), 0) AS micros
+     FROM w JOIN insights_campaign_daily i
+       ON i.campaign_id = w.campaign_id AND i.date BETWEEN w.win_from AND w.win_to
+     GROUP BY w.campaign_id`,
+    [JSON.stringify(windows.map((w) => [w.campaignId, w.from, w.to]))],
   );
-  return (row as { micros: number }).micros;
+  return new Map(rows.map((row) => [row.campaignId, row.micros]));
 }

@@ -26,14 +26,15 @@ import {
   accountTotals,
   accountWindowSums,
   type AccountWindowSums,
-  campaignSpendMicros,
+  campaignWindowSpends,
   dailyBudgetsMicros,
   liveIssueCounts,
   resultsByType,
   seriousIssueScopes,
   windowFingerprint,
 } from './store';
-import { accountGoalStatus } from './goals';
+import { goalStatus, type GoalTarget } from './goals';
+import { accountGoals } from '../goals/store';
 import { toResultGroups } from '../insights/result-groups';
 
 export { toResultGroups };
@@ -91,6 +92,8 @@ export function portfolioUseCases(services: AppServices) {
     now: Date,
     sums: AccountWindowSums | undefined,
     budget: number,
+    goal: GoalTarget | null,
+    campaignRisk: Map<string, number>,
   ): Promise<PortfolioRow> {
     const today = dateInZone(now, a.timezone);
     const month = monthOf(today);
@@ -113,14 +116,12 @@ export function portfolioUseCases(services: AppServices) {
 
     const results = await resultsOf(a, month.from, month.to, sums?.monthFingerprint ?? '0:0:0:0');
     const counts = issues.get(a.id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
-    const riskFrom = addDays(today, -(RISK_DAYS - 1));
     const scopes = atRisk.get(a.id) ?? [];
     const weekMicros = sums?.weekMicros ?? 0;
-    let riskMicros = weekMicros;
-    if (!scopes.includes(null)) {
-      riskMicros = 0;
-      for (const id of scopes) riskMicros += await campaignSpendMicros(sql, id as string, riskFrom, today);
-    }
+    // An account-wide issue puts the whole week at risk; else the at-risk campaigns' week.
+    const riskMicros = scopes.includes(null)
+      ? weekMicros
+      : scopes.reduce<number>((sum, id) => sum + (campaignRisk.get(id as string) ?? 0), 0);
     const blocked = blockedReason(a, capReached);
     const syncError = a.sync.lastError?.message ?? null;
     return {
@@ -141,7 +142,7 @@ export function portfolioUseCases(services: AppServices) {
       pace,
       spendCap,
       results,
-      goal: await accountGoalStatus(sql, a.id, results),
+      goal: goalStatus(goal, results),
       issues: counts,
       moneyAtRisk: microsToAmount(riskMicros),
       lastSyncedAt: a.lastSyncedAt,
@@ -188,9 +189,26 @@ export function portfolioUseCases(services: AppServices) {
       sql,
       accounts.map((a) => a.id),
     );
+    const goals = await accountGoals(
+      sql,
+      accounts.map((a) => a.id),
+    );
+    const campaignRisk = await campaignWindowSpends(
+      sql,
+      accounts.flatMap((a) => {
+        const scopes = atRisk.get(a.id) ?? [];
+        if (scopes.includes(null)) return [];
+        const today = dateInZone(now, a.timezone);
+        const from = addDays(today, -(RISK_DAYS - 1));
+        return scopes.map((id) => ({ campaignId: id as string, from, to: today }));
+      }),
+    );
     const rows: PortfolioRow[] = [];
-    for (const a of accounts)
-      rows.push(await rowOf(a, issues, atRisk, now, sums.get(a.id), budgets.get(a.id) ?? 0));
+    for (const a of accounts) {
+      const budget = budgets.get(a.id) ?? 0;
+      const goal = goals.get(a.id) ?? null;
+      rows.push(await rowOf(a, issues, atRisk, now, sums.get(a.id), budget, goal, campaignRisk));
+    }
     return rows;
   }
 

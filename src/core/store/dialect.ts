@@ -47,11 +47,15 @@ export type JsonColumnKind = 'text' | 'integer' | 'real';
  */
 export function jsonTuples(sql: Sql, kinds: readonly JsonColumnKind[]): string {
   if (sql.engine === 'postgres') {
+    // `json_matrix` (PostgreSQL migration 0007): a constant array to the planner, so it knows how many
+    // tuples there are and searches an index per tuple instead of hashing a whole table.
     const cast = { text: 'text', integer: 'bigint', real: 'double precision' } as const;
-    const columns = kinds.map((kind, i) =>
-      kind === 'text' ? `t.value->>${i}` : `CAST(t.value->>${i} AS ${cast[kind]})`,
-    );
-    return `SELECT ${columns.join(', ')} FROM json_array_elements(CAST(? AS json)) AS t(value)`;
+    const columns = kinds.map((kind, i) => {
+      const cell = `json_rows.m[json_row.n][${i + 1}]`;
+      return kind === 'text' ? cell : `CAST(${cell} AS ${cast[kind]})`;
+    });
+    return `SELECT ${columns.join(', ')} FROM (SELECT json_matrix(CAST(? AS json)) AS m) AS json_rows,
+      generate_series(1, array_length(json_rows.m, 1)) AS json_row(n)`;
   }
   const columns = kinds.map((_, i) => `json_extract(value, '$[${i}]')`);
   return `SELECT ${columns.join(', ')} FROM json_each(?)`;
