@@ -3,14 +3,14 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-function serve(dataDir: string): ChildProcessWithoutNullStreams {
+function serve(dataDir: string, extra: string[] = []): ChildProcessWithoutNullStreams {
   return spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/serve.ts', '--data-dir', dataDir, '--port', '0'],
+    ['--import', 'tsx', 'src/cli/serve.ts', '--data-dir', dataDir, '--port', '0', ...extra],
     { cwd: ROOT },
   );
 }
@@ -100,6 +100,67 @@ describe('serve', () => {
     expect(stderr).toContain('stopped cleanly');
     expect(existsSync(join(dataDir, 'adlens.lock'))).toBe(false);
     expect(existsSync(join(dataDir, 'adlens.sqlite-wal'))).toBe(false);
+  });
+
+  it('hands out links under --public-url (a reverse proxy in front), and refuses one that is not http(s)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'adlens-serve-public-'));
+    const refused = await exit(serve(dataDir, ['--public-url', 'ftp://adlens.example.test']));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--public-url must be an http:// or https:// URL');
+
+    const server = serve(dataDir, ['--public-url', 'https://adlens.example.test/team/']);
+    const exited = exit(server);
+    let stdout = '';
+    server.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const url = await urlLine(server);
+    await vi.waitFor(() => expect(stdout).toContain('Links point to https://adlens.example.test/team/'));
+    const workspaceId = (
+      JSON.parse((await cli(['workspace', 'list', '--data-dir', dataDir, '--json'])).stdout) as {
+        workspaces: { id: string }[];
+      }
+    ).workspaces[0]!.id;
+    // An invitation made by the CLI beside the server links to the public address, not the loopback.
+    const invited = await cli([
+      'user',
+      'invite',
+      '--workspace',
+      workspaceId,
+      '--email',
+      'ana@example.test',
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]);
+    expect((JSON.parse(invited.stdout) as { url: string }).url).toMatch(/^https:\/\/adlens\.example\.test\/team\//);
+    const { key } = JSON.parse(
+      (await cli(['key', 'create', '--workspace', workspaceId, '--mode', 'test', '--data-dir', dataDir, '--json']))
+        .stdout,
+    ) as { key: string };
+    const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+    const accounts = (await (await fetch(`${url}/v1/accounts`, { headers })).json()) as { data: { id: string }[] };
+    const created = await fetch(`${url}/v1/reports`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        account_id: accounts.data[0]!.id,
+        title: 'Behind the proxy',
+        date_start: '2026-01-01',
+        date_end: '2026-01-31',
+        format: 'json',
+      }),
+    });
+    expect(created.status).toBe(202);
+    const { id } = ((await created.json()) as { data: { id: string } }).data;
+    let report: { status: string; downloadUrl: string | null } = { status: 'generating', downloadUrl: null };
+    for (let i = 0; i < 300 && report.status === 'generating'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      report = ((await (await fetch(`${url}/v1/reports/${id}`, { headers })).json()) as { data: typeof report })
+        .data;
+    }
+    expect(report.status).toBe('completed');
+    expect(report.downloadUrl).toMatch(/^https:\/\/adlens\.example\.test\/team\/v1\/reports\//);
+    server.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
   });
 
   it('after a kill -9 mid-sync, the next server takes over the stale lock and completes the sync', async () => {

@@ -1,7 +1,8 @@
 // `npm run serve -- --data-dir DIR --port N [--seed S]`: the headless server on a data directory (solo),
 // or `--database-url postgres://… --port N`: one process of a team server on PostgreSQL (any number of
 // them may serve one database). Prints a line with http://127.0.0.1:N once it accepts requests;
-// SIGINT/SIGTERM shut it down cleanly (exit 0).
+// SIGINT/SIGTERM shut it down cleanly (exit 0). `--public-url https://…` (or ADLENS_PUBLIC_URL): the
+// address analysts reach it by through a reverse proxy, the base of the links it hands out.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +23,13 @@ const argsSchema = z
     'database-url': z.string().min(1).optional(),
     port: z.coerce.number({ error: '--port N is required' }).int().min(0).max(65_535),
     seed: z.coerce.number().int().min(0).optional(),
+    'public-url': z
+      .url({
+        protocol: /^https?$/,
+        error: '--public-url must be an http:// or https:// URL (the address the reverse proxy serves)',
+      })
+      .refine((url) => !/[?#]/.test(url), { message: '--public-url takes an origin and path, no query' })
+      .optional(),
   })
   .refine((a) => (a['data-dir'] === undefined) !== (a['database-url'] === undefined), {
     message:
@@ -43,6 +51,7 @@ async function start(args: z.infer<typeof argsSchema>, dashboard: { rendererDir:
     port: args.port,
     ...(dashboard ? { dashboard } : {}),
     ...(args.seed === undefined ? {} : { seed: args.seed }),
+    ...(args['public-url'] === undefined ? {} : { publicUrl: args['public-url'] }),
     logger: { ...consoleLogger, info: () => {} },
   };
   const databaseUrl = args['database-url'];
@@ -75,6 +84,7 @@ async function main(): Promise<number> {
         'database-url': { type: 'string' },
         port: { type: 'string' },
         seed: { type: 'string' },
+        'public-url': { type: 'string' },
       },
       strict: true,
     }).values;
@@ -85,6 +95,7 @@ async function main(): Promise<number> {
   // The environment fills in what the command line leaves out; a flag given wins over both variables.
   const flagged = values['data-dir'] !== undefined || values['database-url'] !== undefined;
   const args = argsSchema.safeParse({
+    'public-url': process.env.ADLENS_PUBLIC_URL || undefined,
     ...values,
     ...(flagged
       ? {}
@@ -114,6 +125,7 @@ async function main(): Promise<number> {
     console.error('stopped cleanly');
   });
   console.log(`AdLens API listening on ${host.url} (${host.store}; demo platform ${host.demoUrl})`);
+  if (args.data['public-url']) console.log(`Links point to ${args.data['public-url']}`);
   if (withDashboard)
     console.log(`Web dashboard: ${host.url}/ (sign in with an invitation: npm run cli -- user invite)`);
   void host.initialSync.then(() => console.error('start-up sync finished'));

@@ -58,10 +58,18 @@ export interface ApiServerOptions {
   cacheResponses?: boolean;
   /** Overload protection (bounded in-flight requests, a short queue, shedding on event-loop lag). */
   admission?: AdmissionOptions;
+  /**
+   * The origin clients reach this server by, when that is not its own loopback address (a team
+   * server behind a reverse proxy: https://adlens.agency.example): the base of the links it hands out
+   * (report downloads, invitations, alert links).
+   */
+  publicUrl?: string;
 }
 
 export interface ApiServer {
   url: string;
+  /** The base of the links this server hands out: `publicUrl` when given, else `url`. */
+  linkBase: string;
   port: number;
   server: Server;
   close(): Promise<void>;
@@ -318,11 +326,13 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host}:${port}`;
-  await recordServerUrl(app.core.sql, url);
-  app.reports.setBaseUrl(url);
+  const linkBase = (opts.publicUrl ?? url).replace(/\/+$/, '');
+  await recordServerUrl(app.core.sql, linkBase);
+  app.reports.setBaseUrl(linkBase);
 
   return {
     url,
+    linkBase,
     port,
     server,
     close: () =>

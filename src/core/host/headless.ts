@@ -14,6 +14,8 @@ export interface HeadlessOptions {
   logger?: Logger;
   /** Serve the web dashboard (the built renderer in this folder) at `/` beside /v1. */
   dashboard?: { rendererDir: string };
+  /** The origin clients reach the server by, behind a reverse proxy: the base of every link. */
+  publicUrl?: string;
 }
 
 export interface HeadlessHost {
@@ -36,6 +38,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessH
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.dashboard ? { dashboard: options.dashboard } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
   });
   return {
     url: host.url,

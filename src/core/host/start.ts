@@ -44,6 +44,8 @@ export interface HostOptions {
   openInBrowser?: (url: string) => Promise<void>;
   /** The /v1 response cache (default on); benches turn it off to time every answer's computation. */
   cacheResponses?: boolean;
+  /** The origin clients reach the server by, behind a reverse proxy: the base of every link. */
+  publicUrl?: string;
 }
 
 export interface Host {
@@ -68,6 +70,7 @@ async function listen(
   const fallback = {
     ...(dashboard ? { fallback: dashboard } : {}),
     ...(opts.cacheResponses === false ? { cacheResponses: false } : {}),
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
   };
   try {
     return await createApiServer(app, { port, ...fallback });
@@ -109,7 +112,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       sync: { demoPlatform: async () => demo },
       host: {
         demoPlatform: () => demo,
-        apiBaseUrl: () => api?.url ?? null,
+        apiBaseUrl: () => api?.linkBase ?? null,
         runsBackgroundWork: true,
         openInBrowser: opts.openInBrowser ?? null,
       },
@@ -129,7 +132,6 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     }
     if (opts.dashboard) dashboard = createDashboard(app, { rendererDir: opts.dashboard.rendererDir });
     api = await listen(app, opts, dashboard);
-    app.reports.setBaseUrl(api.url);
     lock.setUrl(api.url);
     app.start();
     const initialSync = opts.provision === 'bare' ? Promise.resolve() : syncDemoAccounts(core, app.sync);

@@ -40,6 +40,8 @@ export interface TeamHostOptions {
   demoLatencyMs?: number;
   /** Let the leader watch the accounts (default); benches of generated accounts without tokens turn it off. */
   watch?: boolean;
+  /** The origin analysts reach the team server by (its reverse proxy): the base of every link. */
+  publicUrl?: string;
 }
 
 export interface TeamHost {
@@ -93,7 +95,7 @@ export async function startTeamHost(opts: TeamHostOptions): Promise<TeamHost> {
         sync: { demoPlatform: async () => demo, sharedPacing: new PgPacing(core.pool) },
         host: {
           demoPlatform: () => demo,
-          apiBaseUrl: () => api?.url ?? null,
+          apiBaseUrl: () => api?.linkBase ?? null,
           runsBackgroundWork: true,
           openInBrowser: null,
         },
@@ -108,8 +110,8 @@ export async function startTeamHost(opts: TeamHostOptions): Promise<TeamHost> {
       port: opts.port,
       rateLimits: new PgRateLimiter(core.pool, core.clock),
       ...(dashboard ? { fallback: dashboard } : {}),
+      ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     });
-    started.reports.setBaseUrl(api.url);
     started.start();
     leadership =
       opts.watch === false
