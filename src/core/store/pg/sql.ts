@@ -1,10 +1,12 @@
 // PostgreSQL behind the store boundary (`../sql.ts`): the stores' SQL is translated once per text
 // (`?` → `$1…$n`, camelCase aliases quoted), values come back as the SQLite store gives them
 // (`connect.ts`), and a transaction holds one pooled client from BEGIN to COMMIT.
+import { createHash } from 'node:crypto';
 import { bound, type RunResult, type Sql, type SqlValue } from '../sql';
 import { inTransaction, type PgClient, type PgPool } from './connect';
 
 const translated = new Map<string, string>();
+const statementNames = new Map<string, string>();
 const MAX_TRANSLATED = 2000;
 
 /** Unquoted camelCase aliases (`AS accountId`): PostgreSQL would fold them to lower case. */
@@ -44,13 +46,27 @@ export function numberedPlaceholders(text: string): string {
   return out;
 }
 
+/**
+ * Each statement text runs as a named prepared statement: a connection parses it once. It is still
+ * planned on every call, with that call's values (`plan_cache_mode`, `connect.ts`).
+ */
+function prepared(text: string, values: unknown[], rowMode?: 'array') {
+  const translated = numberedPlaceholders(text);
+  let name = statementNames.get(translated);
+  if (name === undefined) {
+    name = `s_${createHash('sha1').update(translated).digest('base64url')}`;
+    if (statementNames.size >= MAX_TRANSLATED) statementNames.delete(statementNames.keys().next().value as string);
+    statementNames.set(translated, name);
+  }
+  return { name, text: translated, values, ...(rowMode ? { rowMode } : {}) };
+}
+
 type Queryable = Pick<PgClient, 'query'>;
 
 function over(target: Queryable, depth: number, pool: PgPool | null): Sql {
-  const query = (text: string, params: readonly SqlValue[]) =>
-    target.query(numberedPlaceholders(text), bound(params));
+  const query = (text: string, params: readonly SqlValue[]) => target.query(prepared(text, bound(params)));
   const arrays = (text: string, params: readonly SqlValue[]) =>
-    target.query({ text: numberedPlaceholders(text), values: bound(params), rowMode: 'array' });
+    target.query(prepared(text, bound(params), 'array'));
   return {
     engine: 'postgres',
     all: async <T>(text: string, params: readonly SqlValue[] = []) => (await query(text, params)).rows as T[],
