@@ -3,7 +3,7 @@
 // changes (a limit or revocation made anywhere holds at once on every process's key cache), relay
 // events (a stream on one process receives what another announces), run a job once, and when the
 // process syncing an account is killed with SIGKILL another finishes the sync within the minute,
-// with no row lost or duplicated.
+// with no row lost or duplicated; one stopped with SIGTERM hands its sync over at once.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +74,63 @@ async function until<T>(probe: () => Promise<T | null | undefined | false>, time
 
 const rows = async <T>(text: string, params: unknown[] = []): Promise<T[]> =>
   (await pool.query(text, params)).rows as T[];
+
+/** An account's stored counts and ad spend: a sync taken over must leave them as they were. */
+async function accountSnapshot(account: string): Promise<Record<string, string> | undefined> {
+  const [snapshot] = await rows<Record<string, string>>(
+    `SELECT (SELECT count(*) FROM campaigns WHERE account_id = $1)::text AS campaigns,
+            (SELECT count(*) FROM ads WHERE account_id = $1)::text AS ads,
+            (SELECT count(*) FROM insights_campaign_daily WHERE account_id = $1)::text AS campaign_days,
+            (SELECT count(*) FROM insights_ad_daily WHERE account_id = $1)::text AS ad_days,
+            (SELECT sum(spend_micros) FROM insights_ad_daily WHERE account_id = $1)::text AS ad_spend`,
+    [account],
+  );
+  expect(Number(snapshot?.ad_days)).toBeGreaterThan(0);
+  return snapshot;
+}
+
+/** The account's latest sync lease. */
+async function syncLease(account: string) {
+  return (
+    await rows<{ status: string; attempts: number; owner: string }>(
+      `SELECT status, attempts, owner FROM job_leases WHERE kind = 'sync' AND exclusive_key = $1
+        ORDER BY offered_at DESC LIMIT 1`,
+      [account],
+    )
+  )[0];
+}
+
+/**
+ * Starts a full sync of the account through `via` with every ad-day row to read again, and waits
+ * until a process has claimed it: that process (from its lease's owner) and the owner.
+ */
+async function fullSyncMidway(
+  account: string,
+  via: Serve,
+  serves: readonly Serve[],
+  key: string,
+): Promise<{ owner: string; victim: Serve }> {
+  // The next sync is a full one (no completed run left), and it has every ad-day row to read again.
+  await pool.query(`UPDATE sync_runs SET status = 'failed' WHERE account_id = $1`, [account]);
+  await pool.query(`DELETE FROM insights_ad_daily WHERE account_id = $1`, [account]);
+  const started = await fetch(`${via.url}/v1/accounts/${account}/sync`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(started.status).toBe(202);
+  const owner = await until(async () => {
+    const found = await rows<{ owner: string }>(
+      `SELECT owner FROM job_leases WHERE kind = 'sync' AND status = 'running' AND exclusive_key = $1`,
+      [account],
+    );
+    return found[0]?.owner ?? null;
+  });
+  const pid = Number(owner.split(':')[1]);
+  const victim = serves.find((serve) => serve.child.pid === pid);
+  expect(victim).toBeDefined();
+  return { owner, victim: victim as Serve };
+}
 
 beforeAll(async () => {
   server = await startTestPostgres();
@@ -208,40 +265,8 @@ describe('three serve processes on one PostgreSQL', () => {
     const account = (await rows<{ id: string }>(`SELECT id FROM ad_accounts ORDER BY id DESC LIMIT 1`))[0]!
       .id;
     // What the start-up's full sync stored: every count and sum must be the same after the takeover.
-    const snapshot = async () =>
-      (
-        await rows<Record<string, string>>(
-          `SELECT (SELECT count(*) FROM campaigns WHERE account_id = $1)::text AS campaigns,
-                  (SELECT count(*) FROM ads WHERE account_id = $1)::text AS ads,
-                  (SELECT count(*) FROM insights_campaign_daily WHERE account_id = $1)::text AS campaign_days,
-                  (SELECT count(*) FROM insights_ad_daily WHERE account_id = $1)::text AS ad_days,
-                  (SELECT sum(spend_micros) FROM insights_ad_daily WHERE account_id = $1)::text AS ad_spend`,
-          [account],
-        )
-      )[0];
-    const stored = await snapshot();
-    expect(Number(stored?.ad_days)).toBeGreaterThan(0);
-    // The next sync is a full one (no completed run left), and it has every ad-day row to read again.
-    await pool.query(`UPDATE sync_runs SET status = 'failed' WHERE account_id = $1`, [account]);
-    await pool.query(`DELETE FROM insights_ad_daily WHERE account_id = $1`, [account]);
-    const [first] = processes as [Serve];
-    const started = await fetch(`${first.url}/v1/accounts/${account}/sync`, {
-      method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect(started.status).toBe(202);
-    // The process that claimed the sync, read from its lease while the sync runs.
-    const owner = await until(async () => {
-      const found = await rows<{ owner: string }>(
-        `SELECT owner FROM job_leases WHERE kind = 'sync' AND status = 'running' AND exclusive_key = $1`,
-        [account],
-      );
-      return found[0]?.owner ?? null;
-    });
-    const pid = Number(owner.split(':')[1]);
-    const victim = processes.find((p) => p.child.pid === pid) as Serve;
-    expect(victim).toBeDefined();
+    const stored = await accountSnapshot(account);
+    const { owner, victim } = await fullSyncMidway(account, processes[0] as Serve, processes, key);
     victim.child.kill('SIGKILL');
     await new Promise((resolve) => victim.child.once('exit', resolve));
     const killedAt = Date.now();
@@ -252,14 +277,7 @@ describe('three serve processes on one PostgreSQL', () => {
     expect(midway[0]!.n).toBeLessThan(Number(stored?.ad_days));
     // Another process takes the same run over once the lease runs out (30 s): the issue's 60 s are
     // to that claim; finishing the sync then takes as long as the machine's load makes it.
-    const lease = async () =>
-      (
-        await rows<{ status: string; attempts: number; owner: string }>(
-          `SELECT status, attempts, owner FROM job_leases WHERE kind = 'sync' AND exclusive_key = $1
-            ORDER BY offered_at DESC LIMIT 1`,
-          [account],
-        )
-      )[0];
+    const lease = () => syncLease(account);
     await until(async () => ((await lease())?.attempts ?? 0) >= 2, 90_000);
     expect(Date.now() - killedAt).toBeLessThan(60_000);
     const finished = await until(async () => {
@@ -273,18 +291,47 @@ describe('three serve processes on one PostgreSQL', () => {
       [account],
     );
     expect(runs[0]).toEqual({ kind: 'full', status: 'completed' });
-    expect(await snapshot()).toEqual(stored);
+    expect(await accountSnapshot(account)).toEqual(stored);
   }, 300_000);
 
-  it('stops a process cleanly on SIGTERM, and the others keep serving', async () => {
+  it('hands the sync of a process stopped with SIGTERM to another at once, and the others keep serving', async () => {
     const alive = processes.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
     expect(alive.length).toBeGreaterThanOrEqual(2);
-    const [leaving, staying] = alive as [Serve, Serve];
+    const account = (await rows<{ id: string }>(`SELECT id FROM ad_accounts ORDER BY id LIMIT 1`))[0]!.id;
+    const stored = await accountSnapshot(account);
+    const { owner, victim: leaving } = await fullSyncMidway(account, alive[0] as Serve, alive, key);
+    const staying = alive.find((p) => p !== leaving) as Serve;
+    const run = (
+      await rows<{ id: string }>(
+        `SELECT id FROM sync_runs WHERE account_id = $1 AND status = 'running'`,
+        [account],
+      )
+    )[0]!.id;
     const exited = new Promise<number | null>((resolve) => leaving.child.once('exit', resolve));
     leaving.child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(leaving.stderr()).toContain('stopped cleanly');
+    const stoppedAt = Date.now();
+    // Given back at once, not left for its lease (30 s) to run out: another process claims it at its
+    // next poll and goes on with the same run.
+    const claimed = await until(async () => {
+      const found = await syncLease(account);
+      return (found?.attempts ?? 0) >= 2 ? found : null;
+    }, 60_000);
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    expect(claimed.owner).not.toBe(owner);
+    const finished = await until(async () => {
+      const found = await syncLease(account);
+      return found?.status === 'done' ? found : null;
+    }, 180_000);
+    expect(finished.attempts).toBe(2);
+    const runs = await rows<{ id: string; kind: string; status: string }>(
+      `SELECT id, kind, status FROM sync_runs WHERE account_id = $1 ORDER BY started_at DESC LIMIT 1`,
+      [account],
+    );
+    expect(runs[0]).toEqual({ id: run, kind: 'full', status: 'completed' });
+    expect(await accountSnapshot(account)).toEqual(stored);
     const still = await fetch(`${staying.url}/v1/accounts`, { headers: { 'x-api-key': key } });
     expect(still.status).toBe(200);
-  }, 120_000);
+  }, 300_000);
 });

@@ -11,6 +11,11 @@ export interface Jobs {
    */
   readonly shared: boolean;
   /**
+   * True when a job this process stops unfinished goes back to the others (leased jobs: a serve
+   * process of a team server); a run answering HAND_OVER then leaves its row for them to go on with.
+   */
+  readonly handsOver: boolean;
+  /**
    * Queues a job; false when stopping, or when this process already has it queued or running.
    * Jobs sharing an `exclusiveKey` (a sync's ad account) never run at once.
    */
@@ -30,9 +35,17 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
+/**
+ * What a job's run answers when it stopped unfinished because this process is stopping and another
+ * process may go on with it: a team runner gives its lease back at once instead of recording it done
+ * (a solo queue has no one to give it to; the job stays in the store for the next start).
+ */
+export const HAND_OVER = 'hand-over';
+export type JobEnd = void | typeof HAND_OVER;
+
 export interface JobsOptions {
   /** Runs one job; a thrown error is reported to `onError` and the runner goes on. */
-  run(id: string): void | Promise<void>;
+  run(id: string): JobEnd | Promise<JobEnd>;
   onError?(id: string, error: unknown): void;
   /** Jobs running at once in this process (default 1). */
   concurrency?: number;

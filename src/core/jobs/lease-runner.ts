@@ -4,6 +4,7 @@
 // leases run out: within leaseMs + pollMs (30 s + 1 s by default, inside the minute issue 18 allows).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { HAND_OVER, type JobEnd } from './jobs';
 import { DEFAULT_LEASE_MS, type ClaimedJob, type JobKind, type JobLeases } from './leases';
 
 export interface LeaseRunnerOptions {
@@ -11,8 +12,11 @@ export interface LeaseRunnerOptions {
   /** This process among the server's processes (jobOwner()). */
   owner: string;
   kinds: readonly JobKind[];
-  /** Runs one job; a thrown error marks it failed (reported to onError) and the runner goes on. */
-  run(job: ClaimedJob): Promise<void>;
+  /**
+   * Runs one job; a thrown error marks it failed (reported to onError) and the runner goes on.
+   * HAND_OVER: this process stopped it unfinished, and its lease goes back for another to claim.
+   */
+  run(job: ClaimedJob): Promise<JobEnd>;
   /** Jobs running at once in this process (default 1). */
   concurrency?: number;
   leaseMs?: number;
@@ -122,8 +126,9 @@ export class LeaseRunner {
       );
     }, this.leaseMs / 3);
     let failure: { error: unknown } | null = null;
+    let end: JobEnd = undefined;
     try {
-      await this.options.run(job);
+      end = await this.options.run(job);
     } catch (error) {
       failure = { error };
       onError?.(error, job);
@@ -132,6 +137,7 @@ export class LeaseRunner {
     }
     try {
       if (failure) await leases.fail(owner, job, describe(failure.error));
+      else if (end === HAND_OVER) await leases.release(owner, job);
       else await leases.complete(owner, job);
     } catch (error) {
       // Unrecorded, the lease runs out and another process runs the job again: the safe side.

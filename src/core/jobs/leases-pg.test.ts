@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres';
 import { connectPg, type PgPool } from '../store/pg/connect';
 import { migratePg } from '../store/pg/migrate';
+import { HAND_OVER } from './jobs';
 import { LeaseRunner, type LeaseRunnerOptions } from './lease-runner';
 import type { ClaimedJob, JobRef } from './leases';
 import { PgJobLeases } from './leases-pg';
@@ -320,5 +321,42 @@ describe('LeaseRunner', () => {
     await stopped;
     expect(ran).toEqual(['rep_1']);
     expect(await statuses(opened[0] as PgPool)).toEqual({ done: 1, waiting: 1 });
+  });
+
+  it('gives a job its run hands over back at once: another process claims it as attempt 2 and ends it', async () => {
+    const { pools: opened, leases } = await processes(2);
+    const [a, b] = leases as [PgJobLeases, PgJobLeases];
+    await a.offer({ kind: 'sync', id: 'run_1' }, { exclusiveKey: 'act_1' });
+    const claims: string[] = [];
+    let stopNow: () => void = () => {};
+    const stopping = new Promise<void>((resolve) => (stopNow = resolve));
+    // A long lease: only the hand-over, never the lease running out, can let process b have it.
+    const leaving = runner({
+      leases: a,
+      owner: 'a',
+      kinds: ['sync'],
+      leaseMs: 60_000,
+      run: async (job) => {
+        claims.push(`a:${job.attempt}`);
+        // Process a is told to stop mid-job: it stops the job there and hands it over.
+        await stopping;
+        return HAND_OVER;
+      },
+    });
+    await until(() => claims.length === 1);
+    const stopped = leaving.stop();
+    stopNow();
+    await stopped;
+    expect(await statuses(opened[0] as PgPool)).toEqual({ waiting: 1 });
+    runner({
+      leases: b,
+      owner: 'b',
+      kinds: ['sync'],
+      run: async (job) => {
+        claims.push(`b:${job.attempt}`);
+      },
+    });
+    await until(async () => (await statuses(opened[0] as PgPool)).done === 1, 10_000);
+    expect(claims).toEqual(['a:1', 'b:2']);
   });
 });

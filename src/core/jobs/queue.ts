@@ -4,11 +4,11 @@
 // request that queued it is answered first; the same ID is never queued or run twice at once; stop()
 // takes no new work, drops what waits (it stays in the store for the next start) and lets running
 // jobs finish.
-import type { Jobs } from './jobs';
+import type { JobEnd, Jobs } from './jobs';
 
 export interface JobQueueOptions {
   /** Runs one job; a thrown error is reported to `onError` and the queue goes on. */
-  run(id: string): void | Promise<void>;
+  run(id: string): JobEnd | Promise<JobEnd>;
   onError?(id: string, error: unknown): void;
   /** Jobs running at once (default 1). */
   concurrency?: number;
@@ -21,6 +21,8 @@ export class JobQueue implements Jobs {
   private readonly running = new Set<string>();
   private readonly concurrency: number;
   readonly shared: boolean;
+  /** Nobody to hand a stopped job to: it stays in the store for the next start. */
+  readonly handsOver = false;
   private stopped = false;
   /** A pump is scheduled for the next macrotask. */
   private scheduled = false;

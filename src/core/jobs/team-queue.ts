@@ -21,6 +21,7 @@ export class TeamJobQueue implements Jobs {
   private readonly offering = new Set<string>();
   private readonly running = new Set<string>();
   readonly shared = true;
+  readonly handsOver = true;
   private stopped = true;
   private idleWaiters: Array<() => void> = [];
 
@@ -35,7 +36,7 @@ export class TeamJobQueue implements Jobs {
       run: async (job) => {
         this.running.add(job.id);
         try {
-          await options.run(job.id);
+          return await options.run(job.id);
         } catch (error) {
           options.onError?.(job.id, error);
           throw error;

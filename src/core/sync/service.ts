@@ -2,7 +2,7 @@
 // inline or on the sync worker thread; the service keeps their bookkeeping, events and errors.
 import type { Core } from '../core';
 import { AppError, isAppError } from '../errors';
-import type { Jobs } from '../jobs/jobs';
+import { HAND_OVER, type JobEnd, type Jobs } from '../jobs/jobs';
 import { JobThread } from '../jobs/thread';
 import { GraphError } from '../platform/errors';
 import { GraphClient, type GraphClientOptions } from '../platform/graph-client';
@@ -110,6 +110,8 @@ export class SyncService {
   private readonly demoPlatform: DemoPlatformSource;
   private readonly thread: JobThread<SyncJobRequest, SyncStats, SyncJobProgress, SyncFault> | null;
   private stopping = false;
+  /** Runs this process stopped mid-way on a team server, for another process to go on with. */
+  private readonly handedOver = new Set<string>();
   /** Cancels of the timers that resume paused syncs, by account ID. */
   private readonly resumeTimers = new Map<string, () => void>();
 
@@ -203,7 +205,7 @@ export class SyncService {
     return { syncRunId, startedAt, kind, done };
   }
 
-  private async runQueued(syncRunId: string): Promise<void> {
+  private async runQueued(syncRunId: string): Promise<JobEnd> {
     let active = [...this.running.values()].find((run) => run.syncRunId === syncRunId);
     // A team server: a run another process queued, or one taken over from a process that died.
     if (!active && this.jobs.shared) active = await this.adopt(syncRunId);
@@ -215,6 +217,7 @@ export class SyncService {
     } finally {
       if (this.running.get(account.id) === active) this.running.delete(account.id);
     }
+    return this.handedOver.delete(syncRunId) ? HAND_OVER : undefined;
   }
 
   /**
@@ -463,6 +466,17 @@ export class SyncService {
       return await finish('completed', stats);
     } catch (error) {
       if (error instanceof SyncStopped || abort.signal.aborted) {
+        if (this.stopping && this.jobs.handsOver) {
+          // A team server: the run stays running in the database and its lease goes back at once,
+          // so another process goes on with the same run (as after a crash, without the lease's wait).
+          this.handedOver.add(syncRunId);
+          return {
+            ...base,
+            status: 'interrupted',
+            finishedAt: clock.now().toISOString(),
+            error: { type: 'interrupted', message: 'this process stopped; another one goes on with the sync' },
+          };
+        }
         return await finish('interrupted', undefined, {
           type: 'interrupted',
           message: new SyncStopped().message,
