@@ -4,7 +4,7 @@ import { fixedClock, type Clock } from '../core/clock';
 import { createCore, type Core } from '../core/core';
 import { AppError, isAppError } from '../core/errors';
 import { createApp, type App } from '../core/app';
-import { lazyEmbeddedDemo } from '../core/host/embedded-demo';
+import { demoLatencyFromEnv, lazyEmbeddedDemo } from '../core/host/embedded-demo';
 import type { SyncService } from '../core/sync/service';
 import { openTeamCore } from '../core/team-core';
 
@@ -160,7 +160,10 @@ export async function runCommand(
       core: () => (core ??= createCore({ dataDir: dataDir ?? '', ...pinnedClock() })),
       app: () =>
         (app ??= createApp(ctx.core(), {
-          sync: { demoPlatform: (demo ??= lazyEmbeddedDemo(ctx.core().sql)).source },
+          sync: {
+            demoPlatform: (demo ??= lazyEmbeddedDemo(ctx.core().sql, { latencyMs: demoLatencyFromEnv() }))
+              .source,
+          },
         })),
       sync: () => ctx.app().sync,
       note: (line) => io.stderr(`${line}\n`),

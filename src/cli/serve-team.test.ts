@@ -1,9 +1,10 @@
 // Three `serve --database-url` processes on one real PostgreSQL behave as one server (issue 18): they
 // provision the demo workspace once, share rate limits (120 reads a minute per key in total) and key
-// changes (a limit or revocation made anywhere holds at once on every process's key cache), relay
+// changes (a limit or revocation made anywhere holds on every process's next request), relay
 // events (a stream on one process receives what another announces), run a job once, and when the
 // process syncing an account is killed with SIGKILL another finishes the sync within the minute,
-// with no row lost or duplicated; one stopped with SIGTERM hands its sync over at once.
+// with no row lost or duplicated; one stopped with SIGTERM hands its sync over at once; and a command
+// (`npm run cli -- sync --database-url`) killed mid-sync has its run taken over the same way.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -211,18 +212,20 @@ describe('three serve processes on one PostgreSQL', () => {
     }
   }, 120_000);
 
-  it("applies a key's new limit and its revocation on every process at once, whatever each has cached", async () => {
+  it("applies a key's new limit and its revocation on the next request on every process", async () => {
     const created = await cli(['key', 'create', '--workspace', workspaceId, '--mode', 'test']);
     const { key, apiKey } = JSON.parse(created.stdout) as { key: string; apiKey: { id: string } };
     const read = (target: Serve) => fetch(`${target.url}/v1/accounts`, { headers: { 'x-api-key': key } });
-    // Each process looks the key up once and keeps it.
+    // Each process has served the key before it changes.
     for (const target of processes) expect((await read(target)).status).toBe(200);
     expect((await cli(['key', 'limits', apiKey.id, '--reads', '5'])).code).toBe(0);
     // Three reads counted: each process now counts against 5, not its cached 120.
     const remaining: number[] = [];
     for (const target of processes.slice(0, 2)) {
       const res = await read(target);
-      remaining.push(((await res.json()) as { meta: { remaining_requests: number } }).meta.remaining_requests);
+      remaining.push(
+        ((await res.json()) as { meta: { remaining_requests: number } }).meta.remaining_requests,
+      );
     }
     expect(remaining).toEqual([1, 0]);
     expect((await read(processes[2] as Serve)).status).toBe(429);
@@ -294,6 +297,65 @@ describe('three serve processes on one PostgreSQL', () => {
     expect(await accountSnapshot(account)).toEqual(stored);
   }, 300_000);
 
+  it('takes over the sync of a command killed with SIGKILL: the command held its lease, a server goes on with the same run', async () => {
+    const account = (await rows<{ id: string }>(`SELECT id FROM ad_accounts ORDER BY id LIMIT 1`))[0]!.id;
+    const stored = await accountSnapshot(account);
+    await pool.query(`UPDATE sync_runs SET status = 'failed' WHERE account_id = $1`, [account]);
+    await pool.query(`DELETE FROM insights_ad_daily WHERE account_id = $1`, [account]);
+    // `npm run cli -- sync` on the team database: the sync runs in the command, under its own lease.
+    const command = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/index.ts',
+        'sync',
+        '--workspace',
+        workspaceId,
+        '--account',
+        account,
+        '--full',
+        '--database-url',
+        databaseUrl,
+      ],
+      { cwd: ROOT, env },
+    );
+    children.push(command);
+    const owner = await until(async () => {
+      const found = await rows<{ owner: string }>(
+        `SELECT owner FROM job_leases WHERE kind = 'sync' AND status = 'running' AND exclusive_key = $1`,
+        [account],
+      );
+      return found[0]?.owner ?? null;
+    });
+    expect(Number(owner.split(':')[1])).toBe(command.pid);
+    const run = (
+      await rows<{ id: string }>(`SELECT id FROM sync_runs WHERE account_id = $1 AND status = 'running'`, [
+        account,
+      ])
+    )[0]!.id;
+    command.kill('SIGKILL');
+    await new Promise((resolve) =>
+      command.exitCode !== null ? resolve(null) : command.once('exit', resolve),
+    );
+    const killedAt = Date.now();
+    // No serve process claimed it while the command renewed its lease; one takes it over once it has
+    // run out (30 s), as the next attempt of the same run.
+    const claimed = await until(async () => {
+      const found = await syncLease(account);
+      return (found?.attempts ?? 0) >= 2 ? found : null;
+    }, 90_000);
+    expect(Date.now() - killedAt).toBeLessThan(60_000);
+    expect(claimed.owner).not.toBe(owner);
+    await until(async () => ((await syncLease(account))?.status === 'done' ? true : null), 180_000);
+    const runs = await rows<{ id: string; kind: string; status: string }>(
+      `SELECT id, kind, status FROM sync_runs WHERE account_id = $1 ORDER BY started_at DESC LIMIT 1`,
+      [account],
+    );
+    expect(runs[0]).toEqual({ id: run, kind: 'full', status: 'completed' });
+    expect(await accountSnapshot(account)).toEqual(stored);
+  }, 300_000);
+
   it('hands the sync of a process stopped with SIGTERM to another at once, and the others keep serving', async () => {
     const alive = processes.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
     expect(alive.length).toBeGreaterThanOrEqual(2);
@@ -302,10 +364,9 @@ describe('three serve processes on one PostgreSQL', () => {
     const { owner, victim: leaving } = await fullSyncMidway(account, alive[0] as Serve, alive, key);
     const staying = alive.find((p) => p !== leaving) as Serve;
     const run = (
-      await rows<{ id: string }>(
-        `SELECT id FROM sync_runs WHERE account_id = $1 AND status = 'running'`,
-        [account],
-      )
+      await rows<{ id: string }>(`SELECT id FROM sync_runs WHERE account_id = $1 AND status = 'running'`, [
+        account,
+      ])
     )[0]!.id;
     const exited = new Promise<number | null>((resolve) => leaving.child.once('exit', resolve));
     leaving.child.kill('SIGTERM');

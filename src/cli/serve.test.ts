@@ -131,13 +131,28 @@ describe('serve', () => {
       dataDir,
       '--json',
     ]);
-    expect((JSON.parse(invited.stdout) as { url: string }).url).toMatch(/^https:\/\/adlens\.example\.test\/team\//);
+    expect((JSON.parse(invited.stdout) as { url: string }).url).toMatch(
+      /^https:\/\/adlens\.example\.test\/team\//,
+    );
     const { key } = JSON.parse(
-      (await cli(['key', 'create', '--workspace', workspaceId, '--mode', 'test', '--data-dir', dataDir, '--json']))
-        .stdout,
+      (
+        await cli([
+          'key',
+          'create',
+          '--workspace',
+          workspaceId,
+          '--mode',
+          'test',
+          '--data-dir',
+          dataDir,
+          '--json',
+        ])
+      ).stdout,
     ) as { key: string };
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
-    const accounts = (await (await fetch(`${url}/v1/accounts`, { headers })).json()) as { data: { id: string }[] };
+    const accounts = (await (await fetch(`${url}/v1/accounts`, { headers })).json()) as {
+      data: { id: string }[];
+    };
     const created = await fetch(`${url}/v1/reports`, {
       method: 'POST',
       headers,
@@ -154,8 +169,9 @@ describe('serve', () => {
     let report: { status: string; downloadUrl: string | null } = { status: 'generating', downloadUrl: null };
     for (let i = 0; i < 300 && report.status === 'generating'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      report = ((await (await fetch(`${url}/v1/reports/${id}`, { headers })).json()) as { data: typeof report })
-        .data;
+      report = (
+        (await (await fetch(`${url}/v1/reports/${id}`, { headers })).json()) as { data: typeof report }
+      ).data;
     }
     expect(report.status).toBe('completed');
     expect(report.downloadUrl).toMatch(/^https:\/\/adlens\.example\.test\/team\/v1\/reports\//);

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { consoleLogger, type Core } from '../core/core';
 import { isAppError } from '../core/errors';
+import { demoLatencyFromEnv } from '../core/host/embedded-demo';
 import { startHeadless } from '../core/host/headless';
 import { onShutdownSignals } from '../core/host/shutdown';
 import { startTeamHost } from '../core/host/team';
@@ -56,8 +57,7 @@ async function start(args: z.infer<typeof argsSchema>, dashboard: { rendererDir:
   };
   const databaseUrl = args['database-url'];
   if (databaseUrl !== undefined) {
-    const latency = z.coerce.number().int().min(0).max(10_000).optional();
-    const demoLatencyMs = latency.parse(process.env.ADLENS_DEMO_LATENCY_MS || undefined);
+    const demoLatencyMs = demoLatencyFromEnv();
     const host = await startTeamHost({
       databaseUrl,
       ...common,

@@ -50,7 +50,8 @@ export interface Core {
   /**
    * Changes whenever what decides a request's authentication may have changed (a key revoked or
    * re-limited, a plan changed): the API key cache is valid while it stays the same. Solo: the SQLite
-   * store's change counter; team: the notifications of every process's changes (`events-pg.ts`).
+   * store's change counter, read on each request; team: a new value on every call (no counter tells
+   * one process another's commits the moment they happen), so every request reads its key.
    */
   readonly identityVersion: () => string;
   /** Closes the store (a team server's pool ends asynchronously). */

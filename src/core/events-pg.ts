@@ -8,8 +8,6 @@ import { CORE_EVENT_NAMES, type CoreEventMap, type CoreEventName, type CoreEvent
 import type { PgClient, PgPool } from './store/pg/connect';
 
 export const EVENTS_CHANNEL = 'adlens_events';
-/** Notified at the commit of a change to what decides authentication (PostgreSQL migration 0009). */
-export const IDENTITY_CHANNEL = 'adlens_identity';
 /**
  * PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. A larger event is stored in
  * team_event_payloads and the notification carries the row's id; receivers read it from there.
@@ -51,8 +49,6 @@ export class PgEventBridge {
   // Payloads being re-emitted from elsewhere: our own subscription must not send them back.
   private readonly relaying = new WeakSet<object>();
   private readonly offs: (() => void)[] = [];
-  /** Identity changes heard, plus one per (re)connection: anything may have changed while deaf. */
-  private identityChanges = 0;
 
   private constructor(
     private readonly events: CoreEvents,
@@ -75,16 +71,6 @@ export class PgEventBridge {
       bridge.offs.push(events.on(name, (payload) => bridge.forward(name, payload)));
     }
     return bridge;
-  }
-
-  /**
-   * The key cache's version on a team server: it moves when any process commits a change to keys or
-   * plans, and on every call while LISTEN is down (no notification can be trusted to arrive then).
-   * A change another process commits reaches this one when its notification does (well under a
-   * millisecond on one host); a change this process makes is seen here the same way.
-   */
-  identityVersion(): string {
-    return this.listener ? String(this.identityChanges) : `deaf:${++this.identityChanges}`;
   }
 
   /** Stops forwarding, sends what was already emitted, and gives back the LISTEN client. */
@@ -157,14 +143,13 @@ export class PgEventBridge {
   private async listen(): Promise<void> {
     const client = await this.pool.connect();
     client.on('notification', (message) => {
-      if (message.channel === IDENTITY_CHANNEL) this.identityChanges += 1;
-      else if (message.channel === EVENTS_CHANNEL && message.payload) this.received(message.payload);
+      if (message.channel === EVENTS_CHANNEL && message.payload) this.received(message.payload);
     });
     // A checked-out client's error would otherwise crash the process.
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     try {
-      await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${IDENTITY_CHANNEL}`);
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
     } catch (error) {
       client.release(true);
       throw error;
@@ -174,7 +159,6 @@ export class PgEventBridge {
       return;
     }
     this.listener = client;
-    this.identityChanges += 1;
     this.options.onStatus?.('listening');
   }
 

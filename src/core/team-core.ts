@@ -10,7 +10,7 @@ import { CoreEvents } from './events';
 import { PgEventBridge } from './events-pg';
 import type { JobsFactory } from './jobs/jobs';
 import { jobOwner } from './jobs/lease-runner';
-import { JobQueue } from './jobs/queue';
+import { HeldJobQueue } from './jobs/held-queue';
 import { PgJobLeases } from './jobs/leases-pg';
 import { TeamJobQueue } from './jobs/team-queue';
 import { databaseReportFiles } from './reports/files';
@@ -20,6 +20,7 @@ import type { TokenCipher } from './secrets';
 import { connectPg, pgFailure, type PgPool } from './store/pg/connect';
 import { migratePg } from './store/pg/migrate';
 import { pgSql } from './store/pg/sql';
+import { neverSameVersion } from './store/version';
 import type { Sql } from './store/sql';
 
 export interface TeamCoreOptions {
@@ -34,8 +35,8 @@ export interface TeamCoreOptions {
   jobTimings?: { leaseMs?: number; pollMs?: number };
   /**
    * 'leases' (a serve process): jobs are offered to every process and claimed once. 'here' (a
-   * command-line process): the jobs it starts run in it, while it waits for them, and it never claims
-   * the servers' jobs.
+   * command-line process): the jobs it starts run in it, while it waits for them, under leases it
+   * holds (a serve process takes them over if it dies), and it never claims the servers' jobs.
    */
   jobsRun?: 'leases' | 'here';
 }
@@ -72,7 +73,14 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
     const owner = jobOwner();
     const jobs: JobsFactory =
       options.jobsRun === 'here'
-        ? (_kind, jobOptions) => new JobQueue({ ...jobOptions, shared: true })
+        ? (kind, jobOptions) =>
+            new HeldJobQueue({
+              kind,
+              leases,
+              owner,
+              ...(options.jobTimings?.leaseMs ? { leaseMs: options.jobTimings.leaseMs } : {}),
+              ...jobOptions,
+            })
         : (kind, jobOptions) =>
             new TeamJobQueue({ kind, leases, owner, ...options.jobTimings, ...jobOptions });
     const started = bridge;
@@ -96,7 +104,9 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
       logger,
       jobs,
       reportFiles: databaseReportFiles(sql),
-      identityVersion: () => started.identityVersion(),
+      // Off: a revocation committed by another process must hold on this one's very next request,
+      // and no notification arrives that surely (the key and its plan are one statement instead).
+      identityVersion: neverSameVersion(),
       close: () =>
         (closing ??= (async () => {
           await started.stop();

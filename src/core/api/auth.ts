@@ -2,7 +2,7 @@
 // and expired keys, and the plan check. The result is the request context every service receives.
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
-import { findApiKeyBySecret, isWellFormedApiKey, touchApiKey, type ApiKeyInfo } from '../identity/api-keys';
+import { findApiKeyWithPlan, isWellFormedApiKey, touchApiKey, type ApiKeyInfo } from '../identity/api-keys';
 import { API_PLANS, type Plan, type RequestContext } from '../identity/access';
 import type { Sql } from '../store/sql';
 import { limitsFor, type Limits } from './rate-limit';
@@ -21,8 +21,8 @@ export class Authenticator {
   private readonly touched = new Map<string, number>();
   /**
    * Keys already looked up, valid while the identity version is unchanged: a revocation, a new limit
-   * or a plan change moves it (solo: any write to the store; team: a notification from the database)
-   * and sends the next request to the database.
+   * or a plan change moves it (solo: any write to the store; team: always) and sends the next request
+   * to the database.
    */
   private readonly known = new Map<string, { version: string; key: ApiKeyInfo; plan: Plan }>();
 
@@ -84,21 +84,12 @@ export class Authenticator {
     };
   }
 
-  /** Drops these keys' cached look-ups: the next request with one reads the database. */
-  forget(keyIds: readonly string[]): void {
-    for (const [secret, known] of this.known) if (keyIds.includes(known.key.id)) this.known.delete(secret);
-  }
-
   private async lookUp(
     secret: string,
     version: string,
   ): Promise<{ version: string; key: ApiKeyInfo; plan: Plan }> {
-    const key = await findApiKeyBySecret(this.sql, secret);
-    if (!key) throw new AppError('authentication_error', 'Invalid API key.');
-    const workspace = await this.sql.get<{ plan: Plan }>(`SELECT plan FROM workspaces WHERE id = ?`, [
-      key.workspaceId,
-    ]);
-    if (!workspace) throw new AppError('authentication_error', 'Invalid API key.');
-    return { version, key, plan: workspace.plan };
+    const found = await findApiKeyWithPlan(this.sql, secret);
+    if (!found) throw new AppError('authentication_error', 'Invalid API key.');
+    return { version, ...found };
   }
 }

@@ -118,8 +118,6 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   const limiter = opts.rateLimits ?? new RateLimiter(opts.rateLimitClock ?? app.core.clock);
   const responses = new ResponseCache(version, app.core.clock);
   const closers = new Set<() => void>();
-  // A revocation here (or relayed from another team process) ends the key's cached look-up at once.
-  const forgetRevoked = app.core.events.on('access.revoked', ({ keyIds }) => auth.forget(keyIds));
   let openApiText: string | undefined;
 
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
@@ -338,7 +336,6 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
     close: () =>
       new Promise<void>((resolve) => {
         for (const close of [...closers]) close();
-        forgetRevoked();
         server.close(() => resolve());
         server.closeIdleConnections();
       }),

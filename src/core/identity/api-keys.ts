@@ -7,6 +7,7 @@ import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { newId, randomBase62 } from '../ids';
 import type { Sql } from '../store/sql';
+import type { Plan } from './workspaces';
 
 export type KeyMode = 'live' | 'test';
 export const KEY_PREFIXES: Record<KeyMode, string> = { live: 'service_live_', test: 'service_test_' };
@@ -144,6 +145,21 @@ export async function getApiKey(sql: Sql, id: string): Promise<ApiKeyInfo | unde
 export async function findApiKeyBySecret(sql: Sql, key: string): Promise<ApiKeyInfo | undefined> {
   const row = await sql.get<ApiKeyRow>(`SELECT * FROM api_keys WHERE key_hash = ?`, [hashApiKey(key)]);
   return row ? toInfo(row) : undefined;
+}
+
+/**
+ * The key a request presents, with its workspace's plan: what authentication decides on, in one
+ * statement (a team server reads it on every request).
+ */
+export async function findApiKeyWithPlan(
+  sql: Sql,
+  key: string,
+): Promise<{ key: ApiKeyInfo; plan: Plan } | undefined> {
+  const row = await sql.get<ApiKeyRow & { plan: Plan }>(
+    `SELECT k.*, w.plan FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.key_hash = ?`,
+    [hashApiKey(key)],
+  );
+  return row ? { key: toInfo(row), plan: row.plan } : undefined;
 }
 
 export async function listApiKeys(sql: Sql, workspaceId: string): Promise<ApiKeyInfo[]> {

@@ -113,36 +113,58 @@ export class LeaseRunner {
     this.running.set(key, done);
   }
 
-  private async runLeased(job: ClaimedJob): Promise<void> {
-    const { leases, owner, onError } = this.options;
-    const heartbeat = setInterval(() => {
-      leases.heartbeat(owner, job, this.leaseMs).then(
-        (held) => {
-          if (held) return;
-          clearInterval(heartbeat);
-          this.options.onLeaseLost?.(job);
-        },
-        (error: unknown) => onError?.(error, job),
-      );
-    }, this.leaseMs / 3);
-    let failure: { error: unknown } | null = null;
-    let end: JobEnd = undefined;
-    try {
-      end = await this.options.run(job);
-    } catch (error) {
-      failure = { error };
-      onError?.(error, job);
-    } finally {
-      clearInterval(heartbeat);
-    }
-    try {
-      if (failure) await leases.fail(owner, job, describe(failure.error));
-      else if (end === HAND_OVER) await leases.release(owner, job);
-      else await leases.complete(owner, job);
-    } catch (error) {
-      // Unrecorded, the lease runs out and another process runs the job again: the safe side.
-      onError?.(error, job);
-    }
+  private runLeased(job: ClaimedJob): Promise<void> {
+    const { leases, owner, run, onError, onLeaseLost } = this.options;
+    return runUnderLease(job, {
+      leases,
+      owner,
+      leaseMs: this.leaseMs,
+      run,
+      ...(onError ? { onError } : {}),
+      ...(onLeaseLost ? { onLeaseLost } : {}),
+    });
+  }
+}
+
+/**
+ * Runs a job this process holds the lease of: renews it every third of its length while it runs,
+ * then records the outcome (failed, handed over, or done). The one lease discipline of the team
+ * runner and of a command-line process running its own jobs (held-queue.ts).
+ */
+export async function runUnderLease(
+  job: ClaimedJob,
+  options: Pick<LeaseRunnerOptions, 'leases' | 'owner' | 'run' | 'onError' | 'onLeaseLost'> & {
+    leaseMs: number;
+  },
+): Promise<void> {
+  const { leases, owner, leaseMs, onError } = options;
+  const heartbeat = setInterval(() => {
+    leases.heartbeat(owner, job, leaseMs).then(
+      (held) => {
+        if (held) return;
+        clearInterval(heartbeat);
+        options.onLeaseLost?.(job);
+      },
+      (error: unknown) => onError?.(error, job),
+    );
+  }, leaseMs / 3);
+  let failure: { error: unknown } | null = null;
+  let end: JobEnd = undefined;
+  try {
+    end = await options.run(job);
+  } catch (error) {
+    failure = { error };
+    onError?.(error, job);
+  } finally {
+    clearInterval(heartbeat);
+  }
+  try {
+    if (failure) await leases.fail(owner, job, describe(failure.error));
+    else if (end === HAND_OVER) await leases.release(owner, job);
+    else await leases.complete(owner, job);
+  } catch (error) {
+    // Unrecorded, the lease runs out and another process runs the job again: the safe side.
+    onError?.(error, job);
   }
 }
 

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres';
 import { connectPg, type PgPool } from '../store/pg/connect';
 import { migratePg } from '../store/pg/migrate';
+import { HeldJobQueue } from './held-queue';
 import { HAND_OVER } from './jobs';
 import { LeaseRunner, type LeaseRunnerOptions } from './lease-runner';
 import type { ClaimedJob, JobRef } from './leases';
@@ -359,4 +360,58 @@ describe('LeaseRunner', () => {
     await until(async () => (await statuses(opened[0] as PgPool)).done === 1, 10_000);
     expect(claims).toEqual(['a:1', 'b:2']);
   });
+
+  it("runs a command-line process's own job under its lease: no server claims it while renewed, one takes it over when the command dies", async () => {
+    const { pools: opened, leases } = await processes(3);
+    const [command, dyingCommand, server] = leases as [PgJobLeases, PgJobLeases, PgJobLeases];
+    const started: string[] = [];
+    runner({
+      leases: server,
+      owner: 'server',
+      kinds: ['sync'],
+      leaseMs: 500,
+      run: async (job) => {
+        started.push(`server ${job.id} #${job.attempt}`);
+      },
+    });
+    // A command that lives: its job outlasts three lease lengths, renewed, and the server never takes it.
+    let finish: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    const queue = new HeldJobQueue({
+      kind: 'sync',
+      leases: command,
+      owner: 'command',
+      leaseMs: 500,
+      run: async (id) => {
+        started.push(`command ${id}`);
+        await gate;
+      },
+    });
+    expect(queue.enqueue('sync_cli', { exclusiveKey: 'acc_1' })).toBe(true);
+    await until(() => started.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    finish();
+    await queue.whenIdle();
+    expect(started).toEqual(['command sync_cli']);
+    expect(await statuses(opened[0] as PgPool)).toEqual({ done: 1 });
+
+    // A command that dies mid-job (its connection gone): the server takes the job over once the lease
+    // has run out, as the next attempt.
+    const dying = new HeldJobQueue({
+      kind: 'sync',
+      leases: dyingCommand,
+      owner: 'dying',
+      leaseMs: 500,
+      run: async (id) => {
+        started.push(`dying ${id}`);
+        await new Promise(() => {});
+      },
+      onError: () => {},
+    });
+    dying.enqueue('sync_cli_2', { exclusiveKey: 'acc_2' });
+    await until(() => started.length === 2);
+    await (opened[1] as PgPool).end();
+    await until(async () => (await statuses(opened[2] as PgPool)).done === 2, 20_000);
+    expect(started).toEqual(['command sync_cli', 'dying sync_cli_2', 'server sync_cli_2 #2']);
+  }, 60_000);
 });

@@ -72,6 +72,31 @@ export class PgJobLeases implements JobLeases {
     return { kind: row.kind, id: row.job_id, exclusiveKey: row.exclusive_key, attempt: row.attempts };
   }
 
+  async hold(
+    owner: string,
+    job: JobRef,
+    options: { exclusiveKey?: string },
+    leaseMs: number,
+  ): Promise<ClaimedJob | null> {
+    try {
+      const { rows } = await this.pool.query<ClaimRow>(
+        `INSERT INTO job_leases AS j (kind, job_id, exclusive_key, status, owner, lease_until, attempts)
+         VALUES ($1, $2, $3, 'running', $4, now() + $5 * interval '1 millisecond', 1)
+         ON CONFLICT (kind, job_id) DO UPDATE SET status = 'running', owner = $4,
+           lease_until = now() + $5 * interval '1 millisecond', attempts = j.attempts + 1
+         WHERE j.status = 'waiting' OR (j.status = 'running' AND j.lease_until < now())
+         RETURNING j.kind, j.job_id, j.exclusive_key, j.attempts`,
+        [job.kind, job.id, options.exclusiveKey ?? null, owner, leaseMs],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      return { kind: row.kind, id: row.job_id, exclusiveKey: row.exclusive_key, attempt: row.attempts };
+    } catch (error) {
+      if (isKeyTaken(error)) return null;
+      throw error;
+    }
+  }
+
   async heartbeat(owner: string, job: JobRef, leaseMs: number): Promise<boolean> {
     return this.ownedUpdate(owner, job, `lease_until = now() + $4 * interval '1 millisecond'`, [leaseMs]);
   }

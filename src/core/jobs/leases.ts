@@ -35,4 +35,15 @@ export interface JobLeases {
   fail(owner: string, job: JobRef, message: string): Promise<boolean>;
   /** Gives an unfinished job back for any process to claim (a process stopping without running it). */
   release(owner: string, job: JobRef): Promise<boolean>;
+  /**
+   * Offers a job already leased to `owner`, which runs it itself (a command-line process): no other
+   * process claims it while the lease is renewed, and any takes it over once it runs out. Null when
+   * the job is another process's, or its exclusive key is held by another running job.
+   */
+  hold(
+    owner: string,
+    job: JobRef,
+    options: { exclusiveKey?: string },
+    leaseMs: number,
+  ): Promise<ClaimedJob | null>;
 }

@@ -474,7 +474,10 @@ export class SyncService {
             ...base,
             status: 'interrupted',
             finishedAt: clock.now().toISOString(),
-            error: { type: 'interrupted', message: 'this process stopped; another one goes on with the sync' },
+            error: {
+              type: 'interrupted',
+              message: 'this process stopped; another one goes on with the sync',
+            },
           };
         }
         return await finish('interrupted', undefined, {

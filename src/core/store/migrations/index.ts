@@ -11,6 +11,7 @@ import { sql as portfolio } from './0010_portfolio';
 import { sql as clientReports } from './0011_client_reports';
 import { sql as detectorsStructure } from './0012_detectors_structure_and_meta_recommendations';
 import { sql as agencyScale } from './0013_agency_scale';
+import { sql as interruptedRuns } from './0014_interrupted_runs';
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   { version: 11, name: 'client_reports', sql: clientReports },
   { version: 12, name: 'detectors_structure_and_meta_recommendations', sql: detectorsStructure },
   { version: 13, name: 'agency_scale', sql: agencyScale },
+  { version: 14, name: 'interrupted_runs', sql: interruptedRuns },
 ];

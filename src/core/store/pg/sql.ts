@@ -55,7 +55,8 @@ function prepared(text: string, values: unknown[], rowMode?: 'array') {
   let name = statementNames.get(translated);
   if (name === undefined) {
     name = `s_${createHash('sha1').update(translated).digest('base64url')}`;
-    if (statementNames.size >= MAX_TRANSLATED) statementNames.delete(statementNames.keys().next().value as string);
+    if (statementNames.size >= MAX_TRANSLATED)
+      statementNames.delete(statementNames.keys().next().value as string);
     statementNames.set(translated, name);
   }
   return { name, text: translated, values, ...(rowMode ? { rowMode } : {}) };
