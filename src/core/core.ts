@@ -48,12 +48,12 @@ export interface Core {
   /** Where finished report files live: the data directory (solo) or the database (team). */
   readonly reportFiles: ReportFiles;
   /**
-   * Changes whenever what decides a request's authentication may have changed (a key revoked or
-   * re-limited, a plan changed): the API key cache is valid while it stays the same. Solo: the SQLite
-   * store's change counter, read on each request; team: a new value on every call (no counter tells
-   * one process another's commits the moment they happen), so every request reads its key.
+   * Changes whenever the store may have changed: the /v1 caches (keys, answers) hold while it stays
+   * the same. Solo: SQLite's change counter and data_version, read on each request; team: a new value
+   * on every call (no counter tells one process another's commits the moment they happen), so every
+   * request reads its key and computes its answer.
    */
-  readonly identityVersion: () => string;
+  readonly storeVersion: () => string;
   /** Closes the store (a team server's pool ends asynchronously). */
   close(): void | Promise<void>;
 }
@@ -79,7 +79,7 @@ export function createCore(options: CoreOptions): Core {
       logger,
       jobs: localJobs,
       reportFiles: dataDirReportFiles(options.dataDir),
-      identityVersion: storeVersion(store.db),
+      storeVersion: storeVersion(store.db),
       close: () => store.close(),
     };
   } catch (error) {

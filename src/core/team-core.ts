@@ -104,9 +104,9 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
       logger,
       jobs,
       reportFiles: databaseReportFiles(sql),
-      // Off: a revocation committed by another process must hold on this one's very next request,
-      // and no notification arrives that surely (the key and its plan are one statement instead).
-      identityVersion: neverSameVersion(),
+      // Caches off: a revocation committed by another process must hold on this one's very next
+      // request, and no notification arrives that surely (the key and its plan are one statement).
+      storeVersion: neverSameVersion(),
       close: () =>
         (closing ??= (async () => {
           await started.stop();

@@ -20,8 +20,8 @@ export class Authenticator {
   /** last_used_at is written at most once a minute per key, to keep reads free of writes. */
   private readonly touched = new Map<string, number>();
   /**
-   * Keys already looked up, valid while the identity version is unchanged: a revocation, a new limit
-   * or a plan change moves it (solo: any write to the store; team: always) and sends the next request
+   * Keys already looked up, valid while the store version is unchanged: a revocation, a new limit or a
+   * plan change moves it (solo: any write to the store; team: every call) and sends the next request
    * to the database.
    */
   private readonly known = new Map<string, { version: string; key: ApiKeyInfo; plan: Plan }>();
@@ -29,7 +29,7 @@ export class Authenticator {
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
-    private readonly identityVersion: () => string,
+    private readonly storeVersion: () => string,
   ) {}
 
   async authenticate(header: string | string[] | undefined): Promise<Authenticated> {
@@ -46,7 +46,7 @@ export class Authenticator {
         'Malformed API key: keys start with service_live_ or service_test_ followed by 32 characters.',
       );
     }
-    const version = this.identityVersion();
+    const version = this.storeVersion();
     let known = this.known.get(secret);
     if (!known || known.version !== version) {
       known = await this.lookUp(secret, version);

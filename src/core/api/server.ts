@@ -14,7 +14,6 @@ import { Admission, type AdmissionOptions } from './admission';
 import { Authenticator } from './auth';
 import { describeError, describeZodError, isJsonContentType, parseQuery, readBody, sendError } from './http';
 import { RateLimiter, type RateLimitCounters } from './rate-limit';
-import { neverSameVersion, storeVersion } from '../store/version';
 import { ResponseCache } from './response-cache';
 import { Router, type Route, type RouteResult } from './route';
 import { apiRoutes } from './routes';
@@ -113,8 +112,8 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   const host = opts.host ?? '127.0.0.1';
   const routes = apiRoutes();
   const router = new Router(routes);
-  const version = app.core.sql.engine === 'sqlite' ? storeVersion(app.core.db) : neverSameVersion();
-  const auth = new Authenticator(app.core.sql, app.core.clock, app.core.identityVersion);
+  const version = app.core.storeVersion;
+  const auth = new Authenticator(app.core.sql, app.core.clock, version);
   const limiter = opts.rateLimits ?? new RateLimiter(opts.rateLimitClock ?? app.core.clock);
   const responses = new ResponseCache(version, app.core.clock);
   const closers = new Set<() => void>();

@@ -52,25 +52,14 @@ export class HeldJobQueue implements Jobs {
     );
     // Another process has it (it asked first, or took it over): its outcome arrives as its events.
     if (!job) return;
-    let failure: { error: unknown } | null = null;
+    // A failure is recorded on the lease and reported to onError there, once.
     await runUnderLease(job, {
       leases,
       owner,
       leaseMs,
-      run: async () => {
-        try {
-          await run(id);
-        } catch (error) {
-          failure = { error };
-          throw error;
-        }
-      },
-      onError: (error) => {
-        if (!failure) onError?.(id, error);
-      },
+      run: () => Promise.resolve(run(id)),
+      ...(onError ? { onError: (error: unknown) => onError(id, error) } : {}),
     });
-    // The queue reports a job's own failure to onError, as a solo queue does.
-    if (failure) throw (failure as { error: unknown }).error;
   }
 
   get queued(): number {

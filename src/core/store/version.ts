@@ -12,8 +12,8 @@ export function storeVersion(db: Db): () => string {
 
 /**
  * A team server's processes cannot see each other's writes coming (PostgreSQL has no data_version
- * to read): a version that differs on every call turns a cache off (the response cache, and the key
- * cache through `Core.identityVersion`), so each answer and each key is read from the database.
+ * to read): a version that differs on every call (`Core.storeVersion` on a team server) turns the
+ * response and key caches off, so each answer and each key is read from the database.
  */
 export function neverSameVersion(): () => string {
   let n = 0;

@@ -6,7 +6,8 @@ import { bound, type RunResult, type Sql, type SqlValue } from '../sql';
 import { inTransaction, type PgClient, type PgPool } from './connect';
 
 const translated = new Map<string, string>();
-const statementNames = new Map<string, string>();
+/** Each store text's prepared statement: its PostgreSQL text and name, found in one look-up. */
+const preparedStatements = new Map<string, { text: string; name: string }>();
 const MAX_TRANSLATED = 2000;
 
 /** Unquoted camelCase aliases (`AS accountId`): PostgreSQL would fold them to lower case. */
@@ -51,15 +52,15 @@ export function numberedPlaceholders(text: string): string {
  * planned on every call, with that call's values (`plan_cache_mode`, `connect.ts`).
  */
 function prepared(text: string, values: unknown[], rowMode?: 'array') {
-  const translated = numberedPlaceholders(text);
-  let name = statementNames.get(translated);
-  if (name === undefined) {
-    name = `s_${createHash('sha1').update(translated).digest('base64url')}`;
-    if (statementNames.size >= MAX_TRANSLATED)
-      statementNames.delete(statementNames.keys().next().value as string);
-    statementNames.set(translated, name);
+  let statement = preparedStatements.get(text);
+  if (statement === undefined) {
+    const pgText = numberedPlaceholders(text);
+    statement = { text: pgText, name: `s_${createHash('sha1').update(pgText).digest('base64url')}` };
+    if (preparedStatements.size >= MAX_TRANSLATED)
+      preparedStatements.delete(preparedStatements.keys().next().value as string);
+    preparedStatements.set(text, statement);
   }
-  return { name, text: translated, values, ...(rowMode ? { rowMode } : {}) };
+  return { ...statement, values, ...(rowMode ? { rowMode } : {}) };
 }
 
 type Queryable = Pick<PgClient, 'query'>;
