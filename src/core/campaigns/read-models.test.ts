@@ -8,7 +8,7 @@ import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/eng
 import { accountGoals, deleteGoal, effectiveGoal, goalRows, goalsOf, saveGoal } from '../goals/store';
 import type { RequestContext, VisibleAccount } from '../identity/access';
 import { campaignDaily, campaignInsightsInWindows, firstInsightDates, insightsSummary } from '../insights';
-import { sumTotals } from '../insights/queries';
+import { resultsPerAccount, sumTotals } from '../insights/queries';
 import {
   accountDays,
   accountTotals,
@@ -16,7 +16,6 @@ import {
   campaignWindowSpends,
   dailyBudgetsMicros,
   liveIssueCounts,
-  resultsByType,
   seriousIssueScopes,
   windowFingerprint,
 } from '../portfolio/store';
@@ -422,7 +421,12 @@ describe.each(ENGINES)('read models on %s', (engine) => {
       '2026-02-28',
       '2026-03-01',
     ]);
-    expect(await resultsByType(sql, 'act_1', '2026-02-01', '2026-03-01')).toEqual([
+    const results = await resultsPerAccount(sql, ['act_1', 'act_2', 'act_none'], '2026-02-01', '2026-03-01');
+    expect([...results.keys()].sort()).toEqual(['act_1', 'act_2']);
+    expect(results.get('act_2')?.map((g) => [g.spend_micros, g.results, g.revenue_micros])).toEqual([
+      [8_000_000, 4, 1_000_000],
+    ]);
+    expect(results.get('act_1')).toEqual([
       {
         result_type: 'PURCHASE',
         result_name: 'PURCHASE',

@@ -5,6 +5,7 @@
 import { jsonEach, jsonTuples, jsonValues } from '../store/dialect';
 import type { Sql } from '../store/sql';
 import type { RawTotals } from './metrics';
+import { bySpend, type ResultTypeRow } from './result-groups';
 
 const SUMS = `coalesce(sum(spend_micros), 0) AS spendMicros, coalesce(sum(impressions), 0) AS impressions,
   coalesce(sum(clicks), 0) AS clicks, coalesce(sum(conversions), 0) AS conversions,
@@ -23,6 +24,19 @@ function build(sql: Sql) {
       daily: `SELECT date, ${SUMS} FROM insights_account_daily WHERE ${accounts} GROUP BY date`,
       perCampaign: `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${accounts}
         GROUP BY campaign_id`,
+      // One row per account from the rollup: its sums, its days (the fingerprint's count) and its last sync.
+      perAccount: `SELECT account_id AS accountId, count(*) AS days,
+          (SELECT a.last_synced_at FROM ad_accounts a WHERE a.id = d.account_id) AS lastSyncedAt, ${SUMS}
+        FROM insights_account_daily d WHERE ${accounts} GROUP BY account_id`,
+      // Results per result type of each account: its campaign rows summed per campaign on the covering
+      // (account_id, date, campaign_id, …) index, grouped by the campaign's result type and name.
+      resultsPerAccount: `SELECT x.account_id AS accountId, c.result_type, c.result_name, count(*) AS campaigns,
+          sum(x.results) AS results, sum(x.spend) AS spend_micros, sum(x.revenue) AS revenue_micros
+        FROM (SELECT account_id, campaign_id, sum(conversions) AS results, sum(spend_micros) AS spend,
+                sum(revenue_micros) AS revenue
+              FROM insights_campaign_daily WHERE ${accounts} GROUP BY account_id, campaign_id) x
+        JOIN campaigns c ON c.id = x.campaign_id
+        GROUP BY x.account_id, c.result_type, c.result_name`,
     },
     campaigns: {
       totals: `SELECT ${SUMS} FROM insights_campaign_daily WHERE ${campaigns}`,
@@ -98,6 +112,48 @@ export function sumPerCampaign(
 ): Promise<Array<RawTotals & { campaignId: string }>> {
   const { set, params } = pick(sql, scope, window);
   return sql.all(set.perCampaign, params);
+}
+
+/** An account's sums over a window from the rollup, with what identifies that window's contents. */
+export interface AccountSums extends RawTotals {
+  accountId: string;
+  days: number;
+  lastSyncedAt: string | null;
+}
+
+/** Each account's sums over a window (accounts without a row in it are absent). */
+export function sumPerAccount(
+  sql: Sql,
+  accountIds: readonly string[],
+  window: Window,
+): Promise<AccountSums[]> {
+  return sql.all(statements(sql).accounts.perAccount, [JSON.stringify(accountIds), window.from, window.to]);
+}
+
+/** The rollup fingerprint of an account's window: moves whenever a campaign row of it is written. */
+export function fingerprintOf(sums: AccountSums): string {
+  return `${sums.days}:${sums.spendMicros}:${sums.conversions}:${sums.revenueMicros}`;
+}
+
+/** Each account's results per result type over a window, the largest spend first. */
+export async function resultsPerAccount(
+  sql: Sql,
+  accountIds: readonly string[],
+  from: string,
+  to: string,
+): Promise<Map<string, ResultTypeRow[]>> {
+  const rows = await sql.all<ResultTypeRow & { accountId: string }>(
+    statements(sql).accounts.resultsPerAccount,
+    [JSON.stringify(accountIds), from, to],
+  );
+  const out = new Map<string, ResultTypeRow[]>();
+  for (const { accountId, ...row } of rows) {
+    const own = out.get(accountId);
+    if (own) own.push(row);
+    else out.set(accountId, [row]);
+  }
+  for (const groups of out.values()) groups.sort(bySpend);
+  return out;
 }
 
 /** The accounts that own these campaigns. */

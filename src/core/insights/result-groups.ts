@@ -2,7 +2,16 @@
 // that never adds a lead to a purchase. MIXED/UNKNOWN get no cost per result; ROAS only with purchase value.
 import { microsToAmount, ratio } from '../money';
 import type { ResultGroup } from '../../shared/api/portfolio';
-import type { ResultTypeRow } from '../portfolio/store';
+
+/** One result type's sums (the SQL's column names). */
+export interface ResultTypeRow {
+  result_type: string | null;
+  result_name: string | null;
+  campaigns: number;
+  results: number;
+  spend_micros: number;
+  revenue_micros: number;
+}
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
@@ -53,5 +62,36 @@ export function groupByResultType(
     g.revenue_micros += row.revenueMicros;
     groups.set(key, g);
   }
-  return [...groups.values()].sort((a, b) => b.spend_micros - a.spend_micros);
+  return [...groups.values()].sort(bySpend);
+}
+
+/** Groups of several accounts (or windows) added per result type and name, the largest spend first. */
+export function mergeResultRows(rows: Iterable<ResultTypeRow>): ResultTypeRow[] {
+  const groups = new Map<string, ResultTypeRow>();
+  for (const row of rows) {
+    const key = `${row.result_type ?? ''}\u0000${row.result_name ?? ''}`;
+    const g = groups.get(key);
+    groups.set(
+      key,
+      g
+        ? {
+            ...g,
+            campaigns: g.campaigns + row.campaigns,
+            results: g.results + row.results,
+            spend_micros: g.spend_micros + row.spend_micros,
+            revenue_micros: g.revenue_micros + row.revenue_micros,
+          }
+        : { ...row },
+    );
+  }
+  return [...groups.values()].sort(bySpend);
+}
+
+/** The largest spend first; ties by result type and name, so both engines give one order. */
+export function bySpend(a: ResultTypeRow, b: ResultTypeRow): number {
+  return (
+    b.spend_micros - a.spend_micros ||
+    (a.result_type ?? '').localeCompare(b.result_type ?? '') ||
+    (a.result_name ?? '').localeCompare(b.result_name ?? '')
+  );
 }

@@ -92,36 +92,6 @@ export function accountDays(
   );
 }
 
-export interface ResultTypeRow {
-  result_type: string | null;
-  result_name: string | null;
-  campaigns: number;
-  results: number;
-  spend_micros: number;
-  revenue_micros: number;
-}
-
-/**
- * Results per result type over a window: the campaign rows summed per campaign on the covering index
- * (account_id, date, campaign_id, …), then grouped by the campaign's result type and name.
- */
-export function resultsByType(
-  sql: Sql,
-  accountId: string,
-  from: string,
-  to: string,
-): Promise<ResultTypeRow[]> {
-  return sql.all<ResultTypeRow>(
-    `SELECT c.result_type, c.result_name, count(*) AS campaigns, sum(x.results) AS results,
-       sum(x.spend) AS spend_micros, sum(x.revenue) AS revenue_micros
-     FROM (SELECT campaign_id, sum(conversions) AS results, sum(spend_micros) AS spend, sum(revenue_micros) AS revenue
-           FROM insights_campaign_daily WHERE account_id = ? AND date BETWEEN ? AND ? GROUP BY campaign_id) x
-     JOIN campaigns c ON c.id = x.campaign_id
-     GROUP BY c.result_type, c.result_name ORDER BY spend_micros DESC`,
-    [accountId, from, to],
-  );
-}
-
 /**
  * Daily budgets in force (micros) of each account: active campaigns' own daily budgets (CBO), plus
  * active ad sets' daily budgets under active campaigns that have none. The same rule as the pacing

@@ -29,13 +29,13 @@ import {
   campaignWindowSpends,
   dailyBudgetsMicros,
   liveIssueCounts,
-  resultsByType,
   seriousIssueScopes,
   windowFingerprint,
 } from './store';
 import { goalStatus, type GoalTarget } from './goals';
 import { accountGoals } from '../goals/store';
 import { toResultGroups } from '../insights/result-groups';
+import { AccountResults } from '../insights/account-results';
 
 export { toResultGroups };
 
@@ -46,8 +46,6 @@ const TOP_ISSUES = 5;
 const RECENT_CHANGES = 10;
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
-/** Memoized result groups kept per App (50 accounts × a few windows in practice). */
-const RESULTS_MEMO_SIZE = 1000;
 
 function blockedReason(a: AccountView, capReached: boolean): string | null {
   if (a.connectionStatus === 'token_expired') return 'token expired: reconnect';
@@ -62,11 +60,7 @@ export function portfolioUseCases(services: AppServices) {
   const { sql, clock } = core;
   const isSyncing = (id: string): boolean => sync.isSyncing(id);
 
-  // Results per type sum every campaign row of the month (10,000 campaigns: ~250,000 rows), while the
-  // account-day rollup answers in a few rows whether anything of that window changed. The groups are
-  // kept per account and window under the account's last sync and the window's rollup fingerprint;
-  // a sync, or any write of a campaign row in the window, gives a new key.
-  const resultsMemo = new Map<string, ResultGroup[]>();
+  const accountResults = new AccountResults();
   async function resultsOf(
     account: { id: string; lastSyncedAt: string | null },
     from: string,
@@ -74,15 +68,13 @@ export function portfolioUseCases(services: AppServices) {
     known?: string,
   ): Promise<ResultGroup[]> {
     const fingerprint = known ?? (await windowFingerprint(sql, account.id, from, to));
-    const key = `${account.id}|${from}|${to}|${account.lastSyncedAt ?? ''}|${fingerprint}`;
-    let groups = resultsMemo.get(key);
-    if (!groups) {
-      groups = toResultGroups(await resultsByType(sql, account.id, from, to));
-      if (resultsMemo.size >= RESULTS_MEMO_SIZE)
-        resultsMemo.delete(resultsMemo.keys().next().value as string);
-      resultsMemo.set(key, groups);
-    }
-    return groups;
+    const groups = await accountResults.of(
+      sql,
+      [{ accountId: account.id, lastSyncedAt: account.lastSyncedAt, fingerprint }],
+      from,
+      to,
+    );
+    return toResultGroups(groups.get(account.id) ?? []);
   }
 
   async function rowOf(

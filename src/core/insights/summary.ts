@@ -1,0 +1,474 @@
+// The insights summary: totals, trends, the daily series, a breakdown and results per result type,
+// in one currency or across several. The breakdown is per campaign, or per account for a summary of
+// many accounts: an agency's workspace has tens of thousands of campaigns, and listing each one's
+// sums over two windows reads millions of campaign rows, while one line per account comes from the
+// account-day rollup and its results per type from the per-account memo (account-results.ts).
+import { addDays, dateRange, daysBetween } from '../clock';
+import type { Sql } from '../store/sql';
+import {
+  addTotals,
+  deriveMetrics,
+  percentChange,
+  ratio4,
+  ZERO_TOTALS,
+  type DerivedMetrics,
+  type RawTotals,
+} from './metrics';
+import { groupByResultType, mergeResultRows, toResultGroups, type ResultTypeRow } from './result-groups';
+import type { ResultGroup } from '../../shared/api/portfolio';
+import type { ReportingCurrency } from '../../shared/api/reporting-currency';
+import { convertersFor, convertTotals, type MicrosConverter } from './currencies';
+import { AccountResults } from './account-results';
+import {
+  campaignLabels,
+  fingerprintOf,
+  sumDaily,
+  sumPerAccount,
+  sumPerCampaign,
+  sumTotals,
+  type CampaignLabel,
+  type Scope,
+  type Window,
+} from './queries';
+
+/** What each line of the breakdown is. */
+export type BreakdownLevel = 'campaign' | 'account';
+
+export interface InsightsQuery {
+  /** The accounts the caller may see; every query is confined to them. */
+  accountIds: readonly string[];
+  /** Optional narrower selection (already checked to belong to accountIds by the caller). */
+  campaignIds?: readonly string[] | undefined;
+  from: string;
+  to: string;
+  currency: string;
+  /** The period trends compare with: default the previous equal-length period; null for none. */
+  comparison?: { from: string; to: string } | null | undefined;
+  /**
+   * Each selected account's currency. When they differ, money is never added as it is: the summary
+   * gives one total per currency (`currencies`) and, with the agency's reporting currency and rates
+   * (`reporting`), the spec's fields converted into it; without them the spec's money fields are
+   * empty under the ISO 4217 code for "no currency", XXX.
+   */
+  accountCurrencies?: ReadonlyMap<string, string> | undefined;
+  reporting?: ReportingCurrency | null | undefined;
+  /** One line per campaign (default) or per account; a campaign selection is always per campaign. */
+  breakdown?: BreakdownLevel | undefined;
+  /** The accounts' names, for a breakdown per account. */
+  accountNames?: ReadonlyMap<string, string> | undefined;
+}
+
+/** ISO 4217's code for "no currency": the currency of a summary across currencies without rates. */
+export const NO_CURRENCY = 'XXX';
+
+export interface CurrencyTotals {
+  currency: string;
+  accounts: number;
+  totals: InsightsSummary['totals'];
+  trends: InsightsSummary['trends'];
+}
+
+export interface InsightsSummary {
+  dateRange: { from: string; to: string };
+  granularity: 'daily';
+  currency: string;
+  totals: {
+    spend: number;
+    impressions: number;
+    clicks: number;
+    conversions: number;
+    cpa: number | null;
+    roas: number | null;
+    ctr: number | null;
+    cpm: number | null;
+    frequency: number | null;
+    reach: number;
+  };
+  trends: {
+    spendChange: number | null;
+    conversionsChange: number | null;
+    cpaChange: number | null;
+    roasChange: number | null;
+  };
+  timeSeries: Array<{
+    date: string;
+    spend: number;
+    conversions: number;
+    cpa: number | null;
+    roas: number | null;
+  }>;
+  breakdown: Array<{
+    entity: { type: BreakdownLevel; id: string; name: string };
+    spend: number;
+    conversions: number;
+    cpa: number | null;
+    roas: number | null;
+    /** The same over the comparison period (addition); null without one. */
+    previous: { spend: number; conversions: number; cpa: number | null; roas: number | null } | null;
+    /**
+     * Addition: what `conversions` count (never added across types; an account whose campaigns
+     * count several: MIXED) and the purchase value.
+     */
+    resultType: string | null;
+    resultName: string | null;
+    revenue: number;
+    /** Addition, across currencies without rates only: the line's own currency. */
+    currency?: string;
+  }>;
+  /**
+   * Addition: results and cost per result per result type (the largest spend first), ROAS only where
+   * there is purchase value, each with the same over the comparison period (null without one).
+   */
+  resultsByType: Array<
+    ResultGroup & { previous: { results: number; costPerResult: number | null; roas: number | null } | null }
+  >;
+  /** Addition, when the selected accounts use several currencies: one total per currency. */
+  currencies?: CurrencyTotals[];
+  /** Addition, across currencies: the reporting currency and rates the spec's fields were converted at. */
+  conversion?: ReportingCurrency | null;
+}
+
+/** The previous period of equal length that ends the day before `from`. */
+export function previousPeriod(from: string, to: string): { from: string; to: string } {
+  const length = daysBetween(from, to);
+  return { from: addDays(from, -length), to: addDays(from, -1) };
+}
+
+/** One line of the breakdown as summed, in its account's currency. */
+interface Line {
+  entity: { type: BreakdownLevel; id: string; name: string };
+  accountId: string;
+  now: RawTotals;
+  /** Null without a comparison period. */
+  before: RawTotals | null;
+  resultType: string | null;
+  resultName: string | null;
+}
+
+/** The breakdown and each account's results per type (now, and over the comparison period). */
+interface Parts {
+  lines: Line[];
+  resultsNow: Map<string, ResultTypeRow[]>;
+  resultsBefore: Map<string, ResultTypeRow[]> | null;
+}
+
+/** A currency's accounts with their days and the comparison period's totals (from the rollup). */
+interface CurrencyGroup {
+  currency: string;
+  accountIds: string[];
+  days: Array<RawTotals & { date: string }>;
+  previous: RawTotals | null;
+}
+
+/**
+ * The spec's insights summary. Reach is the sum of daily reach (unique people per day, summed:
+ * Meta's de-duplicated reach over a range is not derivable from daily rows), and frequency is
+ * impressions / that reach. `accountResults` keeps accounts' results per type between calls.
+ */
+export async function insightsSummary(
+  sql: Sql,
+  q: InsightsQuery,
+  accountResults: AccountResults = new AccountResults(),
+): Promise<InsightsSummary> {
+  const compared = q.comparison === undefined ? previousPeriod(q.from, q.to) : q.comparison;
+  const parts =
+    q.breakdown === 'account' && !q.campaignIds
+      ? await perAccount(sql, q, compared, accountResults)
+      : await perCampaign(sql, q, compared);
+  const groups: CurrencyGroup[] = [];
+  for (const [currency, accountIds] of currencyGroups(q)) {
+    const scope: Scope = { accountIds, campaignIds: q.campaignIds };
+    groups.push({
+      currency,
+      accountIds,
+      days: await sumDaily(sql, scope, q),
+      previous: compared ? await sumTotals(sql, scope, compared) : null,
+    });
+  }
+  const [only] = groups;
+  if (groups.length > 1) return acrossCurrencies(q, groups, parts, compared !== null);
+  return buildSummary(q, q.currency, {
+    days: only?.days ?? [],
+    previous: compared ? (only?.previous ?? ZERO_TOTALS) : null,
+    lines: parts.lines,
+    resultsNow: mergeResultRows([...parts.resultsNow.values()].flat()),
+    resultsBefore: parts.resultsBefore ? mergeResultRows([...parts.resultsBefore.values()].flat()) : null,
+  });
+}
+
+/** One line per campaign with delivery in the window, from the campaign rows. */
+async function perCampaign(sql: Sql, q: InsightsQuery, compared: Window | null): Promise<Parts> {
+  const scope: Scope = { accountIds: q.accountIds, campaignIds: q.campaignIds };
+  const now = await sumPerCampaign(sql, scope, q);
+  const earlier = compared ? await sumPerCampaign(sql, scope, compared) : null;
+  const labels = await campaignLabels(sql, [
+    ...new Set([...now, ...(earlier ?? [])].map((row) => row.campaignId)),
+  ]);
+  const before = earlier ? new Map(earlier.map((row) => [row.campaignId, row])) : null;
+  const lines = now.map((row): Line => {
+    const label = labels.get(row.campaignId);
+    return {
+      entity: { type: 'campaign', id: row.campaignId, name: label?.name ?? '' },
+      accountId: label?.accountId ?? '',
+      now: row,
+      before: before ? (before.get(row.campaignId) ?? ZERO_TOTALS) : null,
+      resultType: label?.resultType ?? null,
+      resultName: label?.resultName ?? null,
+    };
+  });
+  return {
+    lines,
+    resultsNow: resultsOfCampaigns(now, labels),
+    resultsBefore: earlier ? resultsOfCampaigns(earlier, labels) : null,
+  };
+}
+
+/** Each account's results per type from its campaigns' sums. */
+function resultsOfCampaigns(
+  rows: ReadonlyArray<RawTotals & { campaignId: string }>,
+  labels: ReadonlyMap<string, CampaignLabel>,
+): Map<string, ResultTypeRow[]> {
+  const byAccount = new Map<string, Array<RawTotals & { campaignId: string }>>();
+  for (const row of rows) {
+    const accountId = labels.get(row.campaignId)?.accountId ?? '';
+    const own = byAccount.get(accountId);
+    if (own) own.push(row);
+    else byAccount.set(accountId, [row]);
+  }
+  return new Map([...byAccount].map(([id, own]) => [id, groupByResultType(own, labels)]));
+}
+
+/** One line per account with delivery in the window, from the rollup; results per type memoized. */
+async function perAccount(
+  sql: Sql,
+  q: InsightsQuery,
+  compared: Window | null,
+  accountResults: AccountResults,
+): Promise<Parts> {
+  const now = await sumPerAccount(sql, q.accountIds, q);
+  const earlier = compared ? await sumPerAccount(sql, q.accountIds, compared) : null;
+  const stamps = (sums: typeof now) =>
+    sums.map((s) => ({
+      accountId: s.accountId,
+      lastSyncedAt: s.lastSyncedAt,
+      fingerprint: fingerprintOf(s),
+    }));
+  const resultsNow = await accountResults.of(sql, stamps(now), q.from, q.to);
+  const resultsBefore =
+    compared && earlier ? await accountResults.of(sql, stamps(earlier), compared.from, compared.to) : null;
+  const before = earlier ? new Map(earlier.map((s) => [s.accountId, s])) : null;
+  const lines = now.map((s): Line => {
+    const groups = resultsNow.get(s.accountId) ?? [];
+    // What the account's conversions count: its one result type, or MIXED when its campaigns differ.
+    const [first] = groups;
+    const single = groups.length === 1 && first !== undefined;
+    return {
+      entity: { type: 'account', id: s.accountId, name: q.accountNames?.get(s.accountId) ?? '' },
+      accountId: s.accountId,
+      now: s,
+      before: before ? (before.get(s.accountId) ?? ZERO_TOTALS) : null,
+      resultType: single ? first.result_type : groups.length > 1 ? 'MIXED' : null,
+      resultName: single ? first.result_name : null,
+    };
+  });
+  return { lines, resultsNow, resultsBefore };
+}
+
+/** The selected accounts by currency (one group when the query names no currencies). */
+function currencyGroups(q: InsightsQuery): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const id of q.accountIds) {
+    const currency = q.accountCurrencies?.get(id) ?? q.currency;
+    groups.set(currency, [...(groups.get(currency) ?? []), id]);
+  }
+  return new Map([...groups].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * Several currencies: one total per currency; converted into the reporting currency when the agency
+ * has rates for all of them, else the spec's money fields stay empty under XXX and each line of the
+ * breakdown keeps its own currency.
+ */
+function acrossCurrencies(
+  q: InsightsQuery,
+  groups: CurrencyGroup[],
+  parts: Parts,
+  comparing: boolean,
+): InsightsSummary {
+  const currencyOfAccount = new Map(groups.flatMap((g) => g.accountIds.map((id) => [id, g.currency])));
+  const currencyOf = (accountId: string): string => currencyOfAccount.get(accountId) ?? q.currency;
+  const currencies: CurrencyTotals[] = groups.map((g) => {
+    const current = g.days.reduce<RawTotals>(addTotals, ZERO_TOTALS);
+    return {
+      currency: g.currency,
+      accounts: g.accountIds.length,
+      totals: totalsOf(current),
+      trends: trendsOf(current, g.previous),
+    };
+  });
+  const converters = convertersFor(
+    q.reporting ?? null,
+    groups.map((g) => g.currency),
+  );
+  if (converters && q.reporting) {
+    const converterOf = (currency: string): MicrosConverter => converters.get(currency) ?? ((m) => m);
+    const days = addByDate(groups.map((g) => ({ days: g.days, convert: converterOf(g.currency) })));
+    let previous: RawTotals | null = comparing ? ZERO_TOTALS : null;
+    for (const g of groups) {
+      if (previous && g.previous)
+        previous = addTotals(previous, convertTotals(g.previous, converterOf(g.currency)));
+    }
+    const convertResults = (perAccount: Map<string, ResultTypeRow[]>): ResultTypeRow[] =>
+      mergeResultRows(
+        [...perAccount].flatMap(([accountId, rows]) => {
+          const convert = converterOf(currencyOf(accountId));
+          return rows.map((r) => ({
+            ...r,
+            spend_micros: convert(r.spend_micros),
+            revenue_micros: convert(r.revenue_micros),
+          }));
+        }),
+      );
+    const summary = buildSummary(q, q.reporting.currency, {
+      days,
+      previous,
+      lines: parts.lines.map((line) => {
+        const convert = converterOf(currencyOf(line.accountId));
+        return {
+          ...line,
+          now: convertTotals(line.now, convert),
+          before: line.before ? convertTotals(line.before, convert) : null,
+        };
+      }),
+      resultsNow: convertResults(parts.resultsNow),
+      resultsBefore: parts.resultsBefore ? convertResults(parts.resultsBefore) : null,
+    });
+    return { ...summary, currencies, conversion: q.reporting };
+  }
+  // No rates: counts are added across currencies, money is not.
+  const previous = comparing
+    ? groups.reduce<RawTotals>((sum, g) => (g.previous ? addTotals(sum, g.previous) : sum), ZERO_TOTALS)
+    : null;
+  const summary = buildSummary(q, NO_CURRENCY, {
+    days: addByDate(groups.map((g) => ({ days: g.days, convert: null }))),
+    previous,
+    lines: parts.lines,
+    resultsNow: [],
+    resultsBefore: null,
+  });
+  const lineCurrency = new Map(parts.lines.map((line) => [line.entity.id, currencyOf(line.accountId)]));
+  return {
+    ...summary,
+    totals: { ...summary.totals, spend: 0, cpa: null, roas: null, cpm: null },
+    trends: { ...summary.trends, spendChange: null, cpaChange: null, roasChange: null },
+    timeSeries: summary.timeSeries.map((day) => ({ ...day, spend: 0, cpa: null, roas: null })),
+    breakdown: summary.breakdown.map((entry) => ({ ...entry, currency: lineCurrency.get(entry.entity.id) })),
+    resultsByType: [],
+    currencies,
+    conversion: null,
+  };
+}
+
+/** Several groups' days added date by date (each converted first when a converter is given). */
+function addByDate(
+  groups: ReadonlyArray<{
+    days: ReadonlyArray<RawTotals & { date: string }>;
+    convert: MicrosConverter | null;
+  }>,
+): Array<RawTotals & { date: string }> {
+  const days = new Map<string, RawTotals & { date: string }>();
+  for (const g of groups) {
+    for (const day of g.days) {
+      const value = g.convert ? convertTotals(day, g.convert) : day;
+      const sum = days.get(day.date);
+      days.set(day.date, sum ? { ...addTotals(sum, value), date: day.date } : value);
+    }
+  }
+  return [...days.values()].sort((a, b) => a.date.localeCompare(b.date));
+}
+
+function totalsOf(current: RawTotals): InsightsSummary['totals'] {
+  const now = deriveMetrics(current);
+  return {
+    spend: now.spend,
+    impressions: now.impressions,
+    clicks: now.clicks,
+    conversions: now.conversions,
+    cpa: now.cpa,
+    roas: now.roas,
+    ctr: now.ctr,
+    cpm: now.cpm,
+    frequency: ratio4(current.impressions, current.reach),
+    reach: current.reach,
+  };
+}
+
+function trendsOf(current: RawTotals, previous: RawTotals | null): InsightsSummary['trends'] {
+  const now = deriveMetrics(current);
+  const before = previous ? deriveMetrics(previous) : null;
+  return {
+    spendChange: percentChange(current.spendMicros, previous?.spendMicros ?? null),
+    conversionsChange: percentChange(current.conversions, previous?.conversions ?? null),
+    cpaChange: percentChange(now.cpa, before?.cpa ?? null),
+    roasChange: percentChange(now.roas, before?.roas ?? null),
+  };
+}
+
+/** The window's sums, all in one currency. */
+interface Summed {
+  days: Array<RawTotals & { date: string }>;
+  previous: RawTotals | null;
+  lines: Line[];
+  resultsNow: ResultTypeRow[];
+  resultsBefore: ResultTypeRow[] | null;
+}
+
+const moneyOf = ({ spend, conversions, cpa, roas }: DerivedMetrics) => ({ spend, conversions, cpa, roas });
+
+/** The spec's summary (and its additions) from the window's sums, all in `currency`. */
+function buildSummary(q: InsightsQuery, currency: string, raw: Summed): InsightsSummary {
+  const current = raw.days.reduce<RawTotals>(addTotals, ZERO_TOTALS);
+  const byDate = new Map(raw.days.map((row) => [row.date, row]));
+  const timeSeries = dateRange(q.from, q.to).map((date) => {
+    const m = deriveMetrics(byDate.get(date) ?? ZERO_TOTALS);
+    return { date, spend: m.spend, conversions: m.conversions, cpa: m.cpa, roas: m.roas };
+  });
+
+  const typeKey = (g: ResultGroup) => `${g.resultType ?? ''}\u0000${g.resultName ?? ''}`;
+  const typesBefore = raw.resultsBefore
+    ? new Map(toResultGroups(raw.resultsBefore).map((g) => [typeKey(g), g]))
+    : null;
+  const resultsByType = toResultGroups(raw.resultsNow).map((g) => {
+    const p = typesBefore?.get(typeKey(g));
+    return {
+      ...g,
+      previous: typesBefore
+        ? { results: p?.results ?? 0, costPerResult: p?.costPerResult ?? null, roas: p?.roas ?? null }
+        : null,
+    };
+  });
+  const breakdown = [...raw.lines]
+    .sort((a, b) => b.now.spendMicros - a.now.spendMicros || a.entity.id.localeCompare(b.entity.id))
+    .map((line) => {
+      const m = deriveMetrics(line.now);
+      return {
+        entity: line.entity,
+        ...moneyOf(m),
+        previous: line.before ? moneyOf(deriveMetrics(line.before)) : null,
+        resultType: line.resultType,
+        resultName: line.resultName,
+        revenue: m.revenue,
+      };
+    });
+
+  return {
+    dateRange: { from: q.from, to: q.to },
+    granularity: 'daily',
+    currency,
+    totals: totalsOf(current),
+    trends: trendsOf(current, raw.previous),
+    timeSeries,
+    breakdown,
+    resultsByType,
+  };
+}
