@@ -56,4 +56,23 @@ test('totals per currency, then converted at the reporting currency set in Setti
   await expect(perCurrency.getByRole('row').filter({ hasText: 'EUR' })).toHaveCount(1);
   await expect(page.getByRole('figure', { name: 'Spend per day' })).toBeVisible();
   await screenshot(page, '42-insights-reporting-currency');
+
+  // All accounts are broken down per account (in USD now); campaigns on request; a line opens its account.
+  const byAccount = page.getByRole('region', { name: 'By account' });
+  await expect(byAccount.getByRole('columnheader', { name: 'Account' })).toBeVisible();
+  await expect(byAccount.locator('tfoot')).toContainText(/Total · \d+ accounts/);
+  await screenshot(page, '43-insights-by-account');
+  const breakDownBy = page.getByRole('combobox', { name: 'Break down by' });
+  await breakDownBy.selectOption('campaign');
+  const byCampaign = page.getByRole('region', { name: 'By campaign' });
+  await expect(byCampaign.getByRole('columnheader', { name: 'Campaign' })).toBeVisible();
+  await expect(byCampaign.locator('tfoot')).toContainText(/Total · \d+ campaigns/);
+  await breakDownBy.selectOption('account');
+  const firstAccount = byAccount.locator('tbody a').first();
+  const name = (await firstAccount.textContent()) ?? '';
+  await firstAccount.click();
+  const chosen = page.getByRole('combobox', { name: 'Account', exact: true });
+  await expect(chosen.locator('option:checked')).toHaveText(new RegExp(`^${name} \\(`));
+  await expect(page.getByRole('region', { name: 'By campaign' })).toBeVisible();
+  await expect(breakDownBy).toHaveCount(0);
 });

@@ -174,13 +174,21 @@ export class AdLensClient {
     return this.post<One<ReportCreated>>('/v1/reports', body);
   }
   insightsSummary(
-    q: { date_start?: string; date_end?: string; account_id?: string; campaign_ids?: string[] } = {},
+    q: {
+      date_start?: string;
+      date_end?: string;
+      account_id?: string;
+      campaign_ids?: string[];
+      /** One breakdown line per campaign or per account (default: per account across several accounts). */
+      breakdown?: 'campaign' | 'account';
+    } = {},
   ) {
     return this.get<One<InsightsSummary>>('/v1/insights/summary', {
       date_start: q.date_start,
       date_end: q.date_end,
       account_id: q.account_id,
       campaign_ids: q.campaign_ids?.join(','),
+      breakdown: q.breakdown,
     });
   }
 

@@ -7,7 +7,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
 import { accountGoals, deleteGoal, effectiveGoal, goalRows, goalsOf, saveGoal } from '../goals/store';
 import type { RequestContext, VisibleAccount } from '../identity/access';
-import { campaignDaily, campaignInsightsInWindows, firstInsightDates, insightsSummary } from '../insights';
+import {
+  AccountResults,
+  campaignDaily,
+  campaignInsightsInWindows,
+  firstInsightDates,
+  insightsSummary,
+} from '../insights';
 import { resultsPerAccount, sumTotals } from '../insights/queries';
 import {
   accountDays,
@@ -388,6 +394,64 @@ describe.each(ENGINES)('read models on %s', (engine) => {
       act_2: '2026-02-28',
       act_none: undefined,
     });
+    await close();
+  });
+
+  it('breaks a summary of several accounts down per account, with results per type kept until a write or a sync', async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    const memo = new AccountResults();
+    const query = {
+      accountIds: ['act_1', 'act_2'],
+      from: '2026-02-10',
+      to: '2026-02-28',
+      currency: 'EUR',
+      accountNames: new Map([
+        ['act_1', 'Acme'],
+        ['act_2', 'Other'],
+      ]),
+    };
+    const byCampaign = await insightsSummary(sql, query, memo);
+    const byAccount = await insightsSummary(sql, { ...query, breakdown: 'account' }, memo);
+    const lines = (s: typeof byAccount) =>
+      s.breakdown.map((b) => [b.entity, b.spend, b.conversions, b.revenue, b.resultType, b.resultName]);
+    // act_1 counts purchases (Beta, Gamma) and a lead (Alpha): MIXED; Delta counts no named result.
+    expect(lines(byAccount)).toEqual([
+      [{ type: 'account', id: 'act_1', name: 'Acme' }, 4_500_000_007, 7, 14, 'MIXED', null],
+      [{ type: 'account', id: 'act_2', name: 'Other' }, 8, 4, 1, null, null],
+    ]);
+    expect(byAccount.breakdown.map((b) => b.previous)).toEqual([
+      { spend: 0, conversions: 0, cpa: null, roas: null },
+      { spend: 0, conversions: 0, cpa: null, roas: null },
+    ]);
+    // Everything but the breakdown is the same whichever way it is broken down.
+    const { breakdown: _a, ...restByAccount } = byAccount;
+    const { breakdown: _c, ...restByCampaign } = byCampaign;
+    expect(restByAccount).toEqual(restByCampaign);
+    expect(byAccount.resultsByType.map((g) => [g.resultType, g.campaigns, g.results])).toEqual([
+      ['PURCHASE', 2, 6],
+      [null, 1, 4],
+      ['LEAD', 1, 1],
+    ]);
+    // A campaign row written in the window moves the account's fingerprint: its results are summed again.
+    await sql.run(
+      `INSERT INTO insights_campaign_daily (campaign_id, date, account_id, spend_micros, impressions, clicks,
+         conversions, revenue_micros, reach, link_clicks) VALUES ('c_alpha', '2026-02-20', 'act_1', 3000000, 1, 1, 5, 0, 1, 1)`,
+    );
+    // A sync that changes what a campaign counts moves the account's last sync.
+    await sql.run(`UPDATE campaigns SET result_type = 'LEAD', result_name = 'LEAD' WHERE id = 'c_delta'`);
+    await sql.run(`UPDATE ad_accounts SET last_synced_at = ? WHERE id = 'act_2'`, [
+      '2026-03-01T01:00:00.000Z',
+    ]);
+    const after = await insightsSummary(sql, { ...query, breakdown: 'account' }, memo);
+    expect(after.resultsByType.map((g) => [g.resultType, g.campaigns, g.results])).toEqual([
+      ['PURCHASE', 2, 6],
+      ['LEAD', 2, 10],
+    ]);
+    expect(after.breakdown.map((b) => [b.entity.id, b.resultType])).toEqual([
+      ['act_1', 'MIXED'],
+      ['act_2', 'LEAD'],
+    ]);
     await close();
   });
 

@@ -11,6 +11,7 @@ export function insightHandlers(env: HandlerEnv): Pick<HandlerImpls, 'insights.s
         dateEnd: args.range?.to,
         days: args.range?.days,
         dateRange: args.dateRange,
+        breakdown: args.breakdown,
       }),
   };
 }

@@ -19,7 +19,8 @@ interface Summary {
   totals: { spend: number; impressions: number; conversions: number; cpa: number | null };
   trends: { spendChange: number | null; conversionsChange: number | null };
   timeSeries: Array<{ date: string; spend: number; conversions: number }>;
-  breakdown: Array<{ entity: { id: string }; spend: number; currency?: string }>;
+  breakdown: Array<{ entity: { type: string; id: string }; spend: number; currency?: string }>;
+  resultsByType: Array<{ resultType: string | null; results: number; spend: number }>;
   currencies?: Array<{ currency: string; accounts: number; totals: { spend: number; impressions: number } }>;
   conversion?: { currency: string; rates: Record<string, string> } | null;
 }
@@ -28,6 +29,8 @@ let t: TestApi;
 let key: string;
 let ctx: RequestContext;
 let usd: { id: string; platformAccountId: string };
+const accountIds: string[] = [];
+const campaignIds: string[] = [];
 const WINDOW = 'date_start=2026-03-01&date_end=2026-03-03';
 
 beforeAll(async () => {
@@ -46,6 +49,8 @@ beforeAll(async () => {
     [jpy, 1_500_000_000],
   ] as const) {
     const campaignId = seedCampaign(db, { accountId: account.id });
+    accountIds.push(account.id);
+    campaignIds.push(campaignId);
     seedDailyInsights(db, {
       accountId: account.id,
       campaignId,
@@ -99,12 +104,21 @@ describe('insights summary across currencies', () => {
     expect(all.trends.spendChange).toBeNull();
     expect(all.trends.conversionsChange).toBe(0);
     expect(all.timeSeries.map((d) => d.conversions)).toEqual([6, 6, 6]);
-    expect(all.breakdown.map((b) => [b.currency, b.spend]).sort()).toEqual([
-      ['EUR', 60],
-      ['JPY', 4500],
-      ['USD', 30],
+    // The workspace is broken down per account, each line in its own currency.
+    expect(all.breakdown.map((b) => [b.entity.type, b.currency, b.spend]).sort()).toEqual([
+      ['account', 'EUR', 60],
+      ['account', 'JPY', 4500],
+      ['account', 'USD', 30],
     ]);
+    expect(all.breakdown.map((b) => b.entity.id).sort()).toEqual([...accountIds].sort());
     expect(all.conversion).toBeNull();
+    const perCampaign = await summary(`${WINDOW}&breakdown=campaign`);
+    expect(perCampaign.breakdown.map((b) => [b.entity.type, b.currency, b.spend]).sort()).toEqual([
+      ['campaign', 'EUR', 60],
+      ['campaign', 'JPY', 4500],
+      ['campaign', 'USD', 30],
+    ]);
+    expect(perCampaign.breakdown.map((b) => b.entity.id).sort()).toEqual([...campaignIds].sort());
   });
 
   it('with the reporting currency and a rate for every currency: the spec fields converted exactly', async () => {
@@ -122,7 +136,33 @@ describe('insights summary across currencies', () => {
     expect(all.totals.cpa).toBe(6.96); // 125.2515 / 18
     expect(all.currencies?.map((c) => c.totals.spend)).toEqual([60, 4500, 30]);
     expect(all.breakdown.map((b) => b.spend).sort((a, b) => a - b)).toEqual([30, 30.2, 65.05]);
-    expect(all.breakdown.every((b) => b.currency === undefined)).toBe(true);
+    expect(all.breakdown.every((b) => b.currency === undefined && b.entity.type === 'account')).toBe(true);
+    // Per campaign: the same converted amounts, and the same results per type, summed the other way.
+    const perCampaign = await summary(`${WINDOW}&breakdown=campaign`);
+    expect(perCampaign.breakdown.map((b) => b.spend).sort((a, b) => a - b)).toEqual([30, 30.2, 65.05]);
+    expect(perCampaign.resultsByType).toEqual(all.resultsByType);
+    expect(all.resultsByType.map((g) => [g.results, g.spend])).toEqual([[18, 125.25]]);
+  });
+
+  it('breaks one account down per campaign, and refuses a per-account breakdown of chosen campaigns', async () => {
+    const one = await summary(`account_id=${usd.platformAccountId}&${WINDOW}`);
+    expect(one.breakdown.map((b) => b.entity.type)).toEqual(['campaign']);
+    const oneByAccount = await summary(`account_id=${usd.platformAccountId}&${WINDOW}&breakdown=account`);
+    expect(oneByAccount.breakdown.map((b) => [b.entity.type, b.entity.id, b.spend])).toEqual([
+      ['account', usd.id, 30],
+    ]);
+    const refused = await call(
+      t.url,
+      `/v1/insights/summary?${WINDOW}&breakdown=account&campaign_ids=${campaignIds.join(',')}`,
+      { key },
+    );
+    expect(refused.status).toBe(400);
+    expect((refused.body as { error: { type: string; message: string } }).error).toMatchObject({
+      type: 'invalid_request',
+      message: expect.stringContaining('campaign_ids'),
+    });
+    const unknown = await call(t.url, `/v1/insights/summary?${WINDOW}&breakdown=ad`, { key });
+    expect(unknown.status).toBe(400);
   });
 
   it('falls back to XXX when a currency has no rate, and refuses a malformed rate', async () => {

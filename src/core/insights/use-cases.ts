@@ -1,4 +1,5 @@
-// Insights: the summary (totals, trends, daily series, per-campaign breakdown) every transport shows.
+// Insights: the summary (totals, trends, daily series, breakdown per campaign or per account) every
+// transport shows.
 // One rule for the window (the dates given, else the N days ending today, "today" being the latest
 // calendar day among the selected accounts' time zones), for the selection (account, campaigns of
 // it) and for currencies (never summed across them: one total per currency, plus one in the agency's
@@ -17,7 +18,7 @@ import { accountDateRange, checkWindow } from '../windows';
 import type { DateRangeSpec } from '../../shared/date-ranges';
 import { firstInsightDates } from './index';
 import { reportingCurrencyOf } from '../settings/use-cases';
-import { insightsSummary, type InsightsSummary } from './index';
+import { AccountResults, insightsSummary, type BreakdownLevel, type InsightsSummary } from './index';
 
 /** Shown when nothing is selected (no visible account): the summary is all zeros anyway. */
 const EMPTY_CURRENCY = 'USD';
@@ -32,10 +33,16 @@ export interface SummaryInput {
   days?: number | undefined;
   /** An Ads Manager range (wins over the above) and what to compare with (trends are null for none). */
   dateRange?: DateRangeSpec | undefined;
+  /**
+   * One breakdown line per campaign or per account. Default: per account when the summary spans
+   * several accounts (an agency's workspace has tens of thousands of campaigns), else per campaign.
+   */
+  breakdown?: BreakdownLevel | undefined;
 }
 
 export function insightUseCases(services: AppServices) {
   const { sql, clock } = services.core;
+  const accountResults = new AccountResults();
   return {
     async summary(ctx: RequestContext, input: SummaryInput): Promise<InsightsSummary> {
       // An explicit range is checked first: its error (invalid_date_range) comes before any lookup.
@@ -45,6 +52,12 @@ export function insightUseCases(services: AppServices) {
         ? [await resolveAccount(sql, ctx, input.accountId)]
         : await visibleAccounts(sql, ctx);
       let campaignIds: string[] | undefined;
+      if (input.campaignIds && input.breakdown === 'account') {
+        throw new AppError(
+          'invalid_request',
+          'breakdown=account cannot be combined with campaign_ids: a campaign selection is broken down per campaign.',
+        );
+      }
       if (input.campaignIds) {
         if (input.campaignIds.length > MAX_SUMMARY_CAMPAIGNS) {
           throw new AppError(
@@ -98,20 +111,28 @@ export function insightUseCases(services: AppServices) {
         const from = input.dateStart ?? addDays(to, -((input.days ?? 7) - 1));
         window = checkWindow(from, to);
       }
-      return insightsSummary(sql, {
-        accountIds: accounts.map((a) => a.id),
-        campaignIds,
-        from: window.from,
-        to: window.to,
-        currency: currencies[0] ?? EMPTY_CURRENCY,
-        ...(currencies.length > 1
-          ? {
-              accountCurrencies: new Map(accounts.map((a) => [a.id, a.currency])),
-              reporting: await reportingCurrencyOf(sql, ctx.workspaceId),
-            }
-          : {}),
-        ...(comparison !== undefined ? { comparison } : {}),
-      });
+      const breakdown: BreakdownLevel =
+        input.breakdown ?? (!campaignIds && !input.accountId && accounts.length > 1 ? 'account' : 'campaign');
+      return insightsSummary(
+        sql,
+        {
+          accountIds: accounts.map((a) => a.id),
+          campaignIds,
+          breakdown,
+          accountNames: new Map(accounts.map((a) => [a.id, a.name])),
+          from: window.from,
+          to: window.to,
+          currency: currencies[0] ?? EMPTY_CURRENCY,
+          ...(currencies.length > 1
+            ? {
+                accountCurrencies: new Map(accounts.map((a) => [a.id, a.currency])),
+                reporting: await reportingCurrencyOf(sql, ctx.workspaceId),
+              }
+            : {}),
+          ...(comparison !== undefined ? { comparison } : {}),
+        },
+        accountResults,
+      );
     },
   };
 }

@@ -60,7 +60,7 @@ export const InsightsSummary = z.object({
       resultType: z.string().nullable().optional(),
       resultName: z.string().nullable().optional(),
       revenue: z.number().optional(),
-      /** Addition, across currencies without exchange rates: the campaign's own currency. */
+      /** Addition, across currencies without exchange rates: the line's own currency. */
       currency: z.string().optional(),
     }),
   ),
@@ -109,6 +109,11 @@ export const InsightsSummaryQuery = z.strictObject({
     )
     .transform((value) => [...new Set(value.split(','))])
     .optional(),
+  /**
+   * Addition: one breakdown line per `campaign` or per `account`. Default: per account when the
+   * summary spans several accounts (no account_id, no campaign_ids), else per campaign.
+   */
+  breakdown: z.enum(['campaign', 'account']).optional(),
 });
 
 export const InsightsSummaryResponse = dataEnvelope(InsightsSummary);

@@ -229,6 +229,7 @@ export const argSchemas = {
       accountId: accountId.optional(),
       range: range.optional(),
       dateRange: DateRangeSpecSchema.optional(),
+      breakdown: z.enum(['campaign', 'account']).optional(),
     })
     .strict(),
   'keys.list': empty,

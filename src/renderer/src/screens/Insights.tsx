@@ -1,6 +1,7 @@
 // Insights: totals with trend arrows coloured by whether the change is good news, results per result
 // type (a lead and a purchase are never one figure; ROAS only with purchase value), the daily series
-// and the per-campaign breakdown. Across currencies: one total per currency, and the usual figures
+// and the breakdown: per account across all accounts (or per campaign on request), per campaign for one
+// account. Across currencies: one total per currency, and the usual figures
 // only when the agency's reporting currency converts them (amounts are never added as they are).
 import { useCall } from '../api/hooks';
 import { COLORS, TimeChart } from '../components/charts';
@@ -26,6 +27,14 @@ function pctChange(now: number | null, before: number | null): number | null {
   return Math.round(((now - before) / before) * 10_000) / 100;
 }
 
+/** The same screen and range narrowed to one account. */
+function accountLink(path: string, query: URLSearchParams, id: string): string {
+  const next = new URLSearchParams(query);
+  next.set('account', id);
+  next.delete('by');
+  return href(`${path}?${next.toString()}`);
+}
+
 export default function Insights(): React.JSX.Element {
   const route = useRoute();
   const [range, setRange] = useDateRange('insights', { preset: 'last_7d', compare: 'previous_period' });
@@ -36,9 +45,15 @@ export default function Insights(): React.JSX.Element {
   const busiest = [...(accounts.data ?? [])].sort((a, b) => b.totalSpendLast30d - a.totalSpendLast30d)[0];
   const param = route.query.get('account');
   const accountId = param === ALL ? '' : (param ?? (mixed ? (busiest?.id ?? '') : ''));
+  // Across several accounts the breakdown is per account unless the analyst asks for campaigns.
+  const byCampaign = route.query.get('by') === 'campaign';
+  const perAccount = !accountId && !byCampaign && (accounts.data?.length ?? 0) > 1;
   const summary = useCall(
     'insights.summary',
-    { dateRange: range, ...(accountId ? { accountId } : {}) },
+    {
+      dateRange: range,
+      ...(accountId ? { accountId } : { breakdown: perAccount ? 'account' : 'campaign' }),
+    },
     { placeholderData: (prev) => prev, enabled: accounts.isSuccess },
   );
   const s = summary.data;
@@ -242,7 +257,23 @@ export default function Insights(): React.JSX.Element {
             </>
           )}
           <section className="section" aria-labelledby="breakdown-title">
-            <h2 id="breakdown-title">By campaign</h2>
+            <div className="section-head">
+              <h2 id="breakdown-title">{perAccount ? 'By account' : 'By campaign'}</h2>
+              {!accountId && (accounts.data?.length ?? 0) > 1 ? (
+                <label className="field-inline">
+                  <span>Break down by</span>
+                  <select
+                    value={perAccount ? 'account' : 'campaign'}
+                    onChange={(e) =>
+                      setQuery(route, { by: e.target.value === 'campaign' ? 'campaign' : null })
+                    }
+                  >
+                    <option value="account">Account</option>
+                    <option value="campaign">Campaign</option>
+                  </select>
+                </label>
+              ) : null}
+            </div>
             {s.breakdown.length === 0 ? (
               <Empty title="No delivery in this period." />
             ) : (
@@ -250,7 +281,7 @@ export default function Insights(): React.JSX.Element {
                 <table className="data-table static">
                   <thead>
                     <tr>
-                      <th scope="col">Campaign</th>
+                      <th scope="col">{perAccount ? 'Account' : 'Campaign'}</th>
                       <NumericHeaders
                         labels={['Spend', 'Share', 'Results', 'Cost per result', hasValue ? 'ROAS' : null]}
                       />
@@ -259,8 +290,10 @@ export default function Insights(): React.JSX.Element {
                   <tbody>
                     {s.breakdown.slice(0, 50).map((row) => {
                       const p = row.previous;
-                      // Without rates each campaign is in its own account's currency.
+                      // Without rates each line is in its own account's currency.
                       const rc = row.currency ?? c;
+                      // An account whose campaigns count different results has no one cost per result.
+                      const mixedResults = row.resultType === 'MIXED';
                       const change = (
                         now: number | null,
                         before: number | null | undefined,
@@ -278,7 +311,15 @@ export default function Insights(): React.JSX.Element {
                       return (
                         <tr key={row.entity.id}>
                           <td>
-                            <a href={href(`/campaigns/${row.entity.id}`)}>{row.entity.name}</a>
+                            <a
+                              href={
+                                row.entity.type === 'account'
+                                  ? accountLink(route.path, route.query, row.entity.id)
+                                  : href(`/campaigns/${row.entity.id}`)
+                              }
+                            >
+                              {row.entity.name}
+                            </a>
                           </td>
                           <td className="num">
                             {money(row.spend, rc)}
@@ -293,8 +334,8 @@ export default function Insights(): React.JSX.Element {
                             {change(row.conversions, p?.conversions, 'up', integer)}
                           </td>
                           <td className="num">
-                            {money(row.cpa, rc)}
-                            {change(row.cpa, p?.cpa, 'down', (v) => money(v, rc))}
+                            {mixedResults ? '–' : money(row.cpa, rc)}
+                            {mixedResults ? null : change(row.cpa, p?.cpa, 'down', (v) => money(v, rc))}
                           </td>
                           {hasValue ? (
                             <td className="num">
@@ -310,7 +351,9 @@ export default function Insights(): React.JSX.Element {
                     <tfoot>
                       <tr className="totals-row">
                         <td>
-                          <strong>Total · {s.breakdown.length} campaigns</strong>
+                          <strong>
+                            Total · {s.breakdown.length} {perAccount ? 'accounts' : 'campaigns'}
+                          </strong>
                         </td>
                         <td className="num">
                           <strong>{money(s.totals.spend, c)}</strong>
@@ -329,7 +372,9 @@ export default function Insights(): React.JSX.Element {
                   )}
                 </table>
                 {s.breakdown.length > 50 ? (
-                  <p className="muted small">Top 50 of {s.breakdown.length} campaigns by spend.</p>
+                  <p className="muted small">
+                    Top 50 of {s.breakdown.length} {perAccount ? 'accounts' : 'campaigns'} by spend.
+                  </p>
                 ) : null}
               </div>
             )}
