@@ -24,6 +24,11 @@ function build(sql: Sql) {
       daily: `SELECT date, ${SUMS} FROM insights_account_daily WHERE ${accounts} GROUP BY date`,
       perCampaign: `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${accounts}
         GROUP BY campaign_id`,
+      // Each currency's days from the rollup in one statement (accounts paired with their currency).
+      dailyByCurrency: `WITH m(account_id, currency) AS (${jsonTuples(sql, ['text', 'text'])})
+        SELECT m.currency AS currency, d.date AS date, ${SUMS}
+        FROM m JOIN insights_account_daily d ON d.account_id = m.account_id AND d.date BETWEEN ? AND ?
+        GROUP BY m.currency, d.date`,
       // One row per account from the rollup: its sums, its days (the fingerprint's count) and its last sync.
       perAccount: `SELECT account_id AS accountId, count(*) AS days,
           (SELECT a.last_synced_at FROM ad_accounts a WHERE a.id = d.account_id) AS lastSyncedAt, ${SUMS}
@@ -112,6 +117,37 @@ export function sumPerCampaign(
 ): Promise<Array<RawTotals & { campaignId: string }>> {
   const { set, params } = pick(sql, scope, window);
   return sql.all(set.perCampaign, params);
+}
+
+/**
+ * Each currency's days over a window: the accounts of each currency summed day by day (one statement
+ * from the rollup for accounts; per currency for a campaign selection, which is small).
+ */
+export async function sumDailyByCurrency(
+  sql: Sql,
+  accountsByCurrency: ReadonlyMap<string, readonly string[]>,
+  campaignIds: readonly string[] | undefined,
+  window: Window,
+): Promise<Map<string, Array<RawTotals & { date: string }>>> {
+  const out = new Map<string, Array<RawTotals & { date: string }>>();
+  if (campaignIds) {
+    for (const [currency, accountIds] of accountsByCurrency)
+      out.set(currency, await sumDaily(sql, { accountIds, campaignIds }, window));
+    return out;
+  }
+  const pairs = JSON.stringify(
+    [...accountsByCurrency].flatMap(([currency, accountIds]) => accountIds.map((id) => [id, currency])),
+  );
+  const rows = await sql.all<RawTotals & { currency: string; date: string }>(
+    statements(sql).accounts.dailyByCurrency,
+    [pairs, window.from, window.to],
+  );
+  for (const { currency, ...day } of rows) {
+    const days = out.get(currency);
+    if (days) days.push(day);
+    else out.set(currency, [day]);
+  }
+  return out;
 }
 
 /** An account's sums over a window from the rollup, with what identifies that window's contents. */

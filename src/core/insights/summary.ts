@@ -22,10 +22,9 @@ import { AccountResults } from './account-results';
 import {
   campaignLabels,
   fingerprintOf,
-  sumDaily,
+  sumDailyByCurrency,
   sumPerAccount,
   sumPerCampaign,
-  sumTotals,
   type CampaignLabel,
   type Scope,
   type Window,
@@ -145,14 +144,18 @@ interface Line {
   resultName: string | null;
 }
 
-/** The breakdown and each account's results per type (now, and over the comparison period). */
+/**
+ * The breakdown, each account's totals over the comparison period (null without one) and its results
+ * per type (now, and over the comparison period).
+ */
 interface Parts {
   lines: Line[];
+  previousByAccount: Map<string, RawTotals> | null;
   resultsNow: Map<string, ResultTypeRow[]>;
   resultsBefore: Map<string, ResultTypeRow[]> | null;
 }
 
-/** A currency's accounts with their days and the comparison period's totals (from the rollup). */
+/** A currency's accounts with their days and the comparison period's totals. */
 interface CurrencyGroup {
   currency: string;
   accountIds: string[];
@@ -175,16 +178,22 @@ export async function insightsSummary(
     q.breakdown === 'account' && !q.campaignIds
       ? await perAccount(sql, q, compared, accountResults)
       : await perCampaign(sql, q, compared);
-  const groups: CurrencyGroup[] = [];
-  for (const [currency, accountIds] of currencyGroups(q)) {
-    const scope: Scope = { accountIds, campaignIds: q.campaignIds };
-    groups.push({
-      currency,
-      accountIds,
-      days: await sumDaily(sql, scope, q),
-      previous: compared ? await sumTotals(sql, scope, compared) : null,
-    });
-  }
+  const byCurrency = currencyGroups(q);
+  const days = await sumDailyByCurrency(sql, byCurrency, q.campaignIds, q);
+  const previousOf = (accountIds: readonly string[]): RawTotals | null => {
+    const previous = parts.previousByAccount;
+    if (!previous) return null;
+    return accountIds.reduce<RawTotals>((sum, id) => {
+      const own = previous.get(id);
+      return own ? addTotals(sum, own) : sum;
+    }, ZERO_TOTALS);
+  };
+  const groups: CurrencyGroup[] = [...byCurrency].map(([currency, accountIds]) => ({
+    currency,
+    accountIds,
+    days: days.get(currency) ?? [],
+    previous: previousOf(accountIds),
+  }));
   const [only] = groups;
   if (groups.length > 1) return acrossCurrencies(q, groups, parts, compared !== null);
   return buildSummary(q, q.currency, {
@@ -216,8 +225,17 @@ async function perCampaign(sql: Sql, q: InsightsQuery, compared: Window | null):
       resultName: label?.resultName ?? null,
     };
   });
+  let previousByAccount: Map<string, RawTotals> | null = null;
+  if (earlier) {
+    previousByAccount = new Map();
+    for (const row of earlier) {
+      const accountId = labels.get(row.campaignId)?.accountId ?? '';
+      previousByAccount.set(accountId, addTotals(previousByAccount.get(accountId) ?? ZERO_TOTALS, row));
+    }
+  }
   return {
     lines,
+    previousByAccount,
     resultsNow: resultsOfCampaigns(now, labels),
     resultsBefore: earlier ? resultsOfCampaigns(earlier, labels) : null,
   };
@@ -271,7 +289,7 @@ async function perAccount(
       resultName: single ? first.result_name : null,
     };
   });
-  return { lines, resultsNow, resultsBefore };
+  return { lines, previousByAccount: before, resultsNow, resultsBefore };
 }
 
 /** The selected accounts by currency (one group when the query names no currencies). */
