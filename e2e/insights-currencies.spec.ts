@@ -8,6 +8,8 @@ test('totals per currency, then converted at the reporting currency set in Setti
 }) => {
   await page.getByRole('link', { name: 'Insights' }).click();
   const account = page.getByRole('combobox', { name: 'Account', exact: true });
+  // The accounts are listed (so the screen knows they mix currencies) before "All accounts" is chosen.
+  await expect(account.locator('option').nth(1)).toBeAttached();
   await account.selectOption({ label: 'All accounts' });
   const perCurrency = page.getByRole('table', { name: 'Totals per currency' });
   for (const code of ['EUR', 'GBP', 'USD']) {

@@ -13,7 +13,7 @@ import { compact, compactMoney, date, integer, money, percent, ratio } from '../
 import { href, setQuery, useRoute } from '../router';
 import { ConversionNote, CurrencyTotals } from './insights/CurrencyTotals';
 
-/** The account query value for "All accounts" when currencies are mixed (no value means the busiest). */
+/** The account query value for "All accounts" (no value: all of them, or the busiest when currencies mix). */
 const ALL = 'all';
 
 /** KPI tiles for at most this many result types (the largest spend first); all are in the table. */
@@ -80,8 +80,9 @@ export default function Insights(): React.JSX.Element {
               <select
                 value={accountId || ALL}
                 onChange={(e) => {
-                  const value = e.target.value;
-                  setQuery(route, { account: value === ALL ? (mixed ? ALL : null) : value });
+                  // "All accounts" is kept in the URL even before the accounts have loaded (when it is
+                  // not yet known whether they mix currencies, which would open on the busiest one).
+                  setQuery(route, { account: e.target.value });
                 }}
               >
                 <option value={ALL}>All accounts</option>
