@@ -330,6 +330,17 @@ describe('query plans on sqlite: every statement the API ran', () => {
       plan.some((d) => /SEARCH i USING COVERING INDEX insights_campaign_daily_account_date/.test(d)),
     ).toBe(true);
   });
+
+  it("reads chosen campaigns by their own keys, never every day of their account's campaigns", () => {
+    const selection = insightStatements(t.core.sql).campaigns;
+    for (const text of [selection.totals, selection.daily, selection.perCampaign]) {
+      const plan = explain(t.core.db, text).map((row) => row.detail);
+      expect(
+        plan.some((d) => /SEARCH insights_campaign_daily USING PRIMARY KEY/.test(d)),
+        plan.join('\n'),
+      ).toBe(true);
+    }
+  });
 });
 
 describe('query plans on postgres: every statement the API ran', () => {

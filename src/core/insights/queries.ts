@@ -2,7 +2,7 @@
 // engine whatever the list length, and the planner still uses the (id, date) keys. Account-wide
 // totals and days read the trigger-maintained account-day rollup; a campaign selection reads the
 // campaign rows (always confined to the caller's accounts as well).
-import { jsonEach, jsonTuples, jsonValues } from '../store/dialect';
+import { jsonEach, jsonTuples, jsonValues, unindexed } from '../store/dialect';
 import type { Sql } from '../store/sql';
 import type { RawTotals } from './metrics';
 import { bySpend, type ResultTypeRow } from './result-groups';
@@ -16,8 +16,10 @@ function build(sql: Sql) {
   const list = jsonValues(sql);
   // Parameters: accounts, from, to.
   const accounts = `account_id IN ${list} AND date BETWEEN ? AND ?`;
-  // Parameters: campaigns, from, to, accounts.
-  const campaigns = `campaign_id IN ${list} AND date BETWEEN ? AND ? AND account_id IN ${list}`;
+  // Parameters: campaigns, from, to, accounts. The accounts only confine the selection: SQLite would
+  // otherwise search the account's (account_id, date) index, every campaign of the account over the
+  // window (a lifetime detail: 73,000 rows for 730, 18 ms instead of 1.4), rather than the campaigns' keys.
+  const campaigns = `campaign_id IN ${list} AND date BETWEEN ? AND ? AND ${unindexed(sql, 'account_id')} IN ${list}`;
   return {
     accounts: {
       totals: `SELECT ${SUMS} FROM insights_account_daily WHERE ${accounts}`,
