@@ -18,7 +18,7 @@ function build(sql: Sql) {
   const accounts = `account_id IN ${list} AND date BETWEEN ? AND ?`;
   // Parameters: campaigns, from, to, accounts. The accounts only confine the selection: SQLite would
   // otherwise search the account's (account_id, date) index, every campaign of the account over the
-  // window (a lifetime detail: 73,000 rows for 730, 18 ms instead of 1.4), rather than the campaigns' keys.
+  // window (a lifetime detail: 73,000 rows for 730, 21 ms instead of 5), rather than the campaigns' keys.
   const campaigns = `campaign_id IN ${list} AND date BETWEEN ? AND ? AND ${unindexed(sql, 'account_id')} IN ${list}`;
   // Parameters: accounts, from, to. Every campaign of the accounts over the window: SQLite walks each
   // campaign's own key (campaign_id, date), rows already in campaign order, so nothing is sorted;
