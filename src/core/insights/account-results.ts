@@ -19,7 +19,8 @@ export interface AccountStamp {
 const DEFAULT_SIZE = 2000;
 
 export class AccountResults {
-  private readonly memo = new Map<string, ResultTypeRow[]>();
+  /** Per account and window: the groups and the stamp they were summed under (a new stamp replaces them). */
+  private readonly memo = new Map<string, { stamp: string; groups: ResultTypeRow[] }>();
 
   constructor(private readonly size = DEFAULT_SIZE) {}
 
@@ -33,8 +34,8 @@ export class AccountResults {
     const out = new Map<string, ResultTypeRow[]>();
     const missing: AccountStamp[] = [];
     for (const account of accounts) {
-      const kept = this.memo.get(keyOf(account, from, to));
-      if (kept) out.set(account.accountId, kept);
+      const kept = this.memo.get(keyOf(account.accountId, from, to));
+      if (kept?.stamp === stampOf(account)) out.set(account.accountId, kept.groups);
       else missing.push(account);
     }
     if (missing.length > 0) {
@@ -46,20 +47,25 @@ export class AccountResults {
       );
       for (const account of missing) {
         const groups = fresh.get(account.accountId) ?? [];
-        this.remember(keyOf(account, from, to), groups);
+        this.remember(keyOf(account.accountId, from, to), { stamp: stampOf(account), groups });
         out.set(account.accountId, groups);
       }
     }
     return out;
   }
 
-  private remember(key: string, groups: ResultTypeRow[]): void {
-    // Oldest first out: a Map iterates in insertion order.
+  private remember(key: string, entry: { stamp: string; groups: ResultTypeRow[] }): void {
+    // Oldest first out (a Map iterates in insertion order); a replaced entry moves to the end.
+    this.memo.delete(key);
     if (this.memo.size >= this.size) this.memo.delete(this.memo.keys().next().value as string);
-    this.memo.set(key, groups);
+    this.memo.set(key, entry);
   }
 }
 
-function keyOf(a: AccountStamp, from: string, to: string): string {
-  return `${a.accountId}|${from}|${to}|${a.lastSyncedAt ?? ''}|${a.fingerprint}`;
+function keyOf(accountId: string, from: string, to: string): string {
+  return `${accountId}|${from}|${to}`;
+}
+
+function stampOf(a: AccountStamp): string {
+  return `${a.lastSyncedAt ?? ''}|${a.fingerprint}`;
 }

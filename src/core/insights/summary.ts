@@ -225,35 +225,42 @@ async function perCampaign(sql: Sql, q: InsightsQuery, compared: Window | null):
       resultName: label?.resultName ?? null,
     };
   });
-  let previousByAccount: Map<string, RawTotals> | null = null;
-  if (earlier) {
-    previousByAccount = new Map();
-    for (const row of earlier) {
-      const accountId = labels.get(row.campaignId)?.accountId ?? '';
-      previousByAccount.set(accountId, addTotals(previousByAccount.get(accountId) ?? ZERO_TOTALS, row));
-    }
-  }
+  const earlierByAccount = earlier ? byAccount(earlier, labels) : null;
   return {
     lines,
-    previousByAccount,
-    resultsNow: resultsOfCampaigns(now, labels),
-    resultsBefore: earlier ? resultsOfCampaigns(earlier, labels) : null,
+    previousByAccount: earlierByAccount
+      ? new Map(
+          [...earlierByAccount].map(([id, rows]) => [id, rows.reduce<RawTotals>(addTotals, ZERO_TOTALS)]),
+        )
+      : null,
+    resultsNow: resultsByAccount(byAccount(now, labels), labels),
+    resultsBefore: earlierByAccount ? resultsByAccount(earlierByAccount, labels) : null,
   };
 }
 
-/** Each account's results per type from its campaigns' sums. */
-function resultsOfCampaigns(
-  rows: ReadonlyArray<RawTotals & { campaignId: string }>,
+type CampaignSums = RawTotals & { campaignId: string };
+
+/** Campaigns' sums by their account. */
+function byAccount(
+  rows: readonly CampaignSums[],
   labels: ReadonlyMap<string, CampaignLabel>,
-): Map<string, ResultTypeRow[]> {
-  const byAccount = new Map<string, Array<RawTotals & { campaignId: string }>>();
+): Map<string, CampaignSums[]> {
+  const out = new Map<string, CampaignSums[]>();
   for (const row of rows) {
     const accountId = labels.get(row.campaignId)?.accountId ?? '';
-    const own = byAccount.get(accountId);
+    const own = out.get(accountId);
     if (own) own.push(row);
-    else byAccount.set(accountId, [row]);
+    else out.set(accountId, [row]);
   }
-  return new Map([...byAccount].map(([id, own]) => [id, groupByResultType(own, labels)]));
+  return out;
+}
+
+/** Each account's results per type from its campaigns' sums. */
+function resultsByAccount(
+  rows: ReadonlyMap<string, readonly CampaignSums[]>,
+  labels: ReadonlyMap<string, CampaignLabel>,
+): Map<string, ResultTypeRow[]> {
+  return new Map([...rows].map(([id, own]) => [id, groupByResultType(own, labels)]));
 }
 
 /** One line per account with delivery in the window, from the rollup; results per type memoized. */
@@ -297,7 +304,9 @@ function currencyGroups(q: InsightsQuery): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const id of q.accountIds) {
     const currency = q.accountCurrencies?.get(id) ?? q.currency;
-    groups.set(currency, [...(groups.get(currency) ?? []), id]);
+    const own = groups.get(currency);
+    if (own) own.push(id);
+    else groups.set(currency, [id]);
   }
   return new Map([...groups].sort(([a], [b]) => a.localeCompare(b)));
 }
