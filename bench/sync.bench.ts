@@ -8,11 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
-import { createCore } from '../src/core/core';
+import { createCore, type Core } from '../src/core/core';
 import { createWorkspace } from '../src/core/identity/workspaces';
 import { GraphClient } from '../src/core/platform/graph-client';
 import type { PlatformInsightRow } from '../src/core/platform/parse';
 import { SyncService } from '../src/core/sync/service';
+import { openTeamCore } from '../src/core/team-core';
+import { startTestPostgres, writeTeamKeyFile } from '../src/test-support/postgres';
 import { loadObjectMaps, SyncWriter } from '../src/core/sync/upserts';
 import { figure, type BenchFigure, type BenchSuite } from './harness';
 
@@ -67,9 +69,8 @@ async function largeAccountId(demo: DemoChild): Promise<string> {
   throw new Error('no large demo account found');
 }
 
-async function connected(demo: DemoChild, platformAccountId: string) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'adlens-bench-sync-'));
-  const core = createCore({ dataDir });
+/** A sync service on `core` with the demo account connected in a new workspace. */
+async function connectOn(core: Core, demo: DemoChild, platformAccountId: string) {
   const sync = new SyncService(core, {
     demoPlatform: async () => ({ url: demo.url, apiVersion: demo.apiVersion }),
   });
@@ -80,6 +81,13 @@ async function connected(demo: DemoChild, platformAccountId: string) {
     baseUrl: 'demo:',
     token: 'demo-token',
   });
+  return { sync, account };
+}
+
+async function connected(demo: DemoChild, platformAccountId: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'adlens-bench-sync-'));
+  const core = createCore({ dataDir });
+  const { sync, account } = await connectOn(core, demo, platformAccountId);
   return {
     core,
     sync,
@@ -154,6 +162,54 @@ export async function syncTimes(): Promise<BenchFigure[]> {
       }),
     ];
   } finally {
+    await stopChild(demo.child);
+  }
+}
+
+/**
+ * The same full sync into a team server's PostgreSQL (a server the bench starts from npm, as the tests
+ * do), against the SQLite one measured in the same run: what an agency's first sync of an account
+ * costs on the team server, where every upsert is a round trip.
+ */
+export async function syncTimesPostgres(sqliteFullMs: number): Promise<BenchFigure[]> {
+  const demo = await startDemoChild(100);
+  const server = await startTestPostgres();
+  const keyDir = mkdtempSync(join(tmpdir(), 'adlens-bench-sync-key-'));
+  try {
+    const platformAccountId = await largeAccountId(demo);
+    const core = await openTeamCore({
+      databaseUrl: await server.createDatabase(),
+      env: { ADLENS_SECRET_KEY_FILE: writeTeamKeyFile(keyDir) },
+      jobsRun: 'here',
+    });
+    try {
+      const { sync, account } = await connectOn(core, demo, platformAccountId);
+      try {
+        const t = performance.now();
+        const full = await sync.syncAccount(account.id, { kind: 'full' });
+        const ms = performance.now() - t;
+        if (full.status !== 'completed')
+          throw new Error(`full sync on PostgreSQL ${full.status}: ${full.error?.message ?? ''}`);
+        const rows = full.stats!.insightRows;
+        return [
+          figure({
+            suite: 'sync',
+            name: 'full sync, 100-campaign account, 90 days, into PostgreSQL (loopback)',
+            value: ms,
+            unit: 'ms',
+            baseline: { name: 'the same sync into SQLite, this run', value: sqliteFullMs },
+            note: `${rows.campaign + rows.adSet + rows.ad} insight rows, ${full.stats!.requests} requests`,
+          }),
+        ];
+      } finally {
+        await sync.stop();
+      }
+    } finally {
+      await core.close();
+    }
+  } finally {
+    await server.stop();
+    rmSync(keyDir, { recursive: true, force: true });
     await stopChild(demo.child);
   }
 }
@@ -372,8 +428,11 @@ export async function peakRss(): Promise<BenchFigure[]> {
 const suite: BenchSuite = {
   name: 'sync',
   async run() {
+    const times = await syncTimes();
+    const sqliteFull = times.find((f) => f.name.startsWith('full sync, 100-campaign'))?.value ?? NaN;
     return [
-      ...(await syncTimes()),
+      ...times,
+      ...(await syncTimesPostgres(sqliteFull)),
       ...(await syncUnderLatency()),
       ...(await upsertRate()),
       ...(await peakRss()),

@@ -48,17 +48,37 @@ export type JsonColumnKind = 'text' | 'integer' | 'real';
 export function jsonTuples(sql: Sql, kinds: readonly JsonColumnKind[]): string {
   if (sql.engine === 'postgres') {
     // `json_matrix` (PostgreSQL migration 0007): a constant array to the planner, so it knows how many
-    // tuples there are and searches an index per tuple instead of hashing a whole table.
+    // tuples there are and searches an index per tuple instead of hashing a whole table. It is read a
+    // column at a time (`m[:][i:i]`, one pass each) and unnested side by side: cell by cell
+    // (`m[row][i]`) every read walks the array from its start, since text elements have no fixed
+    // width, and 5,000 tuples took 590 ms instead of 2.
     const cast = { text: 'text', integer: 'bigint', real: 'double precision' } as const;
-    const columns = kinds.map((kind, i) => {
-      const cell = `json_rows.m[json_row.n][${i + 1}]`;
-      return kind === 'text' ? cell : `CAST(${cell} AS ${cast[kind]})`;
-    });
+    const names = kinds.map((_, i) => `c${i + 1}`);
+    const columns = kinds.map((kind, i) =>
+      kind === 'text' ? `json_row.${names[i]}` : `CAST(json_row.${names[i]} AS ${cast[kind]})`,
+    );
     return `SELECT ${columns.join(', ')} FROM (SELECT json_matrix(CAST(? AS json)) AS m) AS json_rows,
-      generate_series(1, array_length(json_rows.m, 1)) AS json_row(n)`;
+      unnest(${kinds.map((_, i) => `json_rows.m[:][${i + 1}:${i + 1}]`).join(', ')}) AS json_row(${names.join(', ')})`;
   }
   const columns = kinds.map((_, i) => `json_extract(value, '$[${i}]')`);
   return `SELECT ${columns.join(', ')} FROM json_each(?)`;
+}
+
+/**
+ * The same rows for a statement that writes them (`INSERT … ${jsonRows(…)} WHERE true ON CONFLICT …`):
+ * one pass over the array on PostgreSQL, where `jsonTuples`' folded matrix is read cell by cell from
+ * its start (a text array's elements have no fixed width), quadratic in a page of a thousand rows (a
+ * sync's page took 0.5 s). A write is not planned around the rows' count, so nothing is lost.
+ */
+export function jsonRows(sql: Sql, kinds: readonly JsonColumnKind[]): string {
+  if (sql.engine === 'postgres') {
+    const cast = { integer: 'bigint', real: 'double precision' } as const;
+    const columns = kinds.map((kind, i) =>
+      kind === 'text' ? `json_row.r->>${i}` : `CAST(json_row.r->>${i} AS ${cast[kind]})`,
+    );
+    return `SELECT ${columns.join(', ')} FROM json_array_elements(CAST(? AS json)) AS json_row(r)`;
+  }
+  return jsonTuples(sql, kinds);
 }
 
 /** A text field of a JSON object held in a text column: `expr`'s `key`, or NULL. */

@@ -215,6 +215,51 @@ describe.each(ENGINES)('the sync writer on %s', (engine) => {
     expect(adSets.rowsWritten).toBe(2 + 1 + 2);
     await close();
   });
+
+  it('writes a page of any length once per key, with its last values, and keeps the account rollup equal to its days', async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    const { maps } = await structure(sql);
+    const c1 = maps.campaigns.get('c1')!.id;
+    // 1,200 days (more than one PostgreSQL statement's worth), the last one sent twice.
+    const start = Date.parse('2023-01-01T00:00:00Z');
+    const dates = Array.from({ length: 1200 }, (_, i) =>
+      new Date(start + i * 86_400_000).toISOString().slice(0, 10),
+    );
+    const page = dates.map((date, i) => insight('c1', date, `${(i % 50) + 1}.00`));
+    const lastDate = dates.at(-1)!;
+    page.push(insight('c1', lastDate, '99.00'));
+    page.push(insight('c2', lastDate, '7.00'));
+    const writer = new SyncWriter(sql, ALPHA, 'USD');
+    await writer.insights('campaign', page, maps);
+    expect(writer.rowsWritten).toBe(1201);
+    expect(
+      await sql.get(`SELECT spend_micros FROM insights_campaign_daily WHERE campaign_id = ? AND date = ?`, [
+        c1,
+        lastDate,
+      ]),
+    ).toEqual({ spend_micros: 99_000_000 });
+    const totals = `SELECT (SELECT sum(spend_micros) FROM insights_campaign_daily) AS days,
+      (SELECT sum(spend_micros) FROM insights_account_daily) AS rollup,
+      (SELECT count(*) FROM insights_account_daily) AS "rollupDays"`;
+    const before = await sql.get<{ days: number; rollup: number; rollupDays: number }>(totals);
+    expect(before?.rollup).toBe(before?.days);
+    expect(before?.rollupDays).toBe(1200);
+
+    // A re-read with one day changed writes that day only, and the rollup follows it.
+    const again = new SyncWriter(sql, ALPHA, 'USD');
+    await again.insights(
+      'campaign',
+      [...page.slice(0, 1200), insight('c1', lastDate, '99.00'), insight('c2', lastDate, '8.00')],
+      maps,
+    );
+    expect(again.rowsWritten).toBe(1);
+    expect([...again.changedCampaigns]).toEqual([maps.campaigns.get('c2')!.id]);
+    const after = await sql.get<{ days: number; rollup: number }>(totals);
+    expect(after?.days).toBe((before?.days ?? 0) + 1_000_000);
+    expect(after?.rollup).toBe(after?.days);
+    await close();
+  });
 });
 
 describe.each(ENGINES)('sync runs on %s', (engine) => {

@@ -20,7 +20,8 @@ import {
 } from '../platform/parse';
 import { minorToMicros } from '../money';
 import { campaignResult, resultName, resultOf, type ResultSpec, type ResultType } from '../platform/results';
-import type { Sql } from '../store/sql';
+import { jsonRows, type JsonColumnKind } from '../store/dialect';
+import type { Sql, SqlValue } from '../store/sql';
 
 /** Platform ID → service IDs of an account's synced objects, for linking children and insight rows. */
 export interface ObjectMaps {
@@ -117,32 +118,84 @@ const METRICS = [
   'reach',
   'frequency',
 ] as const;
+const METRIC_KINDS: readonly JsonColumnKind[] = METRICS.map((m) => (m === 'frequency' ? 'real' : 'integer'));
+
+/** A daily insight table: its key columns (object, date, then the parents it is filed under). */
+interface DailyTable {
+  table: string;
+  keys: readonly string[];
+}
+
+const CAMPAIGN_DAILY: DailyTable = {
+  table: 'insights_campaign_daily',
+  keys: ['campaign_id', 'date', 'account_id'],
+};
+const AD_SET_DAILY: DailyTable = {
+  table: 'insights_ad_set_daily',
+  keys: ['ad_set_id', 'date', 'account_id', 'campaign_id'],
+};
+const AD_DAILY: DailyTable = {
+  table: 'insights_ad_daily',
+  keys: ['ad_id', 'date', 'account_id', 'campaign_id', 'ad_set_id'],
+};
 
 // The hot path of a sync writes ~100k of these rows. An update that would leave the row as it is is
-// skipped (WHERE), so re-reading 28 days writes (and rolls up) only what changed: `changes` is 0 for
-// it on both engines.
-const upsertDaily = (table: string, keys: readonly string[], conflict: string): string => {
-  const columns = [...keys, ...METRICS];
-  return `INSERT INTO ${table} (${columns.join(', ')})
-  VALUES (${columns.map(() => '?').join(', ')})
-  ON CONFLICT (${conflict}) DO UPDATE SET ${METRICS.map((m) => `${m} = excluded.${m}`).join(', ')}
+// skipped (WHERE), so re-reading 28 days writes (and rolls up) only what changed: such a row is not
+// counted (`changes` 0, or not RETURNed) on either engine.
+function upsertDaily({ table, keys }: DailyTable, rows: string): string {
+  const [objectKey, dateKey] = keys;
+  return `INSERT INTO ${table} (${[...keys, ...METRICS].join(', ')})
+  ${rows}
+  ON CONFLICT (${objectKey}, ${dateKey}) DO UPDATE SET ${METRICS.map((m) => `${m} = excluded.${m}`).join(', ')}
   WHERE ${METRICS.map((m) => `${table}.${m} IS DISTINCT FROM excluded.${m}`).join(' OR ')}`;
-};
-const UPSERT_CAMPAIGN_DAILY = upsertDaily(
-  'insights_campaign_daily',
-  ['campaign_id', 'date', 'account_id'],
-  'campaign_id, date',
-);
-const UPSERT_AD_SET_DAILY = upsertDaily(
-  'insights_ad_set_daily',
-  ['ad_set_id', 'date', 'account_id', 'campaign_id'],
-  'ad_set_id, date',
-);
-const UPSERT_AD_DAILY = upsertDaily(
-  'insights_ad_daily',
-  ['ad_id', 'date', 'account_id', 'campaign_id', 'ad_set_id'],
-  'ad_id, date',
-);
+}
+
+const ONE_ROW = new Map<DailyTable, string>();
+const PAGE_OF_ROWS = new Map<DailyTable, string>();
+/** Rows per statement on PostgreSQL: one JSON parameter each. */
+const ROWS_PER_STATEMENT = 1000;
+
+/**
+ * Upserts a page of one level's daily rows (each in `upsertDaily`'s column order); returns the
+ * indexes of the rows inserted or changed. A key twice in a page is written once, with its last
+ * values (what row-by-row upserts leave). SQLite runs a prepared statement per row, in process. On
+ * PostgreSQL each statement is a round trip and fires the account rollup's statement trigger, so the
+ * page goes as one statement per 1,000 rows that RETURNs the keys it wrote.
+ */
+async function upsertDays(tx: Sql, daily: DailyTable, rows: readonly SqlValue[][]): Promise<number[]> {
+  // The last row of each key, in page order.
+  const last = new Map<string, number>();
+  for (const [i, values] of rows.entries()) last.set(`${String(values[0])}|${String(values[1])}`, i);
+  const indexes = last.size === rows.length ? [...rows.keys()] : [...last.values()].sort((a, b) => a - b);
+  const written: number[] = [];
+  if (tx.engine === 'sqlite') {
+    let statement = ONE_ROW.get(daily);
+    if (!statement) {
+      statement = upsertDaily(daily, `VALUES (${[...daily.keys, ...METRICS].map(() => '?').join(', ')})`);
+      ONE_ROW.set(daily, statement);
+    }
+    for (const i of indexes) if ((await tx.run(statement, rows[i] as SqlValue[])).changes) written.push(i);
+    return written;
+  }
+  let statement = PAGE_OF_ROWS.get(daily);
+  if (!statement) {
+    const kinds: JsonColumnKind[] = [...daily.keys.map(() => 'text' as const), ...METRIC_KINDS];
+    statement = `${upsertDaily(daily, `${jsonRows(tx, kinds)} WHERE true`)}
+  RETURNING ${daily.keys[0]}, ${daily.keys[1]}`;
+    PAGE_OF_ROWS.set(daily, statement);
+  }
+  for (let start = 0; start < indexes.length; start += ROWS_PER_STATEMENT) {
+    const chunk = indexes.slice(start, start + ROWS_PER_STATEMENT);
+    const returned = await tx.values<[string, string]>(statement, [
+      JSON.stringify(chunk.map((i) => rows[i])),
+    ]);
+    for (const [objectId, date] of returned) {
+      const i = last.get(`${objectId}|${date}`);
+      if (i !== undefined) written.push(i);
+    }
+  }
+  return written.sort((a, b) => a - b);
+}
 
 const MARK_CAMPAIGN_MISSING = `UPDATE campaigns SET status = 'DELETED', effective_status = 'DELETED'
   WHERE account_id = ? AND platform_campaign_id = ? AND effective_status <> 'DELETED'`;
@@ -352,64 +405,48 @@ export class SyncWriter {
     // What changed is applied once the page is committed (a rolled-back page changed nothing).
     const changedCampaigns: string[] = [];
     const changedAdSetDays: { platformId: string; date: string }[] = [];
-    const written = await this.write(async (tx) => {
-      let n = 0;
-      for (const row of rows) {
-        if (level === 'campaign') {
-          const campaign = row.campaign_id ? maps.campaigns.get(row.campaign_id) : undefined;
-          if (!campaign || !row.campaign_id) {
-            unknown += 1;
-            continue;
-          }
-          const m = insightMetrics(row, maps.campaignResults.get(row.campaign_id) ?? null);
-          const { changes } = await tx.run(UPSERT_CAMPAIGN_DAILY, [
-            campaign.id,
-            m.date,
-            accountId,
-            ...metricValues(m),
-          ]);
-          if (changes) changedCampaigns.push(campaign.id);
-          n += changes;
-        } else if (level === 'adset') {
-          const adSet = row.adset_id ? maps.adSets.get(row.adset_id) : undefined;
-          if (!adSet || !row.adset_id) {
-            unknown += 1;
-            continue;
-          }
-          const m = insightMetrics(row, adSet.result);
-          const { changes } = await tx.run(UPSERT_AD_SET_DAILY, [
-            adSet.id,
-            m.date,
-            accountId,
-            adSet.campaignId,
-            ...metricValues(m),
-          ]);
-          if (changes) {
-            changedCampaigns.push(adSet.campaignId);
-            changedAdSetDays.push({ platformId: row.adset_id, date: m.date });
-          }
-          n += changes;
-        } else {
-          const ad = row.ad_id ? maps.ads.get(row.ad_id) : undefined;
-          if (!ad) {
-            unknown += 1;
-            continue;
-          }
-          const m = insightMetrics(row, ad.result);
-          const { changes } = await tx.run(UPSERT_AD_DAILY, [
-            ad.id,
-            m.date,
-            accountId,
-            ad.campaignId,
-            ad.adSetId,
-            ...metricValues(m),
-          ]);
-          if (changes) changedCampaigns.push(ad.campaignId);
-          n += changes;
+    // Each row as written, with what a change to it means: its campaign, and for an ad-set day the
+    // ad set's platform ID (an incremental sync re-reads that ad set's ads).
+    const days: SqlValue[][] = [];
+    const meaning: { campaignId: string; adSetDay?: { platformId: string; date: string } }[] = [];
+    for (const row of rows) {
+      if (level === 'campaign') {
+        const campaign = row.campaign_id ? maps.campaigns.get(row.campaign_id) : undefined;
+        if (!campaign || !row.campaign_id) {
+          unknown += 1;
+          continue;
         }
+        const m = insightMetrics(row, maps.campaignResults.get(row.campaign_id) ?? null);
+        days.push([campaign.id, m.date, accountId, ...metricValues(m)]);
+        meaning.push({ campaignId: campaign.id });
+      } else if (level === 'adset') {
+        const adSet = row.adset_id ? maps.adSets.get(row.adset_id) : undefined;
+        if (!adSet || !row.adset_id) {
+          unknown += 1;
+          continue;
+        }
+        const m = insightMetrics(row, adSet.result);
+        days.push([adSet.id, m.date, accountId, adSet.campaignId, ...metricValues(m)]);
+        meaning.push({ campaignId: adSet.campaignId, adSetDay: { platformId: row.adset_id, date: m.date } });
+      } else {
+        const ad = row.ad_id ? maps.ads.get(row.ad_id) : undefined;
+        if (!ad) {
+          unknown += 1;
+          continue;
+        }
+        const m = insightMetrics(row, ad.result);
+        days.push([ad.id, m.date, accountId, ad.campaignId, ad.adSetId, ...metricValues(m)]);
+        meaning.push({ campaignId: ad.campaignId });
       }
-      return n;
-    });
+    }
+    const daily = level === 'campaign' ? CAMPAIGN_DAILY : level === 'adset' ? AD_SET_DAILY : AD_DAILY;
+    const changed = await this.write((tx) => upsertDays(tx, daily, days));
+    for (const i of changed) {
+      const { campaignId, adSetDay } = meaning[i] as (typeof meaning)[number];
+      changedCampaigns.push(campaignId);
+      if (adSetDay) changedAdSetDays.push(adSetDay);
+    }
+    const written = changed.length;
     this.rowsWritten += written;
     for (const id of changedCampaigns) this.changedCampaigns.add(id);
     const tracked = this.adSetChanges;
