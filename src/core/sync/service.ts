@@ -351,6 +351,10 @@ export class SyncService {
    */
   async stop(): Promise<void> {
     this.stopping = true;
+    // A team process claims nothing more from here: a run it hands over goes back to the database,
+    // and its own runner would take it again (and hand it over again) for as long as its slowest run
+    // takes to reach a page boundary. A solo queue stops after its runs, which it still has to end.
+    const jobsStopped = this.jobs.shared ? this.jobs.stop() : null;
     for (const cancel of this.resumeTimers.values()) cancel();
     this.resumeTimers.clear();
     const runs = [...this.running.values()];
@@ -371,7 +375,7 @@ export class SyncService {
     }
     for (const run of runs) run.abort.abort();
     await Promise.all(runs.map((run) => run.done));
-    await this.jobs.stop();
+    await (jobsStopped ?? this.jobs.stop());
     await this.thread?.close();
   }
 
