@@ -120,29 +120,10 @@ const METRICS = [
 ] as const;
 const METRIC_KINDS: readonly JsonColumnKind[] = METRICS.map((m) => (m === 'frequency' ? 'real' : 'integer'));
 
-/** A daily insight table: its key columns (object, date, then the parents it is filed under). */
-interface DailyTable {
-  table: string;
-  keys: readonly string[];
-}
-
-const CAMPAIGN_DAILY: DailyTable = {
-  table: 'insights_campaign_daily',
-  keys: ['campaign_id', 'date', 'account_id'],
-};
-const AD_SET_DAILY: DailyTable = {
-  table: 'insights_ad_set_daily',
-  keys: ['ad_set_id', 'date', 'account_id', 'campaign_id'],
-};
-const AD_DAILY: DailyTable = {
-  table: 'insights_ad_daily',
-  keys: ['ad_id', 'date', 'account_id', 'campaign_id', 'ad_set_id'],
-};
-
 // The hot path of a sync writes ~100k of these rows. An update that would leave the row as it is is
 // skipped (WHERE), so re-reading 28 days writes (and rolls up) only what changed: such a row is not
 // counted (`changes` 0, or not RETURNed) on either engine.
-function upsertDaily({ table, keys }: DailyTable, rows: string): string {
+function upsertDaily(table: string, keys: readonly string[], rows: string): string {
   const [objectKey, dateKey] = keys;
   return `INSERT INTO ${table} (${[...keys, ...METRICS].join(', ')})
   ${rows}
@@ -150,8 +131,30 @@ function upsertDaily({ table, keys }: DailyTable, rows: string): string {
   WHERE ${METRICS.map((m) => `${table}.${m} IS DISTINCT FROM excluded.${m}`).join(' OR ')}`;
 }
 
-const ONE_ROW = new Map<DailyTable, string>();
-const PAGE_OF_ROWS = new Map<DailyTable, string>();
+/**
+ * A daily insight table: its key columns (object, date, then the parents it is filed under), its
+ * one-row upsert (SQLite), and the same upsert of a page of rows in one JSON parameter, RETURNING the
+ * keys it wrote (PostgreSQL).
+ */
+interface DailyTable {
+  oneRow: string;
+  pageOfRows: string;
+}
+
+function dailyTable(table: string, keys: readonly string[]): DailyTable {
+  const columns = [...keys, ...METRICS];
+  const kinds: JsonColumnKind[] = [...keys.map(() => 'text' as const), ...METRIC_KINDS];
+  return {
+    oneRow: upsertDaily(table, keys, `VALUES (${columns.map(() => '?').join(', ')})`),
+    pageOfRows: `${upsertDaily(table, keys, `${jsonRows('postgres', kinds)} WHERE true`)}
+  RETURNING ${keys[0]}, ${keys[1]}`,
+  };
+}
+
+const CAMPAIGN_DAILY = dailyTable('insights_campaign_daily', ['campaign_id', 'date', 'account_id']);
+const AD_SET_DAILY = dailyTable('insights_ad_set_daily', ['ad_set_id', 'date', 'account_id', 'campaign_id']);
+const AD_DAILY = dailyTable('insights_ad_daily', ['ad_id', 'date', 'account_id', 'campaign_id', 'ad_set_id']);
+
 /** Rows per statement on PostgreSQL: one JSON parameter each. */
 const ROWS_PER_STATEMENT = 1000;
 
@@ -169,24 +172,12 @@ async function upsertDays(tx: Sql, daily: DailyTable, rows: readonly SqlValue[][
   const indexes = last.size === rows.length ? [...rows.keys()] : [...last.values()].sort((a, b) => a - b);
   const written: number[] = [];
   if (tx.engine === 'sqlite') {
-    let statement = ONE_ROW.get(daily);
-    if (!statement) {
-      statement = upsertDaily(daily, `VALUES (${[...daily.keys, ...METRICS].map(() => '?').join(', ')})`);
-      ONE_ROW.set(daily, statement);
-    }
-    for (const i of indexes) if ((await tx.run(statement, rows[i] as SqlValue[])).changes) written.push(i);
+    for (const i of indexes) if ((await tx.run(daily.oneRow, rows[i] as SqlValue[])).changes) written.push(i);
     return written;
-  }
-  let statement = PAGE_OF_ROWS.get(daily);
-  if (!statement) {
-    const kinds: JsonColumnKind[] = [...daily.keys.map(() => 'text' as const), ...METRIC_KINDS];
-    statement = `${upsertDaily(daily, `${jsonRows(tx, kinds)} WHERE true`)}
-  RETURNING ${daily.keys[0]}, ${daily.keys[1]}`;
-    PAGE_OF_ROWS.set(daily, statement);
   }
   for (let start = 0; start < indexes.length; start += ROWS_PER_STATEMENT) {
     const chunk = indexes.slice(start, start + ROWS_PER_STATEMENT);
-    const returned = await tx.values<[string, string]>(statement, [
+    const returned = await tx.values<[string, string]>(daily.pageOfRows, [
       JSON.stringify(chunk.map((i) => rows[i])),
     ]);
     for (const [objectId, date] of returned) {
@@ -402,9 +393,6 @@ export class SyncWriter {
   ): Promise<number> {
     let unknown = 0;
     const accountId = this.accountId;
-    // What changed is applied once the page is committed (a rolled-back page changed nothing).
-    const changedCampaigns: string[] = [];
-    const changedAdSetDays: { platformId: string; date: string }[] = [];
     // Each row as written, with what a change to it means: its campaign, and for an ad-set day the
     // ad set's platform ID (an incremental sync re-reads that ad set's ads).
     const days: SqlValue[][] = [];
@@ -440,23 +428,17 @@ export class SyncWriter {
       }
     }
     const daily = level === 'campaign' ? CAMPAIGN_DAILY : level === 'adset' ? AD_SET_DAILY : AD_DAILY;
+    // What changed is applied once the page is committed (a rolled-back page changed nothing).
     const changed = await this.write((tx) => upsertDays(tx, daily, days));
+    this.rowsWritten += changed.length;
+    const tracked = this.adSetChanges;
     for (const i of changed) {
       const { campaignId, adSetDay } = meaning[i] as (typeof meaning)[number];
-      changedCampaigns.push(campaignId);
-      if (adSetDay) changedAdSetDays.push(adSetDay);
-    }
-    const written = changed.length;
-    this.rowsWritten += written;
-    for (const id of changedCampaigns) this.changedCampaigns.add(id);
-    const tracked = this.adSetChanges;
-    if (tracked) {
-      for (const { platformId, date } of changedAdSetDays) {
-        if (date >= tracked.before) continue;
-        tracked.ids.add(platformId);
-        if (tracked.from === null || date < tracked.from) tracked.from = date;
-        if (tracked.until === null || date > tracked.until) tracked.until = date;
-      }
+      this.changedCampaigns.add(campaignId);
+      if (!tracked || !adSetDay || adSetDay.date >= tracked.before) continue;
+      tracked.ids.add(adSetDay.platformId);
+      if (tracked.from === null || adSetDay.date < tracked.from) tracked.from = adSetDay.date;
+      if (tracked.until === null || adSetDay.date > tracked.until) tracked.until = adSetDay.date;
     }
     return unknown;
   }
