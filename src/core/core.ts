@@ -8,6 +8,7 @@ import { checkSealingKey } from './sealing-check';
 import { openStore, type Db, type Store } from './store/open';
 import { sqliteSql, type Sql } from './store/sql';
 import { storeVersion } from './store/version';
+import { AccountFigures } from './insights/account-figures';
 
 /** Host-specific parts, each with a Node default; the Electron host passes its own. */
 export interface CoreOptions {
@@ -54,6 +55,8 @@ export interface Core {
    * request reads its key and computes its answer.
    */
   readonly storeVersion: () => string;
+  /** Per-account figures the read models keep under each account's revision (one per process). */
+  readonly figures: AccountFigures;
   /** Closes the store (a team server's pool ends asynchronously). */
   close(): void | Promise<void>;
 }
@@ -80,6 +83,7 @@ export function createCore(options: CoreOptions): Core {
       jobs: localJobs,
       reportFiles: dataDirReportFiles(options.dataDir),
       storeVersion: storeVersion(store.db),
+      figures: new AccountFigures(),
       close: () => store.close(),
     };
   } catch (error) {

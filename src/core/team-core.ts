@@ -3,6 +3,7 @@
 // whichever process starts first), secrets are sealed with the key of ADLENS_SECRET_KEY_FILE, report
 // files are rows, events reach every process (LISTEN/NOTIFY), and jobs are claimed exactly once
 // across processes (row leases).
+import { AccountFigures } from './insights/account-figures';
 import { systemClock, type Clock } from './clock';
 import { silentLogger, type Core, type Logger } from './core';
 import { AppError } from './errors';
@@ -107,6 +108,7 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
       // Caches off: a revocation committed by another process must hold on this one's very next
       // request, and no notification arrives that surely (the key and its plan are one statement).
       storeVersion: neverSameVersion(),
+      figures: new AccountFigures(),
       close: () =>
         (closing ??= (async () => {
           await started.stop();

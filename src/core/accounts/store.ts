@@ -7,12 +7,14 @@ import { microsToAmount } from '../money';
 import { disableReasonName } from '../../shared/disable-reasons';
 import { jsonTuples } from '../store/dialect';
 import type { Sql } from '../store/sql';
+import type { AccountFigures } from '../insights/account-figures';
 import { nextScheduledSync } from '../watch/slots';
 import { tokenWarning } from '../sync/token-expiry';
 import { LATEST_FIRST, resumeAfterOf } from '../sync/runs';
 import type { AccountView, SyncState } from '../../shared/ipc/types';
 
 interface AccountRow {
+  revision: number;
   id: string;
   platform_account_id: string;
   name: string;
@@ -51,7 +53,7 @@ const selectAccounts = (
 ): string => `SELECT a.id, a.platform_account_id, a.name, a.currency, a.timezone, a.status,
     a.connection_status, c.status_reason, a.mode, a.business_id, a.business_name, a.permissions,
     a.connected_at, a.connected_by, a.last_synced_at, a.disable_reason, a.spend_cap_micros, a.amount_spent_micros, c.token_expires_at,
-    a.campaign_count, a.active_campaign_count,
+    a.campaign_count, a.active_campaign_count, a.revision,
     r.status AS run_status, r.phase AS run_phase, r.percent AS run_percent, r.error AS run_error,
     s.next_incremental_at, s.next_full_at, s.backoff_until
   FROM ${page} a
@@ -167,6 +169,7 @@ export async function readAccounts(
   filter: AccountFilter,
   now: Date,
   isSyncing: (accountId: string) => boolean,
+  figures?: AccountFigures,
 ): Promise<AccountView[]> {
   const { where, params } = whereOf(ctx, filter);
   const page = `(SELECT * FROM ad_accounts a WHERE ${where} ORDER BY a.name, a.id LIMIT ? OFFSET ?)`;
@@ -177,7 +180,17 @@ export async function readAccounts(
     limit,
     offset,
   ]);
-  const spends = await spendsLast30d(sql, rows, now);
+  // Each account's 30-day spend, kept under its revision where the caller keeps figures.
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const rowOf = (id: string) => byId.get(id) as AccountRow;
+  const spends = figures
+    ? await figures.each(
+        new Map(rows.map((row) => [row.id, row.revision])),
+        (id) => `spend-30d|${dateInZone(now, rowOf(id).timezone)}`,
+        (ids) => spendsLast30d(sql, ids.map(rowOf), now),
+        0,
+      )
+    : await spendsLast30d(sql, rows, now);
   return rows.map((row) => ({
     id: row.id,
     platformAccountId: row.platform_account_id,

@@ -99,6 +99,7 @@ export function accountUseCases(services: AppServices) {
       { id: account.id, page: 1, pageSize: 1 },
       core.clock.now(),
       isSyncing,
+      core.figures,
     );
     if (!found) throw new AppError('not_found', `Ad account ${idText} was not found.`);
     return found;
@@ -153,7 +154,7 @@ export function accountUseCases(services: AppServices) {
       const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
       const filter = { connectionStatus: input.connectionStatus, page, pageSize };
       return {
-        items: await readAccounts(sql, ctx, filter, core.clock.now(), isSyncing),
+        items: await readAccounts(sql, ctx, filter, core.clock.now(), isSyncing, core.figures),
         total: await countAccounts(sql, ctx, filter),
         page,
         pageSize,
@@ -162,7 +163,7 @@ export function accountUseCases(services: AppServices) {
 
     /** Every account the context sees, unpaginated (the desktop's accounts screen, `cli account list`). */
     async all(ctx: RequestContext): Promise<AccountView[]> {
-      return readAccounts(sql, ctx, { page: 1, pageSize: -1 }, core.clock.now(), isSyncing);
+      return readAccounts(sql, ctx, { page: 1, pageSize: -1 }, core.clock.now(), isSyncing, core.figures);
     },
 
     async get(ctx: RequestContext, idText: string): Promise<AccountView> {
@@ -201,6 +202,7 @@ export function accountUseCases(services: AppServices) {
             { connectionStatus: 'active', page: 1, pageSize: -1 },
             core.clock.now(),
             isSyncing,
+            core.figures,
           );
       const outcomes: SyncOutcome[] = [];
       for (const account of targets) {

@@ -8,7 +8,7 @@ import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/eng
 import { accountGoals, deleteGoal, effectiveGoal, goalRows, goalsOf, saveGoal } from '../goals/store';
 import type { RequestContext, VisibleAccount } from '../identity/access';
 import {
-  AccountResults,
+  AccountFigures,
   campaignDaily,
   campaignInsightsInWindows,
   firstInsightDates,
@@ -23,7 +23,6 @@ import {
   dailyBudgetsMicros,
   liveIssueCounts,
   seriousIssueScopes,
-  windowFingerprint,
 } from '../portfolio/store';
 import type { Sql } from '../store/sql';
 import { adIssuesOf, deliveryIssuesOf } from './blockers';
@@ -400,7 +399,7 @@ describe.each(ENGINES)('read models on %s', (engine) => {
   it('breaks a summary of several accounts down per account, with results per type kept until a write or a sync', async () => {
     const { sql, close } = await engines.open(engine);
     await seed(sql);
-    const memo = new AccountResults();
+    const memo = new AccountFigures();
     const query = {
       accountIds: ['act_1', 'act_2'],
       from: '2026-02-10',
@@ -433,16 +432,13 @@ describe.each(ENGINES)('read models on %s', (engine) => {
       [null, 1, 4],
       ['LEAD', 1, 1],
     ]);
-    // A campaign row written in the window moves the account's fingerprint: its results are summed again.
+    // A campaign row written in the window moves the account's revision: its results are summed again.
     await sql.run(
       `INSERT INTO insights_campaign_daily (campaign_id, date, account_id, spend_micros, impressions, clicks,
          conversions, revenue_micros, reach, link_clicks) VALUES ('c_alpha', '2026-02-20', 'act_1', 3000000, 1, 1, 5, 0, 1, 1)`,
     );
-    // A sync that changes what a campaign counts moves the account's last sync.
+    // So does a change of what a campaign counts (a sync writes it), without any row of insights.
     await sql.run(`UPDATE campaigns SET result_type = 'LEAD', result_name = 'LEAD' WHERE id = 'c_delta'`);
-    await sql.run(`UPDATE ad_accounts SET last_synced_at = ? WHERE id = 'act_2'`, [
-      '2026-03-01T01:00:00.000Z',
-    ]);
     const after = await insightsSummary(sql, { ...query, breakdown: 'account' }, memo);
     expect(after.resultsByType.map((g) => [g.resultType, g.campaigns, g.results])).toEqual([
       ['PURCHASE', 2, 6],
@@ -452,6 +448,66 @@ describe.each(ENGINES)('read models on %s', (engine) => {
       ['act_1', 'MIXED'],
       ['act_2', 'LEAD'],
     ]);
+    await close();
+  });
+
+  it("moves an account's revision with every write its figures come from, and keeps figures until it moves", async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    const figures = new AccountFigures();
+    const revisionOf = async (id: string) => (await figures.revisions(sql, [id])).get(id) as number;
+    const computed: string[][] = [];
+    const spendOf = async () => {
+      const revisions = await figures.revisions(sql, ['act_1', 'act_2', 'act_none']);
+      return figures.each<number>(
+        revisions,
+        () => 'spend',
+        async (ids) => {
+          computed.push(ids);
+          const rows = await sql.all<{ id: string; n: number }>(
+            `SELECT account_id AS id, sum(spend_micros) AS n FROM insights_account_daily
+             WHERE account_id IN ('act_1', 'act_2') GROUP BY account_id`,
+          );
+          return new Map(rows.filter((r) => ids.includes(r.id)).map((r) => [r.id, r.n]));
+        },
+        -1,
+      );
+    };
+    expect([...(await spendOf())]).toEqual([
+      ['act_1', BIG + 1_500_000_000_000_001 + 13_000_000],
+      ['act_2', 8_000_000],
+    ]);
+    // Unchanged: kept, nothing computed; an account that does not exist has no revision.
+    await spendOf();
+    expect(computed).toEqual([['act_1', 'act_2']]);
+    expect(await figures.revisions(sql, ['act_none'])).toEqual(new Map());
+
+    // Each kind of write moves its account's revision only, and the next read computes that account only.
+    const writes: Array<[string, string]> = [
+      [
+        `INSERT INTO insights_campaign_daily (campaign_id, date, account_id, spend_micros, impressions, clicks,
+           conversions, revenue_micros, reach, link_clicks) VALUES ('c_delta', '2026-03-01', 'act_2', 1, 0, 0, 0, 0, 0, 0)`,
+        'act_2',
+      ],
+      [
+        `UPDATE insights_campaign_daily SET spend_micros = 2 WHERE campaign_id = 'c_delta' AND date = '2026-03-01'`,
+        'act_2',
+      ],
+      [`DELETE FROM insights_campaign_daily WHERE campaign_id = 'c_delta' AND date = '2026-03-01'`, 'act_2'],
+      [`UPDATE campaigns SET daily_budget_micros = 1 WHERE id = 'c_beta'`, 'act_1'],
+      [`UPDATE ad_sets SET effective_status = 'PAUSED' WHERE id = 's_g1'`, 'act_1'],
+    ];
+    for (const [statement, moved] of writes) {
+      const before = { act_1: await revisionOf('act_1'), act_2: await revisionOf('act_2') };
+      await sql.run(statement);
+      const still = moved === 'act_1' ? 'act_2' : 'act_1';
+      expect(await revisionOf(moved), statement).toBeGreaterThan(before[moved as 'act_1' | 'act_2']);
+      expect(await revisionOf(still), statement).toBe(before[still]);
+      computed.length = 0;
+      await spendOf();
+      expect(computed, statement).toEqual([[moved]]);
+    }
+    expect((await spendOf()).get('act_2')).toBe(8_000_000);
     await close();
   });
 
@@ -472,15 +528,12 @@ describe.each(ENGINES)('read models on %s', (engine) => {
       monthMicros: 6_000_000,
       monthToYesterdayMicros: 0,
       weekMicros: BIG + 1_500_000_000_000_001 + 12_000_000,
-      monthFingerprint: '1:6000000:1:0',
     });
     expect(sums.get('act_2')).toEqual({
       monthMicros: 8_000_000,
       monthToYesterdayMicros: 0,
       weekMicros: 8_000_000,
-      monthFingerprint: '1:8000000:4:1000000',
     });
-    expect(await windowFingerprint(sql, 'act_2', '2026-02-01', '2026-02-28')).toBe('1:8000000:4:1000000');
     expect((await accountDays(sql, 'act_1', '2026-02-28', '2026-03-05')).map((d) => d.date)).toEqual([
       '2026-02-28',
       '2026-03-01',

@@ -15,7 +15,8 @@ export {
   type InsightsQuery,
   type InsightsSummary,
 } from './summary';
-export { AccountResults } from './account-results';
+export { AccountFigures, type Revisions } from './account-figures';
+export { accountResults } from './account-results';
 
 export interface CampaignInsights extends DerivedMetrics {
   frequency: number | null;

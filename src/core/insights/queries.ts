@@ -12,6 +12,10 @@ const SUMS = `coalesce(sum(spend_micros), 0) AS spendMicros, coalesce(sum(impres
   coalesce(sum(revenue_micros), 0) AS revenueMicros, coalesce(sum(reach), 0) AS reach,
   coalesce(sum(link_clicks), 0) AS linkClicks`;
 
+/** A rollup or campaign row's counters under RawTotals' names. */
+const COLUMNS = `spend_micros AS spendMicros, impressions, clicks, conversions, revenue_micros AS revenueMicros,
+  reach, link_clicks AS linkClicks`;
+
 function build(sql: Sql) {
   const list = jsonValues(sql);
   // Parameters: accounts, from, to.
@@ -34,15 +38,11 @@ function build(sql: Sql) {
       daily: `SELECT date, ${SUMS} FROM insights_account_daily WHERE ${accounts} GROUP BY date`,
       perCampaign: `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${accountCampaigns}
         GROUP BY campaign_id`,
-      // Each currency's days from the rollup in one statement (accounts paired with their currency).
-      dailyByCurrency: `WITH m(account_id, currency) AS (${jsonTuples(sql, ['text', 'text'])})
-        SELECT m.currency AS currency, d.date AS date, ${SUMS}
-        FROM m JOIN insights_account_daily d ON d.account_id = m.account_id AND d.date BETWEEN ? AND ?
-        GROUP BY m.currency, d.date`,
-      // One row per account from the rollup: its sums, its days (the fingerprint's count) and its last sync.
-      perAccount: `SELECT account_id AS accountId, count(*) AS days,
-          (SELECT a.last_synced_at FROM ad_accounts a WHERE a.id = d.account_id) AS lastSyncedAt, ${SUMS}
-        FROM insights_account_daily d WHERE ${accounts} GROUP BY account_id`,
+      // One row per account from the rollup: its sums.
+      perAccount: `SELECT account_id AS accountId, ${SUMS}
+        FROM insights_account_daily WHERE ${accounts} GROUP BY account_id`,
+      // Each account's rollup days as they are.
+      days: `SELECT account_id AS accountId, date, ${COLUMNS} FROM insights_account_daily WHERE ${accounts}`,
       // Results per result type of each account: its campaign rows summed per campaign, grouped by the
       // campaign's result type and name.
       resultsPerAccount: `SELECT x.account_id AS accountId, c.result_type, c.result_name, count(*) AS campaigns,
@@ -129,43 +129,8 @@ export function sumPerCampaign(
   return sql.all(set.perCampaign, params);
 }
 
-/**
- * Each currency's days over a window: the accounts of each currency summed day by day (one statement
- * from the rollup for accounts; per currency for a campaign selection, which is small).
- */
-export async function sumDailyByCurrency(
-  sql: Sql,
-  accountsByCurrency: ReadonlyMap<string, readonly string[]>,
-  campaignIds: readonly string[] | undefined,
-  window: Window,
-): Promise<Map<string, Array<RawTotals & { date: string }>>> {
-  const out = new Map<string, Array<RawTotals & { date: string }>>();
-  if (campaignIds) {
-    for (const [currency, accountIds] of accountsByCurrency)
-      out.set(currency, await sumDaily(sql, { accountIds, campaignIds }, window));
-    return out;
-  }
-  const pairs = JSON.stringify(
-    [...accountsByCurrency].flatMap(([currency, accountIds]) => accountIds.map((id) => [id, currency])),
-  );
-  const rows = await sql.all<RawTotals & { currency: string; date: string }>(
-    statements(sql).accounts.dailyByCurrency,
-    [pairs, window.from, window.to],
-  );
-  for (const { currency, ...day } of rows) {
-    const days = out.get(currency);
-    if (days) days.push(day);
-    else out.set(currency, [day]);
-  }
-  return out;
-}
-
-/** An account's sums over a window from the rollup, with what identifies that window's contents. */
-export interface AccountSums extends RawTotals {
-  accountId: string;
-  days: number;
-  lastSyncedAt: string | null;
-}
+/** An account's sums over a window, from the rollup. */
+export type AccountSums = RawTotals & { accountId: string };
 
 /** Each account's sums over a window (accounts without a row in it are absent). */
 export function sumPerAccount(
@@ -176,9 +141,26 @@ export function sumPerAccount(
   return sql.all(statements(sql).accounts.perAccount, [JSON.stringify(accountIds), window.from, window.to]);
 }
 
-/** The rollup fingerprint of an account's window: moves whenever a campaign row of it is written. */
-export function fingerprintOf(sums: AccountSums): string {
-  return `${sums.days}:${sums.spendMicros}:${sums.conversions}:${sums.revenueMicros}`;
+export type Day = RawTotals & { date: string };
+
+/** Each account's rollup days over a window (days without a row, and accounts without any, absent). */
+export async function daysPerAccount(
+  sql: Sql,
+  accountIds: readonly string[],
+  window: Window,
+): Promise<Map<string, Day[]>> {
+  const rows = await sql.all<Day & { accountId: string }>(statements(sql).accounts.days, [
+    JSON.stringify(accountIds),
+    window.from,
+    window.to,
+  ]);
+  const out = new Map<string, Day[]>();
+  for (const { accountId, ...day } of rows) {
+    const own = out.get(accountId);
+    if (own) own.push(day);
+    else out.set(accountId, [day]);
+  }
+  return out;
 }
 
 /** Each account's results per result type over a window, the largest spend first. */

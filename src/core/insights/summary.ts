@@ -6,7 +6,9 @@
 import { addDays, dateRange, daysBetween } from '../clock';
 import type { Sql } from '../store/sql';
 import {
+  addInto,
   addTotals,
+  zeroDay,
   deriveMetrics,
   percentChange,
   ratio4,
@@ -18,14 +20,17 @@ import { groupByResultType, mergeResultRows, toResultGroups, type ResultTypeRow 
 import type { ResultGroup } from '../../shared/api/portfolio';
 import type { ReportingCurrency } from '../../shared/api/reporting-currency';
 import { convertersFor, convertTotals, type MicrosConverter } from './currencies';
-import { AccountResults } from './account-results';
+import { AccountFigures, type Revisions } from './account-figures';
+import { accountResults } from './account-results';
 import {
   campaignLabels,
-  fingerprintOf,
-  sumDailyByCurrency,
+  daysPerAccount,
+  sumDaily,
   sumPerAccount,
   sumPerCampaign,
+  type AccountSums,
   type CampaignLabel,
+  type Day,
   type Scope,
   type Window,
 } from './queries';
@@ -166,20 +171,24 @@ interface CurrencyGroup {
 /**
  * The spec's insights summary. Reach is the sum of daily reach (unique people per day, summed:
  * Meta's de-duplicated reach over a range is not derivable from daily rows), and frequency is
- * impressions / that reach. `accountResults` keeps accounts' results per type between calls.
+ * impressions / that reach. Without a campaign selection, what is read per account (its days, its
+ * sums, its results per type) is kept in `figures` under the account's revision.
  */
 export async function insightsSummary(
   sql: Sql,
   q: InsightsQuery,
-  accountResults: AccountResults = new AccountResults(),
+  figures: AccountFigures = new AccountFigures(),
 ): Promise<InsightsSummary> {
   const compared = q.comparison === undefined ? previousPeriod(q.from, q.to) : q.comparison;
+  const revisions = q.campaignIds ? null : await figures.revisions(sql, q.accountIds);
   const parts =
-    q.breakdown === 'account' && !q.campaignIds
-      ? await perAccount(sql, q, compared, accountResults)
-      : await perCampaign(sql, q, compared);
+    q.breakdown === 'account' && revisions
+      ? await perAccount(sql, q, compared, figures, revisions)
+      : await perCampaign(sql, q, compared, figures, revisions);
   const byCurrency = currencyGroups(q);
-  const days = await sumDailyByCurrency(sql, byCurrency, q.campaignIds, q);
+  const days = revisions
+    ? await accountDaysByCurrency(sql, figures, revisions, byCurrency, q)
+    : await campaignDaysByCurrency(sql, byCurrency, q.campaignIds ?? [], q);
   const previousOf = (accountIds: readonly string[]): RawTotals | null => {
     const previous = parts.previousByAccount;
     if (!previous) return null;
@@ -205,27 +214,63 @@ export async function insightsSummary(
   });
 }
 
-/** One line per campaign with delivery in the window, from the campaign rows. */
-async function perCampaign(sql: Sql, q: InsightsQuery, compared: Window | null): Promise<Parts> {
-  const scope: Scope = { accountIds: q.accountIds, campaignIds: q.campaignIds };
-  const now = await sumPerCampaign(sql, scope, q);
-  const earlier = compared ? await sumPerCampaign(sql, scope, compared) : null;
-  const labels = await campaignLabels(sql, [
-    ...new Set([...now, ...(earlier ?? [])].map((row) => row.campaignId)),
-  ]);
-  const before = earlier ? new Map(earlier.map((row) => [row.campaignId, row])) : null;
-  const lines = now.map((row): Line => {
+/** A campaign's sums over a window with its name, result type and account. */
+type LabelledSums = CampaignSums & { label: CampaignLabel };
+
+/** Campaigns' sums over a window, each with its label (campaigns without delivery in it absent). */
+async function labelledSums(sql: Sql, scope: Scope, w: Window): Promise<LabelledSums[]> {
+  const rows = await sumPerCampaign(sql, scope, w);
+  const labels = await campaignLabels(
+    sql,
+    rows.map((row) => row.campaignId),
+  );
+  return rows.flatMap((row) => {
     const label = labels.get(row.campaignId);
-    return {
-      entity: { type: 'campaign', id: row.campaignId, name: label?.name ?? '' },
-      accountId: label?.accountId ?? '',
-      now: row,
-      before: before ? (before.get(row.campaignId) ?? ZERO_TOTALS) : null,
-      resultType: label?.resultType ?? null,
-      resultName: label?.resultName ?? null,
-    };
+    return label ? [{ ...row, label }] : [];
   });
-  const earlierByAccount = earlier ? byAccount(earlier, labels) : null;
+}
+
+/**
+ * One line per campaign with delivery in the window, from the campaign rows: kept per account under
+ * its revision for whole accounts, read each time for a campaign selection.
+ */
+async function perCampaign(
+  sql: Sql,
+  q: InsightsQuery,
+  compared: Window | null,
+  figures: AccountFigures,
+  revisions: Revisions | null,
+): Promise<Parts> {
+  const read = async (w: Window): Promise<LabelledSums[]> => {
+    if (!revisions) return labelledSums(sql, { accountIds: q.accountIds, campaignIds: q.campaignIds }, w);
+    const kept = await figures.each<LabelledSums[]>(
+      revisions,
+      () => `campaign-sums|${w.from}|${w.to}`,
+      async (accountIds) => {
+        const out = new Map<string, LabelledSums[]>();
+        for (const row of await labelledSums(sql, { accountIds }, w)) {
+          const own = out.get(row.label.accountId);
+          if (own) own.push(row);
+          else out.set(row.label.accountId, [row]);
+        }
+        return out;
+      },
+      [],
+    );
+    return [...kept.values()].flat();
+  };
+  const now = await read(q);
+  const earlier = compared ? await read(compared) : null;
+  const before = earlier ? new Map(earlier.map((row) => [row.campaignId, row])) : null;
+  const lines = now.map((row): Line => ({
+    entity: { type: 'campaign', id: row.campaignId, name: row.label.name },
+    accountId: row.label.accountId,
+    now: row,
+    before: before ? (before.get(row.campaignId) ?? ZERO_TOTALS) : null,
+    resultType: row.label.resultType,
+    resultName: row.label.resultName,
+  }));
+  const earlierByAccount = earlier ? byAccount(earlier) : null;
   return {
     lines,
     previousByAccount: earlierByAccount
@@ -233,54 +278,55 @@ async function perCampaign(sql: Sql, q: InsightsQuery, compared: Window | null):
           [...earlierByAccount].map(([id, rows]) => [id, rows.reduce<RawTotals>(addTotals, ZERO_TOTALS)]),
         )
       : null,
-    resultsNow: resultsByAccount(byAccount(now, labels), labels),
-    resultsBefore: earlierByAccount ? resultsByAccount(earlierByAccount, labels) : null,
+    resultsNow: resultsByAccount(byAccount(now)),
+    resultsBefore: earlierByAccount ? resultsByAccount(earlierByAccount) : null,
   };
 }
 
 type CampaignSums = RawTotals & { campaignId: string };
 
 /** Campaigns' sums by their account. */
-function byAccount(
-  rows: readonly CampaignSums[],
-  labels: ReadonlyMap<string, CampaignLabel>,
-): Map<string, CampaignSums[]> {
-  const out = new Map<string, CampaignSums[]>();
+function byAccount(rows: readonly LabelledSums[]): Map<string, LabelledSums[]> {
+  const out = new Map<string, LabelledSums[]>();
   for (const row of rows) {
-    const accountId = labels.get(row.campaignId)?.accountId ?? '';
-    const own = out.get(accountId);
+    const own = out.get(row.label.accountId);
     if (own) own.push(row);
-    else out.set(accountId, [row]);
+    else out.set(row.label.accountId, [row]);
   }
   return out;
 }
 
 /** Each account's results per type from its campaigns' sums. */
-function resultsByAccount(
-  rows: ReadonlyMap<string, readonly CampaignSums[]>,
-  labels: ReadonlyMap<string, CampaignLabel>,
-): Map<string, ResultTypeRow[]> {
-  return new Map([...rows].map(([id, own]) => [id, groupByResultType(own, labels)]));
+function resultsByAccount(rows: ReadonlyMap<string, readonly LabelledSums[]>): Map<string, ResultTypeRow[]> {
+  return new Map(
+    [...rows].map(([id, own]) => [
+      id,
+      groupByResultType(own, new Map(own.map((r) => [r.campaignId, r.label]))),
+    ]),
+  );
 }
 
-/** One line per account with delivery in the window, from the rollup; results per type memoized. */
+/** One line per account with delivery in the window, from the rollup; results per type kept. */
 async function perAccount(
   sql: Sql,
   q: InsightsQuery,
   compared: Window | null,
-  accountResults: AccountResults,
+  figures: AccountFigures,
+  revisions: Revisions,
 ): Promise<Parts> {
-  const now = await sumPerAccount(sql, q.accountIds, q);
-  const earlier = compared ? await sumPerAccount(sql, q.accountIds, compared) : null;
-  const stamps = (sums: typeof now) =>
-    sums.map((s) => ({
-      accountId: s.accountId,
-      lastSyncedAt: s.lastSyncedAt,
-      fingerprint: fingerprintOf(s),
-    }));
-  const resultsNow = await accountResults.of(sql, stamps(now), q.from, q.to);
-  const resultsBefore =
-    compared && earlier ? await accountResults.of(sql, stamps(earlier), compared.from, compared.to) : null;
+  const sumsOver = async (w: Window): Promise<AccountSums[]> => {
+    const kept = await figures.each<AccountSums | null>(
+      revisions,
+      () => `sums|${w.from}|${w.to}`,
+      async (accountIds) => new Map((await sumPerAccount(sql, accountIds, w)).map((s) => [s.accountId, s])),
+      null,
+    );
+    return [...kept.values()].filter((s): s is AccountSums => s !== null);
+  };
+  const now = await sumsOver(q);
+  const earlier = compared ? await sumsOver(compared) : null;
+  const resultsNow = await accountResults(sql, figures, revisions, () => q);
+  const resultsBefore = compared ? await accountResults(sql, figures, revisions, () => compared) : null;
   const before = earlier ? new Map(earlier.map((s) => [s.accountId, s])) : null;
   const lines = now.map((s): Line => {
     const groups = resultsNow.get(s.accountId) ?? [];
@@ -297,6 +343,51 @@ async function perAccount(
     };
   });
   return { lines, previousByAccount: before, resultsNow, resultsBefore };
+}
+
+/** Each currency's days: its accounts' rollup days (kept per account) added date by date. */
+async function accountDaysByCurrency(
+  sql: Sql,
+  figures: AccountFigures,
+  revisions: Revisions,
+  accountsByCurrency: ReadonlyMap<string, readonly string[]>,
+  window: Window,
+): Promise<Map<string, Day[]>> {
+  const days = await figures.each<Day[]>(
+    revisions,
+    () => `days|${window.from}|${window.to}`,
+    (accountIds) => daysPerAccount(sql, accountIds, window),
+    [],
+  );
+  const out = new Map<string, Day[]>();
+  for (const [currency, accountIds] of accountsByCurrency) {
+    const byDate = new Map<string, Day>();
+    for (const accountId of accountIds) {
+      for (const day of days.get(accountId) ?? []) {
+        let sum = byDate.get(day.date);
+        if (!sum) {
+          sum = zeroDay(day.date);
+          byDate.set(day.date, sum);
+        }
+        addInto(sum, day);
+      }
+    }
+    out.set(currency, [...byDate.values()]);
+  }
+  return out;
+}
+
+/** Each currency's days of a campaign selection (small: a statement per currency). */
+async function campaignDaysByCurrency(
+  sql: Sql,
+  accountsByCurrency: ReadonlyMap<string, readonly string[]>,
+  campaignIds: readonly string[],
+  window: Window,
+): Promise<Map<string, Day[]>> {
+  const out = new Map<string, Day[]>();
+  for (const [currency, accountIds] of accountsByCurrency)
+    out.set(currency, await sumDaily(sql, { accountIds, campaignIds }, window));
+  return out;
 }
 
 /** The selected accounts by currency (one group when the query names no currencies). */
@@ -406,9 +497,12 @@ function addByDate(
   const days = new Map<string, RawTotals & { date: string }>();
   for (const g of groups) {
     for (const day of g.days) {
-      const value = g.convert ? convertTotals(day, g.convert) : day;
-      const sum = days.get(day.date);
-      days.set(day.date, sum ? { ...addTotals(sum, value), date: day.date } : value);
+      let sum = days.get(day.date);
+      if (!sum) {
+        sum = zeroDay(day.date);
+        days.set(day.date, sum);
+      }
+      addInto(sum, g.convert ? convertTotals(day, g.convert) : day);
     }
   }
   return [...days.values()].sort((a, b) => a.date.localeCompare(b.date));

@@ -18,7 +18,7 @@ import { accountDateRange, checkWindow } from '../windows';
 import type { DateRangeSpec } from '../../shared/date-ranges';
 import { firstInsightDates } from './index';
 import { reportingCurrencyOf } from '../settings/use-cases';
-import { AccountResults, insightsSummary, type BreakdownLevel, type InsightsSummary } from './index';
+import { insightsSummary, type BreakdownLevel, type InsightsSummary } from './index';
 
 /** Shown when nothing is selected (no visible account): the summary is all zeros anyway. */
 const EMPTY_CURRENCY = 'USD';
@@ -41,8 +41,7 @@ export interface SummaryInput {
 }
 
 export function insightUseCases(services: AppServices) {
-  const { sql, clock } = services.core;
-  const accountResults = new AccountResults();
+  const { sql, clock, figures } = services.core;
   return {
     async summary(ctx: RequestContext, input: SummaryInput): Promise<InsightsSummary> {
       // An explicit range is checked first: its error (invalid_date_range) comes before any lookup.
@@ -131,7 +130,7 @@ export function insightUseCases(services: AppServices) {
             : {}),
           ...(comparison !== undefined ? { comparison } : {}),
         },
-        accountResults,
+        figures,
       );
     },
   };

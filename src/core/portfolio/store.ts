@@ -24,15 +24,12 @@ export interface AccountWindowSums {
   monthMicros: number;
   monthToYesterdayMicros: number;
   weekMicros: number;
-  /** windowFingerprint of the month. */
-  monthFingerprint: string;
 }
 
 /**
  * The portfolio's sums of every account in one statement (an agency has 500 accounts: one keyed
  * range of the rollup each, instead of four statements each): this month, this month up to
- * yesterday, the last 7 days, and the month's fingerprint. Each account brings its own dates (its
- * own "today").
+ * yesterday and the last 7 days. Each account brings its own dates (its own "today").
  */
 export async function accountWindowSums(
   sql: Sql,
@@ -46,36 +43,13 @@ export async function accountWindowSums(
        coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.spend_micros END), 0) AS monthMicros,
        coalesce(sum(CASE WHEN d.date >= w.month_from AND d.date < w.today THEN d.spend_micros END), 0)
          AS monthToYesterdayMicros,
-       coalesce(sum(CASE WHEN d.date >= w.week_from THEN d.spend_micros END), 0) AS weekMicros,
-       count(CASE WHEN d.date >= w.month_from THEN 1 END) || ':' ||
-         coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.spend_micros END), 0) || ':' ||
-         coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.conversions END), 0) || ':' ||
-         coalesce(sum(CASE WHEN d.date >= w.month_from THEN d.revenue_micros END), 0) AS monthFingerprint
+       coalesce(sum(CASE WHEN d.date >= w.week_from THEN d.spend_micros END), 0) AS weekMicros
      FROM w JOIN insights_account_daily d
        ON d.account_id = w.account_id AND d.date BETWEEN ${least(sql, 'w.month_from', 'w.week_from')} AND w.today
      GROUP BY w.account_id`,
     [JSON.stringify(windows.map((w) => [w.accountId, w.monthFrom, w.today, w.weekFrom]))],
   );
   return new Map(rows.map(({ accountId, ...sums }) => [accountId, sums]));
-}
-
-/**
- * What the account's synced numbers over a window add up to (rows, spend, results, revenue): moves
- * whenever a campaign row of the window is written, so it keys the memo of the results per type.
- */
-export async function windowFingerprint(
-  sql: Sql,
-  accountId: string,
-  from: string,
-  to: string,
-): Promise<string> {
-  const row = await sql.get<{ fingerprint: string }>(
-    `SELECT count(*) || ':' || coalesce(sum(spend_micros), 0) || ':' || coalesce(sum(conversions), 0) || ':' ||
-       coalesce(sum(revenue_micros), 0) AS fingerprint
-     FROM insights_account_daily WHERE account_id = ? AND date BETWEEN ? AND ?`,
-    [accountId, from, to],
-  );
-  return (row as { fingerprint: string }).fingerprint;
 }
 
 /** The account's days in a window, from the rollup (days without rows are absent). */

@@ -30,12 +30,12 @@ import {
   dailyBudgetsMicros,
   liveIssueCounts,
   seriousIssueScopes,
-  windowFingerprint,
 } from './store';
 import { goalStatus, type GoalTarget } from './goals';
 import { accountGoals } from '../goals/store';
-import { toResultGroups } from '../insights/result-groups';
-import { AccountResults } from '../insights/account-results';
+import { toResultGroups, type ResultTypeRow } from '../insights/result-groups';
+import { accountResults } from '../insights/account-results';
+import type { Revisions } from '../insights/account-figures';
 
 export { toResultGroups };
 
@@ -57,27 +57,17 @@ function blockedReason(a: AccountView, capReached: boolean): string | null {
 
 export function portfolioUseCases(services: AppServices) {
   const { core, sync } = services;
-  const { sql, clock } = core;
+  const { sql, clock, figures } = core;
   const isSyncing = (id: string): boolean => sync.isSyncing(id);
 
-  const accountResults = new AccountResults();
-  async function resultsOf(
-    account: { id: string; lastSyncedAt: string | null },
-    from: string,
-    to: string,
-    known?: string,
-  ): Promise<ResultGroup[]> {
-    const fingerprint = known ?? (await windowFingerprint(sql, account.id, from, to));
-    const groups = await accountResults.of(
-      sql,
-      [{ accountId: account.id, lastSyncedAt: account.lastSyncedAt, fingerprint }],
-      from,
-      to,
-    );
-    return toResultGroups(groups.get(account.id) ?? []);
+  /** One account's result groups over a window, kept under its revision. */
+  async function resultsOf(accountId: string, from: string, to: string): Promise<ResultGroup[]> {
+    const revisions = await figures.revisions(sql, [accountId]);
+    const groups = await accountResults(sql, figures, revisions, () => ({ from, to }));
+    return toResultGroups(groups.get(accountId) ?? []);
   }
 
-  async function rowOf(
+  function rowOf(
     a: AccountView,
     issues: Map<string, Record<RiskLevel, number>>,
     atRisk: Map<string, (string | null)[]>,
@@ -85,8 +75,9 @@ export function portfolioUseCases(services: AppServices) {
     sums: AccountWindowSums | undefined,
     budget: number,
     goal: GoalTarget | null,
-    campaignRisk: Map<string, number>,
-  ): Promise<PortfolioRow> {
+    campaignRiskMicros: number,
+    resultRows: readonly ResultTypeRow[],
+  ): PortfolioRow {
     const today = dateInZone(now, a.timezone);
     const month = monthOf(today);
     // No rollup row in the window at all: the account has no spend there.
@@ -106,14 +97,12 @@ export function portfolioUseCases(services: AppServices) {
     }
     const capReached = spendCap !== null && spendCap.remaining <= 0;
 
-    const results = await resultsOf(a, month.from, month.to, sums?.monthFingerprint ?? '0:0:0:0');
+    const results = toResultGroups(resultRows);
     const counts = issues.get(a.id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
     const scopes = atRisk.get(a.id) ?? [];
     const weekMicros = sums?.weekMicros ?? 0;
     // An account-wide issue puts the whole week at risk; else the at-risk campaigns' week.
-    const riskMicros = scopes.includes(null)
-      ? weekMicros
-      : scopes.reduce<number>((sum, id) => sum + (campaignRisk.get(id as string) ?? 0), 0);
+    const riskMicros = scopes.includes(null) ? weekMicros : campaignRiskMicros;
     const blocked = blockedReason(a, capReached);
     const syncError = a.sync.lastError?.message ?? null;
     return {
@@ -163,52 +152,103 @@ export function portfolioUseCases(services: AppServices) {
     }
     const atRisk = new Map<string, (string | null)[]>();
     for (const r of await seriousIssueScopes(sql, ctx.workspaceId)) {
-      atRisk.set(r.account_id, [...(atRisk.get(r.account_id) ?? []), r.campaign_id]);
+      const scopes = atRisk.get(r.account_id);
+      if (scopes) scopes.push(r.campaign_id);
+      else atRisk.set(r.account_id, [r.campaign_id]);
     }
-    const sums = await accountWindowSums(
-      sql,
-      accounts.map((a) => {
-        const today = dateInZone(now, a.timezone);
-        return {
-          accountId: a.id,
-          monthFrom: monthOf(today).from,
-          today,
-          weekFrom: addDays(today, -(RISK_DAYS - 1)),
-        };
-      }),
-    );
-    const budgets = await dailyBudgetsMicros(
+    const revisions = await figures.revisions(
       sql,
       accounts.map((a) => a.id),
+    );
+    const days = new Map(
+      accounts.map((a) => {
+        const today = dateInZone(now, a.timezone);
+        return [a.id, { today, month: monthOf(today), weekFrom: addDays(today, -(RISK_DAYS - 1)) }];
+      }),
+    );
+    const dayOf = (accountId: string) => days.get(accountId) as NonNullable<ReturnType<typeof days.get>>;
+    const sums = await figures.each<AccountWindowSums | null>(
+      revisions,
+      (id) => `portfolio|${dayOf(id).month.from}|${dayOf(id).today}|${dayOf(id).weekFrom}`,
+      (ids) =>
+        accountWindowSums(
+          sql,
+          ids.map((id) => ({
+            accountId: id,
+            monthFrom: dayOf(id).month.from,
+            today: dayOf(id).today,
+            weekFrom: dayOf(id).weekFrom,
+          })),
+        ),
+      null,
+    );
+    const budgets = await figures.each<number>(
+      revisions,
+      () => 'daily-budgets',
+      (ids) => dailyBudgetsMicros(sql, ids),
+      0,
     );
     const goals = await accountGoals(
       sql,
       accounts.map((a) => a.id),
     );
-    const campaignRisk = await campaignWindowSpends(
-      sql,
-      accounts.flatMap((a) => {
-        const scopes = atRisk.get(a.id) ?? [];
-        if (scopes.includes(null)) return [];
-        const today = dateInZone(now, a.timezone);
-        const from = addDays(today, -(RISK_DAYS - 1));
-        return scopes.map((id) => ({ campaignId: id as string, from, to: today }));
-      }),
+    const results = await accountResults(sql, figures, revisions, (id) => dayOf(id).month);
+    const risk = await campaignRisks(revisions, atRisk, dayOf);
+    return accounts.map((a) =>
+      rowOf(
+        a,
+        issues,
+        atRisk,
+        now,
+        sums.get(a.id) ?? undefined,
+        budgets.get(a.id) ?? 0,
+        goals.get(a.id) ?? null,
+        risk.get(a.id) ?? 0,
+        results.get(a.id) ?? [],
+      ),
     );
-    const rows: PortfolioRow[] = [];
-    for (const a of accounts) {
-      const budget = budgets.get(a.id) ?? 0;
-      const goal = goals.get(a.id) ?? null;
-      rows.push(await rowOf(a, issues, atRisk, now, sums.get(a.id), budget, goal, campaignRisk));
-    }
-    return rows;
+  }
+
+  /**
+   * The last week's spend of each account's campaigns with a live serious issue (accounts with an
+   * account-wide one put their whole week at risk instead), kept under the account's revision.
+   */
+  function campaignRisks(
+    revisions: Revisions,
+    atRisk: ReadonlyMap<string, readonly (string | null)[]>,
+    dayOf: (accountId: string) => { today: string; weekFrom: string },
+  ): Promise<Map<string, number>> {
+    const campaignsOf = (accountId: string): string[] => {
+      const scopes = atRisk.get(accountId) ?? [];
+      return scopes.includes(null) ? [] : (scopes as string[]).toSorted();
+    };
+    return figures.each<number>(
+      revisions,
+      (id) => `risk|${dayOf(id).weekFrom}|${dayOf(id).today}|${campaignsOf(id).join(',')}`,
+      async (ids) => {
+        const spends = await campaignWindowSpends(
+          sql,
+          ids.flatMap((id) =>
+            campaignsOf(id).map((campaignId) => ({
+              campaignId,
+              from: dayOf(id).weekFrom,
+              to: dayOf(id).today,
+            })),
+          ),
+        );
+        return new Map(
+          ids.map((id) => [id, campaignsOf(id).reduce((sum, c) => sum + (spends.get(c) ?? 0), 0)]),
+        );
+      },
+      0,
+    );
   }
 
   return {
     /** Every account the context sees, the one needing attention most first (then by name). */
     async home(ctx: RequestContext): Promise<Portfolio> {
       const now = clock.now();
-      const accounts = await readAccounts(sql, ctx, { page: 1, pageSize: -1 }, now, isSyncing);
+      const accounts = await readAccounts(sql, ctx, { page: 1, pageSize: -1 }, now, isSyncing, figures);
       const items = (await rowsFor(ctx, accounts, now)).sort(
         (x, y) => y.attention.score - x.attention.score || x.name.localeCompare(y.name),
       );
@@ -225,6 +265,7 @@ export function portfolioUseCases(services: AppServices) {
         { id: visible.id, page: 1, pageSize: 1 },
         now,
         isSyncing,
+        figures,
       );
       if (!account) throw new Error(`account ${visible.id} vanished`);
       const [row] = await rowsFor(ctx, [account], now);
@@ -244,12 +285,12 @@ export function portfolioUseCases(services: AppServices) {
         t.impressions ? round2((t.spendMicros / 1e6 / t.impressions) * 1000) : null;
 
       const before = new Map(
-        (await resultsOf(account, previousRange.from, previousRange.to)).map((g) => [
+        (await resultsOf(account.id, previousRange.from, previousRange.to)).map((g) => [
           `${g.resultType}\u0000${g.resultName}`,
           g,
         ]),
       );
-      const results = (await resultsOf(account, from, to)).map((g) => {
+      const results = (await resultsOf(account.id, from, to)).map((g) => {
         const p = before.get(`${g.resultType}\u0000${g.resultName}`);
         return {
           ...g,

@@ -12,6 +12,7 @@ import { sql as clientReports } from './0011_client_reports';
 import { sql as detectorsStructure } from './0012_detectors_structure_and_meta_recommendations';
 import { sql as agencyScale } from './0013_agency_scale';
 import { sql as interruptedRuns } from './0014_interrupted_runs';
+import { sql as accountRevisions } from './0015_account_revisions';
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'detectors_structure_and_meta_recommendations', sql: detectorsStructure },
   { version: 13, name: 'agency_scale', sql: agencyScale },
   { version: 14, name: 'interrupted_runs', sql: interruptedRuns },
+  { version: 15, name: 'account_revisions', sql: accountRevisions },
 ];

@@ -1,0 +1,90 @@
+// Figures computed from an account's synced data (its sums over a window, its days, its results per
+// type, its daily budgets in force), kept in memory per account under the account's revision. The
+// revision (ad_accounts.revision) is moved by the store's own triggers on every write of the
+// account's daily rollup, campaigns or ad sets, whoever writes, and is read from the database on each
+// call: so a kept figure is never older than the store, on one process or several (each team process
+// keeps its own). An agency's portfolio and workspace summary then read one revision per account and
+// compute only the accounts that changed, instead of summing every account's days on every read.
+import { jsonValues } from '../store/dialect';
+import type { Sql } from '../store/sql';
+
+/** Each account's revision, as read at the start of a read model's work. */
+export type Revisions = ReadonlyMap<string, number>;
+
+interface Kept {
+  revision: number;
+  figures: Map<string, unknown>;
+}
+
+/** Accounts kept at most (the least recently used goes first) and figures kept per account. */
+const MAX_ACCOUNTS = 5_000;
+const MAX_FIGURES_PER_ACCOUNT = 24;
+
+export class AccountFigures {
+  private readonly kept = new Map<string, Kept>();
+
+  constructor(
+    private readonly maxAccounts = MAX_ACCOUNTS,
+    private readonly maxFigures = MAX_FIGURES_PER_ACCOUNT,
+  ) {}
+
+  /** The accounts' revisions now, in one statement (accounts that do not exist are absent). */
+  async revisions(sql: Sql, accountIds: readonly string[]): Promise<Map<string, number>> {
+    if (accountIds.length === 0) return new Map();
+    const rows = await sql.all<{ id: string; revision: number }>(
+      `SELECT id, revision FROM ad_accounts WHERE id IN ${jsonValues(sql)}`,
+      [JSON.stringify(accountIds)],
+    );
+    return new Map(rows.map((r) => [r.id, r.revision]));
+  }
+
+  /**
+   * Each account's figure named by `key(accountId)`: the kept one where the account's revision has
+   * not moved since, else computed by `compute` for all such accounts in one call. An account that
+   * `compute` leaves out gets `absent`. Revisions must be read before the figures are computed, so a
+   * figure is kept under a revision no newer than what it was computed from.
+   */
+  async each<T>(
+    revisions: Revisions,
+    key: (accountId: string) => string,
+    compute: (accountIds: string[]) => Promise<ReadonlyMap<string, T>>,
+    absent: T,
+  ): Promise<Map<string, T>> {
+    const out = new Map<string, T>();
+    const missing: string[] = [];
+    for (const [accountId, revision] of revisions) {
+      const name = key(accountId);
+      const kept = this.at(accountId, revision);
+      if (kept?.figures.has(name)) out.set(accountId, kept.figures.get(name) as T);
+      else missing.push(accountId);
+    }
+    if (missing.length === 0) return out;
+    const computed = await compute(missing);
+    for (const accountId of missing) {
+      const figure = computed.get(accountId) ?? absent;
+      out.set(accountId, figure);
+      const kept = this.at(accountId, revisions.get(accountId) as number);
+      if (!kept) continue;
+      const name = key(accountId);
+      kept.figures.delete(name);
+      if (kept.figures.size >= this.maxFigures)
+        kept.figures.delete(kept.figures.keys().next().value as string);
+      kept.figures.set(name, figure);
+    }
+    return out;
+  }
+
+  /**
+   * The account's entry at this revision, now the most recently used: emptied when the revision has
+   * moved since; null when a concurrent read has already kept a newer one (left as it is).
+   */
+  private at(accountId: string, revision: number): Kept | null {
+    let kept = this.kept.get(accountId);
+    if (kept && kept.revision > revision) return null;
+    this.kept.delete(accountId);
+    if (!kept || kept.revision !== revision) kept = { revision, figures: new Map() };
+    if (this.kept.size >= this.maxAccounts) this.kept.delete(this.kept.keys().next().value as string);
+    this.kept.set(accountId, kept);
+    return kept;
+  }
+}
