@@ -42,7 +42,14 @@ interface ServerProcess {
 async function startServer(store: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('./scale/server.ts', import.meta.url).pathname, store],
+    [
+      // Node flags for the servers only (for example a heap cap: ADLENS_SCALE_SERVER_FLAGS=--max-old-space-size=192).
+      ...(process.env.ADLENS_SCALE_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
+      '--import',
+      'tsx',
+      new URL('./scale/server.ts', import.meta.url).pathname,
+      store,
+    ],
     { stdio: ['pipe', 'pipe', 'inherit'], env },
   );
   const lines = createInterface({ input: child.stdout });
