@@ -171,6 +171,21 @@ export async function readAccounts(
   isSyncing: (accountId: string) => boolean,
   figures?: AccountFigures,
 ): Promise<AccountView[]> {
+  return (await readAccountsWithRevisions(sql, ctx, filter, now, isSyncing, figures)).accounts;
+}
+
+/**
+ * The accounts, with the revisions their rows were read at: a read model that keeps more figures
+ * per account (the portfolio) uses these rather than reading the revisions again.
+ */
+export async function readAccountsWithRevisions(
+  sql: Sql,
+  ctx: RequestContext,
+  filter: AccountFilter,
+  now: Date,
+  isSyncing: (accountId: string) => boolean,
+  figures?: AccountFigures,
+): Promise<{ accounts: AccountView[]; revisions: Map<string, number> }> {
   const { where, params } = whereOf(ctx, filter);
   const page = `(SELECT * FROM ad_accounts a WHERE ${where} ORDER BY a.name, a.id LIMIT ? OFFSET ?)`;
   const limit = filter.pageSize < 0 ? NO_LIMIT : filter.pageSize;
@@ -183,15 +198,16 @@ export async function readAccounts(
   // Each account's 30-day spend, kept under its revision where the caller keeps figures.
   const byId = new Map(rows.map((row) => [row.id, row]));
   const rowOf = (id: string) => byId.get(id) as AccountRow;
+  const revisions = new Map(rows.map((row) => [row.id, row.revision]));
   const spends = figures
     ? await figures.each(
-        new Map(rows.map((row) => [row.id, row.revision])),
+        revisions,
         (id) => `spend-30d|${dateInZone(now, rowOf(id).timezone)}`,
         (ids) => spendsLast30d(sql, ids.map(rowOf), now),
         0,
       )
     : await spendsLast30d(sql, rows, now);
-  return rows.map((row) => ({
+  const accounts = rows.map((row) => ({
     id: row.id,
     platformAccountId: row.platform_account_id,
     name: row.name,
@@ -217,6 +233,7 @@ export async function readAccounts(
     tokenWarning: row.connection_status === 'active' ? tokenWarning(row.token_expires_at, now) : null,
     sync: syncStateOf(row, isSyncing(row.id)),
   }));
+  return { accounts, revisions };
 }
 
 /** The platform IDs of the workspace's test-mode (demo) accounts, connected in any state. */

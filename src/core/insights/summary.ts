@@ -246,15 +246,7 @@ async function perCampaign(
     const kept = await figures.each<LabelledSums[]>(
       revisions,
       () => `campaign-sums|${w.from}|${w.to}`,
-      async (accountIds) => {
-        const out = new Map<string, LabelledSums[]>();
-        for (const row of await labelledSums(sql, { accountIds }, w)) {
-          const own = out.get(row.label.accountId);
-          if (own) own.push(row);
-          else out.set(row.label.accountId, [row]);
-        }
-        return out;
-      },
+      async (accountIds) => byAccount(await labelledSums(sql, { accountIds }, w)),
       [],
     );
     return [...kept.values()].flat();

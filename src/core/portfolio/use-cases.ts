@@ -4,7 +4,7 @@
 // attention score; and one account's overview (KPIs against the previous period, trend, top issues,
 // recent changes).
 import type { AppServices } from '../app-services';
-import { readAccounts } from '../accounts/store';
+import { readAccountsWithRevisions } from '../accounts/store';
 import { accountChanges } from '../campaigns/changes';
 import { addDays, dateInZone, dateRange } from '../clock';
 import { resolveAccount, type RequestContext } from '../identity/access';
@@ -61,8 +61,12 @@ export function portfolioUseCases(services: AppServices) {
   const isSyncing = (id: string): boolean => sync.isSyncing(id);
 
   /** One account's result groups over a window, kept under its revision. */
-  async function resultsOf(accountId: string, from: string, to: string): Promise<ResultGroup[]> {
-    const revisions = await figures.revisions(sql, [accountId]);
+  async function resultsOf(
+    revisions: Revisions,
+    accountId: string,
+    from: string,
+    to: string,
+  ): Promise<ResultGroup[]> {
     const groups = await accountResults(sql, figures, revisions, () => ({ from, to }));
     return toResultGroups(groups.get(accountId) ?? []);
   }
@@ -143,7 +147,13 @@ export function portfolioUseCases(services: AppServices) {
     };
   }
 
-  async function rowsFor(ctx: RequestContext, accounts: AccountView[], now: Date): Promise<PortfolioRow[]> {
+  /** The accounts' rows; `revisions` as their account rows were read (readAccountsWithRevisions). */
+  async function rowsFor(
+    ctx: RequestContext,
+    accounts: AccountView[],
+    revisions: Revisions,
+    now: Date,
+  ): Promise<PortfolioRow[]> {
     const issues = new Map<string, Record<RiskLevel, number>>();
     for (const r of await liveIssueCounts(sql, ctx.workspaceId)) {
       const counts = issues.get(r.account_id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
@@ -156,10 +166,6 @@ export function portfolioUseCases(services: AppServices) {
       if (scopes) scopes.push(r.campaign_id);
       else atRisk.set(r.account_id, [r.campaign_id]);
     }
-    const revisions = await figures.revisions(
-      sql,
-      accounts.map((a) => a.id),
-    );
     const days = new Map(
       accounts.map((a) => {
         const today = dateInZone(now, a.timezone);
@@ -248,8 +254,15 @@ export function portfolioUseCases(services: AppServices) {
     /** Every account the context sees, the one needing attention most first (then by name). */
     async home(ctx: RequestContext): Promise<Portfolio> {
       const now = clock.now();
-      const accounts = await readAccounts(sql, ctx, { page: 1, pageSize: -1 }, now, isSyncing, figures);
-      const items = (await rowsFor(ctx, accounts, now)).sort(
+      const { accounts, revisions } = await readAccountsWithRevisions(
+        sql,
+        ctx,
+        { page: 1, pageSize: -1 },
+        now,
+        isSyncing,
+        figures,
+      );
+      const items = (await rowsFor(ctx, accounts, revisions, now)).sort(
         (x, y) => y.attention.score - x.attention.score || x.name.localeCompare(y.name),
       );
       return { generatedAt: now.toISOString(), items };
@@ -259,7 +272,10 @@ export function portfolioUseCases(services: AppServices) {
     async overview(ctx: RequestContext, input: { accountId: string; days?: number | undefined }) {
       const now = clock.now();
       const visible = await resolveAccount(sql, ctx, input.accountId);
-      const [account] = await readAccounts(
+      const {
+        accounts: [account],
+        revisions,
+      } = await readAccountsWithRevisions(
         sql,
         ctx,
         { id: visible.id, page: 1, pageSize: 1 },
@@ -268,7 +284,7 @@ export function portfolioUseCases(services: AppServices) {
         figures,
       );
       if (!account) throw new Error(`account ${visible.id} vanished`);
-      const [row] = await rowsFor(ctx, [account], now);
+      const [row] = await rowsFor(ctx, [account], revisions, now);
       const days = input.days ?? OVERVIEW_DEFAULT_DAYS;
       const to = dateInZone(now, account.timezone);
       const from = addDays(to, -(days - 1));
@@ -285,12 +301,12 @@ export function portfolioUseCases(services: AppServices) {
         t.impressions ? round2((t.spendMicros / 1e6 / t.impressions) * 1000) : null;
 
       const before = new Map(
-        (await resultsOf(account.id, previousRange.from, previousRange.to)).map((g) => [
+        (await resultsOf(revisions, account.id, previousRange.from, previousRange.to)).map((g) => [
           `${g.resultType}\u0000${g.resultName}`,
           g,
         ]),
       );
-      const results = (await resultsOf(account.id, from, to)).map((g) => {
+      const results = (await resultsOf(revisions, account.id, from, to)).map((g) => {
         const p = before.get(`${g.resultType}\u0000${g.resultName}`);
         return {
           ...g,
