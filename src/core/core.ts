@@ -50,11 +50,11 @@ export interface Core {
   readonly reportFiles: ReportFiles;
   /**
    * Changes whenever the store may have changed: the /v1 caches (keys, answers) hold while it stays
-   * the same. Solo: SQLite's change counter and data_version, read on each request; team: a new value
-   * on every call (no counter tells one process another's commits the moment they happen), so every
-   * request reads its key and computes its answer.
+   * the same. Solo: SQLite's change counter and data_version, read on each request; team: none (no
+   * counter tells one process another's commits the moment they happen), so every request reads its
+   * key and computes its answer, and no answer is kept.
    */
-  readonly storeVersion: () => string;
+  readonly storeVersion: (() => string) | null;
   /** Per-account figures the read models keep under each account's revision (one per process). */
   readonly figures: AccountFigures;
   /** Closes the store (a team server's pool ends asynchronously). */

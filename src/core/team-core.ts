@@ -21,7 +21,6 @@ import type { TokenCipher } from './secrets';
 import { connectPg, pgFailure, type PgPool } from './store/pg/connect';
 import { migratePg } from './store/pg/migrate';
 import { pgSql } from './store/pg/sql';
-import { neverSameVersion } from './store/version';
 import type { Sql } from './store/sql';
 
 export interface TeamCoreOptions {
@@ -107,7 +106,7 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
       reportFiles: databaseReportFiles(sql),
       // Caches off: a revocation committed by another process must hold on this one's very next
       // request, and no notification arrives that surely (the key and its plan are one statement).
-      storeVersion: neverSameVersion(),
+      storeVersion: null,
       figures: new AccountFigures(),
       close: () =>
         (closing ??= (async () => {

@@ -29,7 +29,7 @@ export class Authenticator {
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
-    private readonly storeVersion: () => string,
+    private readonly storeVersion: (() => string) | null,
   ) {}
 
   async authenticate(header: string | string[] | undefined): Promise<Authenticated> {
@@ -46,12 +46,15 @@ export class Authenticator {
         'Malformed API key: keys start with service_live_ or service_test_ followed by 32 characters.',
       );
     }
-    const version = this.storeVersion();
-    let known = this.known.get(secret);
+    // Without a store version (a team server) every request reads its key.
+    const version = this.storeVersion?.() ?? null;
+    let known = version === null ? undefined : this.known.get(secret);
     if (!known || known.version !== version) {
-      known = await this.lookUp(secret, version);
-      if (this.known.size >= MAX_KNOWN_KEYS) this.known.delete(this.known.keys().next().value as string);
-      this.known.set(secret, known);
+      known = await this.lookUp(secret, version ?? '');
+      if (version !== null) {
+        if (this.known.size >= MAX_KNOWN_KEYS) this.known.delete(this.known.keys().next().value as string);
+        this.known.set(secret, known);
+      }
     }
     const { key, plan } = known;
     if (key.revokedAt) throw new AppError('key_revoked', `This API key was revoked at ${key.revokedAt}.`);

@@ -5,9 +5,12 @@
 import type { Clock } from '../clock';
 
 const MAX_ENTRIES = 500;
+/** Answers of several hundred KB (a 500-account portfolio) would otherwise keep 500 × that. */
+const MAX_BYTES = 32 * 2 ** 20;
 
 export class ResponseCache {
   private readonly entries = new Map<string, Buffer>();
+  private bytes = 0;
 
   constructor(
     private readonly version: () => string,
@@ -24,7 +27,19 @@ export class ResponseCache {
   }
 
   set(key: string, fragment: Buffer): void {
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    if (fragment.length > MAX_BYTES) return;
+    this.delete(key);
+    // Oldest first: keys of past minutes and versions are never asked for again.
+    while (this.entries.size >= MAX_ENTRIES || this.bytes + fragment.length > MAX_BYTES)
+      this.delete(this.entries.keys().next().value as string);
     this.entries.set(key, fragment);
+    this.bytes += fragment.length;
+  }
+
+  private delete(key: string): void {
+    const fragment = this.entries.get(key);
+    if (!fragment) return;
+    this.entries.delete(key);
+    this.bytes -= fragment.length;
   }
 }

@@ -27,11 +27,17 @@ function jsonFragment(result: Extract<RouteResult, { kind: 'json' }>): string {
   return text.slice(0, -1);
 }
 
-function writeFragment(res: ServerResponse, status: number, fragment: Buffer, remaining: number): void {
+function writeFragment(
+  res: ServerResponse,
+  status: number,
+  fragment: Buffer | string,
+  remaining: number,
+): void {
   const tail = `,"meta":{"remaining_requests":${remaining}}}`;
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': fragment.length + tail.length,
+    'content-length':
+      (typeof fragment === 'string' ? Buffer.byteLength(fragment) : fragment.length) + tail.length,
     'cache-control': 'no-store',
   });
   // One packet for both parts: the cached body is not copied to append the per-request meta.
@@ -115,7 +121,8 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   const version = app.core.storeVersion;
   const auth = new Authenticator(app.core.sql, app.core.clock, version);
   const limiter = opts.rateLimits ?? new RateLimiter(opts.rateLimitClock ?? app.core.clock);
-  const responses = new ResponseCache(version, app.core.clock);
+  // No store version (a team server): no answer is reused, and none is kept.
+  const responses = version ? new ResponseCache(version, app.core.clock) : null;
   const closers = new Set<() => void>();
   let openApiText: string | undefined;
 
@@ -212,10 +219,10 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
       );
     }
     const cacheKey =
-      route.cacheable && req.method === 'GET' && opts.cacheResponses !== false
+      responses && route.cacheable && req.method === 'GET' && opts.cacheResponses !== false
         ? responses.key(`${ctx.workspaceId}|${ctx.mode}`, `${route.operationId}${req.url ?? ''}`)
         : undefined;
-    const cached = cacheKey ? responses.get(cacheKey) : undefined;
+    const cached = cacheKey ? responses?.get(cacheKey) : undefined;
     if (cached) {
       writeFragment(res, 200, cached, decision.remaining);
       return;
@@ -255,9 +262,15 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
       },
     });
     if (result.kind === 'json') {
-      const fragment = Buffer.from(jsonFragment(result), 'utf8');
-      if (cacheKey && result.status === 200) responses.set(cacheKey, fragment);
-      writeFragment(res, result.status, fragment, decision.remaining);
+      const text = jsonFragment(result);
+      if (cacheKey && result.status === 200) {
+        const fragment = Buffer.from(text, 'utf8');
+        responses?.set(cacheKey, fragment);
+        writeFragment(res, result.status, fragment, decision.remaining);
+      } else {
+        // Written as text: a Buffer per answer would wait for a garbage collection outside the heap.
+        writeFragment(res, result.status, text, decision.remaining);
+      }
       return;
     }
     writeResult(res, result);

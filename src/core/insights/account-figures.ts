@@ -20,8 +20,13 @@ interface Kept {
 const MAX_ACCOUNTS = 5_000;
 const MAX_FIGURES_PER_ACCOUNT = 24;
 
+const flight = (accountId: string, revision: number, name: string) =>
+  `${accountId}\u0000${revision}\u0000${name}`;
+
 export class AccountFigures {
   private readonly kept = new Map<string, Kept>();
+  /** Figures being computed, by account, revision and name: concurrent reads share one computation. */
+  private readonly computing = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly maxAccounts = MAX_ACCOUNTS,
@@ -50,27 +55,52 @@ export class AccountFigures {
     compute: (accountIds: string[]) => Promise<ReadonlyMap<string, T>>,
     absent: T,
   ): Promise<Map<string, T>> {
-    const out = new Map<string, T>();
+    const found = new Map<string, T>();
     const missing: string[] = [];
+    const waiting: Array<Promise<void>> = [];
     for (const [accountId, revision] of revisions) {
       const name = key(accountId);
       const kept = this.at(accountId, revision);
-      if (kept?.figures.has(name)) out.set(accountId, kept.figures.get(name) as T);
+      if (kept?.figures.has(name)) {
+        found.set(accountId, kept.figures.get(name) as T);
+        continue;
+      }
+      // Being computed for a concurrent read at this revision: wait for it rather than compute it again.
+      const pending = this.computing.get(flight(accountId, revision, name));
+      if (pending) waiting.push(pending.then((figure) => void found.set(accountId, figure as T)));
       else missing.push(accountId);
     }
-    if (missing.length === 0) return out;
-    const computed = await compute(missing);
-    for (const accountId of missing) {
-      const figure = computed.get(accountId) ?? absent;
-      out.set(accountId, figure);
-      const kept = this.at(accountId, revisions.get(accountId) as number);
-      if (!kept) continue;
-      const name = key(accountId);
-      kept.figures.delete(name);
-      if (kept.figures.size >= this.maxFigures)
-        kept.figures.delete(kept.figures.keys().next().value as string);
-      kept.figures.set(name, figure);
+    if (missing.length > 0) {
+      const computing = compute(missing);
+      const flights = missing.map((accountId) => {
+        const name = key(accountId);
+        const id = flight(accountId, revisions.get(accountId) as number, name);
+        const figure = computing.then((computed) => computed.get(accountId) ?? absent);
+        figure.catch(() => {}); // a failure reaches the reads that wait on it, not the process
+        this.computing.set(id, figure);
+        return id;
+      });
+      try {
+        const computed = await computing;
+        for (const accountId of missing) {
+          const figure = computed.get(accountId) ?? absent;
+          found.set(accountId, figure);
+          const kept = this.at(accountId, revisions.get(accountId) as number);
+          if (!kept) continue;
+          const name = key(accountId);
+          kept.figures.delete(name);
+          if (kept.figures.size >= this.maxFigures)
+            kept.figures.delete(kept.figures.keys().next().value as string);
+          kept.figures.set(name, figure);
+        }
+      } finally {
+        for (const id of flights) this.computing.delete(id);
+      }
     }
+    await Promise.all(waiting);
+    // In the revisions' order, whichever way each figure came.
+    const out = new Map<string, T>();
+    for (const accountId of revisions.keys()) out.set(accountId, found.get(accountId) as T);
     return out;
   }
 

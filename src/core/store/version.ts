@@ -9,13 +9,3 @@ export function storeVersion(db: Db): () => string {
     .pluck();
   return () => statement.get() as string;
 }
-
-/**
- * A team server's processes cannot see each other's writes coming (PostgreSQL has no data_version
- * to read): a version that differs on every call (`Core.storeVersion` on a team server) turns the
- * response and key caches off, so each answer and each key is read from the database.
- */
-export function neverSameVersion(): () => string {
-  let n = 0;
-  return () => String((n += 1));
-}

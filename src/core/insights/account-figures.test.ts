@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { AccountFigures } from './account-figures';
+
+/** A compute that counts its calls and answers when released. */
+function gatedCompute(values: Record<string, number>) {
+  const calls: string[][] = [];
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const compute = async (ids: string[]) => {
+    calls.push(ids);
+    await gate;
+    return new Map(ids.filter((id) => id in values).map((id) => [id, values[id] as number]));
+  };
+  return { calls, compute, release: () => release() };
+}
+
+describe('AccountFigures', () => {
+  it('shares one computation among concurrent reads of the same figures at the same revisions', async () => {
+    const figures = new AccountFigures();
+    const { calls, compute, release } = gatedCompute({ a: 1, b: 2, c: 3 });
+    const revisions = new Map([
+      ['a', 1],
+      ['b', 1],
+    ]);
+    const first = figures.each(revisions, () => 'spend', compute, 0);
+    // A second read wants b (in flight) and c (not): only c is computed for it.
+    const second = figures.each(
+      new Map([
+        ['c', 1],
+        ['b', 1],
+      ]),
+      () => 'spend',
+      compute,
+      0,
+    );
+    release();
+    expect([...(await first)]).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
+    // In the order asked for, whichever way each figure came.
+    expect([...(await second)]).toEqual([
+      ['c', 3],
+      ['b', 2],
+    ]);
+    expect(calls).toEqual([['a', 'b'], ['c']]);
+    // Kept after: no computation for the same revisions; a moved revision computes that account only.
+    const again = gatedCompute({ a: 10, b: 20 });
+    again.release();
+    const moved = await figures.each(
+      new Map([
+        ['a', 2],
+        ['b', 1],
+      ]),
+      () => 'spend',
+      again.compute,
+      0,
+    );
+    expect([...moved]).toEqual([
+      ['a', 10],
+      ['b', 2],
+    ]);
+    expect(again.calls).toEqual([['a']]);
+  });
+
+  it('gives a failed computation to every read waiting on it, and computes again on the next read', async () => {
+    const figures = new AccountFigures();
+    let fail = true;
+    const compute = async (ids: string[]) => {
+      await Promise.resolve();
+      if (fail) throw new Error('database gone');
+      return new Map(ids.map((id) => [id, 5]));
+    };
+    const revisions = new Map([['a', 1]]);
+    const reads = [
+      figures.each(revisions, () => 'spend', compute, 0),
+      figures.each(revisions, () => 'spend', compute, 0),
+    ];
+    await expect(reads[0]).rejects.toThrow('database gone');
+    await expect(reads[1]).rejects.toThrow('database gone');
+    fail = false;
+    expect([...(await figures.each(revisions, () => 'spend', compute, 0))]).toEqual([['a', 5]]);
+  });
+});
