@@ -35,7 +35,15 @@ export interface JobThreadOptions<E> {
   jobTimeoutMs?: number;
   /** What the job is, for messages ("report render", "diagnosis"). */
   label: string;
+  /**
+   * A worker with no job for this long is stopped, and the next job starts a fresh one (default 30 s):
+   * a worker holds its own module graph, heap and store connection (about 100 MB from source), which
+   * occasional jobs should not keep all day.
+   */
+  idleStopMs?: number;
 }
+
+const IDLE_STOP_MS = 30_000;
 
 interface Pending<R, P> {
   resolve: (result: R) => void;
@@ -54,12 +62,14 @@ export class JobThread<Req, Res, Prog = never, E = unknown> {
   private ready: Promise<Worker> | null = null;
   private readonly pending = new Map<number, Pending<Res, Prog>>();
   private nextJobId = 1;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: JobThreadOptions<E>) {}
 
   /** Runs one job on the worker; several may run at once (the worker decides how they share it). */
   start(request: Req, onProgress?: (progress: Prog) => void): RunningJob<Res> {
     const jobId = this.nextJobId++;
+    clearTimeout(this.idleTimer);
     let worker: Worker | null = null;
     let cancelled = false;
     const result = this.launch().then(
@@ -132,8 +142,11 @@ export class JobThread<Req, Res, Prog = never, E = unknown> {
           return;
         }
         this.pending.delete(message.jobId);
-        // An idle worker does not keep the process alive.
-        if (this.pending.size === 0) worker.unref();
+        // An idle worker does not keep the process alive, and stops after a while.
+        if (this.pending.size === 0) {
+          worker.unref();
+          this.stopWhenIdle(worker);
+        }
         if (message.ok) pending.resolve(message.result);
         else pending.reject(this.options.decodeError(message.error));
       });
@@ -155,9 +168,23 @@ export class JobThread<Req, Res, Prog = never, E = unknown> {
     return ready;
   }
 
+  private stopWhenIdle(worker: Worker): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.pending.size === 0 && this.worker === worker) void this.close();
+    }, this.options.idleStopMs ?? IDLE_STOP_MS);
+    this.idleTimer.unref();
+  }
+
+  /** True while a worker is started (or starting). */
+  get started(): boolean {
+    return this.ready !== null;
+  }
+
   /** A dead worker fails its jobs with a reason; the next job starts a fresh one. */
   private fail(error: Error, which?: Worker): void {
-    if (which && this.worker && which !== this.worker) return;
+    // A worker already replaced or stopped (idle, timed out) speaks for no job any more.
+    if (which && which !== this.worker) return;
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
     this.worker = null;
@@ -165,6 +192,7 @@ export class JobThread<Req, Res, Prog = never, E = unknown> {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
     const worker = this.worker;
     this.worker = null;
     this.ready = null;
