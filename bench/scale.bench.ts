@@ -398,10 +398,7 @@ interface LoadedPostgres {
 
 /** The same agency loaded into a PostgreSQL server the bench starts from npm, as the tests do. */
 async function loadPostgresAgency(shape: AgencyShape): Promise<LoadedPostgres> {
-  const server = await startTestPostgres({
-    bulkLoad: true,
-    ...(KEEP ? { keepIn: join(KEEP, 'postgres') } : {}),
-  });
+  const server = await startTestPostgres(KEEP ? { keepIn: join(KEEP, 'postgres') } : {});
   const keyDir = KEEP ?? mkdtempSync(join(tmpdir(), 'adlens-scale-key-'));
   const stop = async () => {
     await server.stop();
@@ -411,7 +408,7 @@ async function loadPostgresAgency(shape: AgencyShape): Promise<LoadedPostgres> {
     const databaseUrl = KEEP
       ? (await server.namedDatabase(KEPT_DATABASE)).url
       : await server.createDatabase();
-    const pool = connectPg(databaseUrl, { max: 3 });
+    const pool = connectPg(databaseUrl, { max: 2 });
     try {
       await migratePg(pool);
       log(`  loading the same agency into PostgreSQL`);

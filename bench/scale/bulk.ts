@@ -4,7 +4,7 @@
 // is summed once (the one statement here that restates the schema: the rollup's columns). Building an index over 36 M sorted rows and
 // validating a foreign key in one join cost a fraction of doing both row by row.
 import type { Database } from 'better-sqlite3';
-import { inTransaction, type PgClient, type PgPool } from '../../src/core/store/pg/connect';
+import type { PgClient } from '../../src/core/store/pg/connect';
 
 /** The tables loaded bare: campaign days and ad-set days. */
 export const DAILY_TABLES = ['insights_campaign_daily', 'insights_ad_set_daily'];
@@ -75,29 +75,21 @@ export async function stripPostgres(client: PgClient, tables: string[]): Promise
   return { tables, indexes, foreignKeys };
 }
 
-/**
- * Each daily table's indexes and foreign keys in a transaction of its own, both tables at once (an
- * index build is mostly one backend's work), then the triggers back on and the rollup summed.
- */
-export async function restorePostgres(pool: PgPool, stripped: StrippedPostgres): Promise<void> {
+export async function restorePostgres(client: PgClient, stripped: StrippedPostgres): Promise<void> {
   // Index builds sort in memory rather than in temporary files.
-  const begin = `BEGIN; SET LOCAL maintenance_work_mem = '1GB'`;
-  await Promise.all(
-    stripped.tables.map((table) =>
-      inTransaction(
-        pool,
-        async (client) => {
-          for (const index of stripped.indexes.filter((i) => i.table === table))
-            await client.query(index.definition);
-          for (const fk of stripped.foreignKeys.filter((f) => f.table === table))
-            await client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT "${fk.name}" ${fk.definition}`);
-        },
-        begin,
-      ),
-    ),
-  );
-  await inTransaction(pool, async (client) => {
+  await client.query(`SET maintenance_work_mem = '1GB'`);
+  await client.query('BEGIN');
+  try {
+    for (const index of stripped.indexes) await client.query(index.definition);
+    for (const fk of stripped.foreignKeys)
+      await client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT "${fk.name}" ${fk.definition}`);
     for (const table of stripped.tables) await client.query(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
     await client.query(ROLLUP);
-  });
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    await client.query('RESET maintenance_work_mem');
+  }
 }

@@ -1,6 +1,6 @@
 // The PostgreSQL loader of the scale bench: the same rows as the SQLite loader (./walk.ts) into a
 // migrated database, in bulk as a database administrator loads one: each table's rows of an account
-// sent as one binary `COPY … FROM STDIN`, the next account generated while the database takes the last one.
+// sent as one `COPY … FROM STDIN`, the next account generated while the database takes the last one.
 // The two daily tables (54 M of the 55 M rows at full size) are loaded bare and made whole after
 // (./bulk.ts): their secondary indexes built once, their foreign keys validated in one pass, and the
 // account rollup their trigger keeps summed in one statement. Row by row, every campaign day paid a
@@ -11,62 +11,34 @@ import { Readable } from 'node:stream';
 import { from as copyFrom } from 'pg-copy-streams';
 import { systemClock } from '../../src/core/clock';
 import { createApiKey } from '../../src/core/identity/api-keys';
-import type { PgClient, PgPool } from '../../src/core/store/pg/connect';
+import type { PgPool } from '../../src/core/store/pg/connect';
 import { pgSql } from '../../src/core/store/pg/sql';
 import type { AgencyShape } from './agency';
 import { DAILY_TABLES, restorePostgres, stripPostgres } from './bulk';
 import type { LoadedAgency } from './load-sqlite';
-import { TABLES, walkAgency, type ColumnType, type Table, type Value } from './walk';
+import { TABLES, walkAgency, type Table, type Value } from './walk';
 
-const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
-const CHUNK = 1 << 20;
-const TWO_32 = 2 ** 32;
+/** A value in COPY's text format: `\N` for NULL, bytea as `\\x…`, text with its specials escaped. */
+function copyText(value: Value): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'number') return String(value);
+  if (Buffer.isBuffer(value)) return `\\\\x${value.toString('hex')}`;
+  return /[\\\t\n\r]/.test(value)
+    ? value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] ?? c)
+    : value;
+}
 
-/**
- * One table's rows in COPY's binary format, in chunks of about 1 MB: integers and doubles go as
- * their 8 bytes, so the database parses no number (the text format's `int8in` and `float8in` were
- * most of the backend's time, and the backend, not this process, is what the load waits on).
- */
-function* copyBinaryChunks(types: readonly ColumnType[], rows: Value[][]): Generator<Buffer> {
-  let buf = Buffer.allocUnsafe(CHUNK);
-  SIGNATURE.copy(buf, 0);
-  buf.writeInt32BE(0, 11); // flags
-  buf.writeInt32BE(0, 15); // header extension length
-  let at = 19;
+/** One table's rows as COPY text, in chunks of about 1 MB. */
+function* copyChunks(rows: Value[][]): Generator<string> {
+  let chunk = '';
   for (const row of rows) {
-    let most = 2;
-    for (const value of row)
-      most += 4 + (value === null ? 0 : typeof value === 'number' ? 8 : value.length * 3);
-    if (at + most + 2 > buf.length) {
-      yield buf.subarray(0, at);
-      buf = Buffer.allocUnsafe(Math.max(CHUNK, most + 2));
-      at = 0;
-    }
-    buf.writeInt16BE(row.length, at);
-    at += 2;
-    for (let i = 0; i < row.length; i++) {
-      const value = row[i] ?? null;
-      if (value === null) {
-        at = buf.writeInt32BE(-1, at);
-      } else if (typeof value === 'number') {
-        at = buf.writeInt32BE(8, at);
-        if (types[i] === 'double') at = buf.writeDoubleBE(value, at);
-        else if (value >= 0 && Number.isSafeInteger(value)) {
-          at = buf.writeUInt32BE(Math.floor(value / TWO_32), at);
-          at = buf.writeUInt32BE(value % TWO_32, at);
-        } else at = buf.writeBigInt64BE(BigInt(value), at);
-      } else if (Buffer.isBuffer(value)) {
-        at = buf.writeInt32BE(value.length, at);
-        at += value.copy(buf, at);
-      } else {
-        const length = buf.write(value, at + 4, 'utf8');
-        buf.writeInt32BE(length, at);
-        at += 4 + length;
-      }
+    chunk += `${row.map(copyText).join('\t')}\n`;
+    if (chunk.length >= 1 << 20) {
+      yield chunk;
+      chunk = '';
     }
   }
-  buf.writeInt16BE(-1, at); // trailer
-  yield buf.subarray(0, at + 2);
+  if (chunk) yield chunk;
 }
 
 export async function loadPostgres(
@@ -96,31 +68,19 @@ export async function loadPostgres(
     limitOverrides: { reads: big, writes: big, diagnostics: big, reports: big },
   });
   const client = await pool.connect();
-  // One client per daily table and one for the parents: two database backends copy at once (the
-  // database, not this process, is what a COPY load waits on).
-  const dailyClients = new Map<Table, PgClient>();
   try {
     const stripped = await stripPostgres(client, DAILY_TABLES);
     const tables = Object.keys(TABLES) as Table[];
-    // (One long transaction per daily table, truncated first and copied with FREEZE so that its rows
-    // skip the WAL, made every later copy slower than the last: 28 s per 25 accounts by the 150th.)
-    for (const table of DAILY_TABLES as Table[]) dailyClients.set(table, await pool.connect());
-    const copyOf = (table: Table) =>
-      `COPY ${table} (${Object.keys(TABLES[table]).join(', ')}) FROM STDIN (FORMAT binary)`;
-    const copy = (into: PgClient, table: Table, rows: Value[][]) =>
-      rows.length > 0
-        ? pipeline(
-            Readable.from(copyBinaryChunks(Object.values(TABLES[table]), rows)),
-            into.query(copyFrom(copyOf(table))),
-          )
-        : Promise.resolve();
+    const copyOf = (table: Table) => `COPY ${table} (${Object.keys(TABLES[table]).join(', ')}) FROM STDIN`;
     let pending = new Map<Table, Value[][]>(tables.map((t) => [t, []]));
-    let inFlight: Promise<unknown> = Promise.resolve();
+    let inFlight: Promise<void> = Promise.resolve();
+    // Parents first: the tables are listed in that order, and one client takes them in turn.
     const copyAccount = async (rows: Map<Table, Value[][]>) => {
-      // Parents first (the tables are listed in that order), then both daily tables at once.
-      for (const table of tables)
-        if (!dailyClients.has(table)) await copy(client, table, rows.get(table) ?? []);
-      await Promise.all([...dailyClients].map(([table, into]) => copy(into, table, rows.get(table) ?? [])));
+      for (const table of tables) {
+        const tableRows = rows.get(table) ?? [];
+        if (tableRows.length > 0)
+          await pipeline(Readable.from(copyChunks(tableRows)), client.query(copyFrom(copyOf(table))));
+      }
     };
     const walked = await walkAgency(
       shape,
@@ -146,10 +106,8 @@ export async function loadPostgres(
       },
     );
     await inFlight;
-    for (const dailyClient of dailyClients.values()) dailyClient.release();
-    dailyClients.clear();
     const restoring = performance.now();
-    await restorePostgres(pool, stripped);
+    await restorePostgres(client, stripped);
     log(
       `  PostgreSQL: indexes, foreign keys and the account rollup in ${((performance.now() - restoring) / 1000).toFixed(0)} s`,
     );
@@ -162,7 +120,6 @@ export async function loadPostgres(
       bytesOnDisk: size?.bytes ?? NaN,
     };
   } finally {
-    for (const dailyClient of dailyClients.values()) dailyClient.release();
     client.release();
   }
 }

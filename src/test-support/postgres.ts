@@ -69,12 +69,6 @@ function grantTraverse(from: string, until: string): void {
 
 export interface TestPostgresOptions {
   /**
-   * Settings for a bulk load (the scale bench): no WAL for tables filled in the transaction that
-   * truncated them (`wal_level=minimal`, which needs `max_wal_senders=0`), and room for 8 GB of WAL
-   * between checkpoints.
-   */
-  bulkLoad?: boolean;
-  /**
    * A folder that holds the server's data and keeps it after `stop` (the scale bench's kept stores):
    * initialised on first use, started as it is after that.
    */
@@ -110,9 +104,6 @@ export async function startTestPostgres(options: TestPostgresOptions = {}): Prom
       'listen_addresses=127.0.0.1',
       '-c',
       'unix_socket_directories=',
-      ...(options.bulkLoad
-        ? ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'max_wal_size=8GB']
-        : []),
     ],
     onLog: (message) => void log.push(message),
     onError: (error) => void log.push(String(error)),
