@@ -13,7 +13,7 @@ import type { Core } from '../core';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { RequestContext } from '../identity/access';
-import { JobThread } from '../jobs/thread';
+import { IDLE_STOP_MS, JobThread } from '../jobs/thread';
 import { issuesTracked } from '../issues/tracker';
 import { jsonValues, unindexed } from '../store/dialect';
 import { isUniqueViolation, type Sql } from '../store/sql';
@@ -79,6 +79,7 @@ export class DiagnosticsService {
           entry: new URL('./diagnose-worker', import.meta.url),
           decodeError: fromDiagnosisFault,
           label: 'diagnosis',
+          idleStopMs: IDLE_STOP_MS,
         })
       : null;
     this.jobs = core.jobs('diagnostic', {

@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { JobThread } from './thread';
 
 const threads: Array<JobThread<{ value: string; delayMs: number }, string, never, string>> = [];
-function echoThread(idleStopMs: number) {
+function echoThread(idleStopMs?: number) {
   const thread = new JobThread<{ value: string; delayMs: number }, string, never, string>({
     entry: new URL('../../test-support/echo-worker', import.meta.url),
     decodeError: (error) => new Error(error),
     label: 'echo',
-    idleStopMs,
+    ...(idleStopMs === undefined ? {} : { idleStopMs }),
   });
   threads.push(thread);
   return thread;
@@ -27,6 +27,13 @@ describe('JobThread', () => {
     await wait(600);
     expect(thread.started).toBe(false);
     expect(await thread.run({ value: 'two', delayMs: 0 })).toBe('two');
+    expect(thread.started).toBe(true);
+  });
+
+  it('keeps its worker between jobs when no idle time is set (a worker with state, as the sync one)', async () => {
+    const thread = echoThread();
+    await thread.run({ value: 'one', delayMs: 0 });
+    await wait(400);
     expect(thread.started).toBe(true);
   });
 

@@ -36,14 +36,16 @@ export interface JobThreadOptions<E> {
   /** What the job is, for messages ("report render", "diagnosis"). */
   label: string;
   /**
-   * A worker with no job for this long is stopped, and the next job starts a fresh one (default 30 s):
-   * a worker holds its own module graph, heap and store connection (about 100 MB from source), which
-   * occasional jobs should not keep all day.
+   * A worker with no job for this long is stopped, and the next job starts a fresh one (default: kept).
+   * A worker holds its own module graph, heap and store connection (about 100 MB from source), which
+   * occasional jobs should not keep all day; a worker that keeps state between jobs (the sync
+   * worker's per-account pacing, which remembers Meta's throttles) must not set it.
    */
   idleStopMs?: number;
 }
 
-const IDLE_STOP_MS = 30_000;
+/** The idle time after which the diagnosis and report workers stop. */
+export const IDLE_STOP_MS = 30_000;
 
 interface Pending<R, P> {
   resolve: (result: R) => void;
@@ -169,10 +171,12 @@ export class JobThread<Req, Res, Prog = never, E = unknown> {
   }
 
   private stopWhenIdle(worker: Worker): void {
+    const idleStopMs = this.options.idleStopMs;
+    if (idleStopMs === undefined) return;
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       if (this.pending.size === 0 && this.worker === worker) void this.close();
-    }, this.options.idleStopMs ?? IDLE_STOP_MS);
+    }, idleStopMs);
     this.idleTimer.unref();
   }
 

@@ -3,7 +3,7 @@
 // rendering when no worker can be started (e.g. a bundle without the worker file), with a warning.
 // The worker opens the data directory itself, so a store without one (a team server) renders inline.
 import type { Logger } from '../core';
-import { JobThread } from '../jobs/thread';
+import { IDLE_STOP_MS, JobThread } from '../jobs/thread';
 import type { Sql } from '../store/sql';
 import type { ReportFiles } from './files';
 import {
@@ -40,6 +40,7 @@ export class ReportRenderer {
       decodeError: fromJobError,
       jobTimeoutMs: options.jobTimeoutMs ?? 120_000,
       label: 'report rendering',
+      idleStopMs: IDLE_STOP_MS,
     });
   }
 

@@ -140,6 +140,7 @@ export class SyncService {
             entry: new URL('./sync-worker', import.meta.url),
             decodeError: fromSyncFault,
             label: 'sync',
+            // Never stopped when idle: its pacers remember each account's usage and Meta's throttles.
           })
         : null;
     if (this.jobs.shared) {
