@@ -21,8 +21,8 @@ export class Authenticator {
   private readonly touched = new Map<string, number>();
   /**
    * Keys already looked up, valid while the store version is unchanged: a revocation, a new limit or a
-   * plan change moves it (solo: any write to the store; team: every call) and sends the next request
-   * to the database.
+   * plan change moves it (solo: any write to the store) and sends the next request to the database. A
+   * team server has no store version: nothing is kept, and every request reads its key.
    */
   private readonly known = new Map<string, { version: string; key: ApiKeyInfo; plan: Plan }>();
 
