@@ -163,22 +163,11 @@ function whereOf(ctx: RequestContext, filter: AccountFilter): { where: string; p
 /** No LIMIT: PostgreSQL refuses SQLite's LIMIT -1, both take the largest exact integer. */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
-export async function readAccounts(
-  sql: Sql,
-  ctx: RequestContext,
-  filter: AccountFilter,
-  now: Date,
-  isSyncing: (accountId: string) => boolean,
-  figures?: AccountFigures,
-): Promise<AccountView[]> {
-  return (await readAccountsWithRevisions(sql, ctx, filter, now, isSyncing, figures)).accounts;
-}
-
 /**
  * The accounts, with the revisions their rows were read at: a read model that keeps more figures
  * per account (the portfolio) uses these rather than reading the revisions again.
  */
-export async function readAccountsWithRevisions(
+export async function readAccounts(
   sql: Sql,
   ctx: RequestContext,
   filter: AccountFilter,

@@ -93,7 +93,9 @@ export function accountUseCases(services: AppServices) {
 
   async function view(ctx: RequestContext, idText: string): Promise<AccountView> {
     const account = await resolveAccount(sql, ctx, idText);
-    const [found] = await readAccounts(
+    const {
+      accounts: [found],
+    } = await readAccounts(
       sql,
       ctx,
       { id: account.id, page: 1, pageSize: 1 },
@@ -154,7 +156,7 @@ export function accountUseCases(services: AppServices) {
       const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
       const filter = { connectionStatus: input.connectionStatus, page, pageSize };
       return {
-        items: await readAccounts(sql, ctx, filter, core.clock.now(), isSyncing, core.figures),
+        items: (await readAccounts(sql, ctx, filter, core.clock.now(), isSyncing, core.figures)).accounts,
         total: await countAccounts(sql, ctx, filter),
         page,
         pageSize,
@@ -163,7 +165,15 @@ export function accountUseCases(services: AppServices) {
 
     /** Every account the context sees, unpaginated (the desktop's accounts screen, `cli account list`). */
     async all(ctx: RequestContext): Promise<AccountView[]> {
-      return readAccounts(sql, ctx, { page: 1, pageSize: -1 }, core.clock.now(), isSyncing, core.figures);
+      const { accounts } = await readAccounts(
+        sql,
+        ctx,
+        { page: 1, pageSize: -1 },
+        core.clock.now(),
+        isSyncing,
+        core.figures,
+      );
+      return accounts;
     },
 
     async get(ctx: RequestContext, idText: string): Promise<AccountView> {
@@ -196,14 +206,16 @@ export function accountUseCases(services: AppServices) {
     ): Promise<SyncOutcome[]> {
       const targets = input.accountId
         ? [await resolveAccount(sql, ctx, input.accountId)]
-        : await readAccounts(
-            sql,
-            ctx,
-            { connectionStatus: 'active', page: 1, pageSize: -1 },
-            core.clock.now(),
-            isSyncing,
-            core.figures,
-          );
+        : (
+            await readAccounts(
+              sql,
+              ctx,
+              { connectionStatus: 'active', page: 1, pageSize: -1 },
+              core.clock.now(),
+              isSyncing,
+              core.figures,
+            )
+          ).accounts;
       const outcomes: SyncOutcome[] = [];
       for (const account of targets) {
         outcomes.push(await sync.syncAccount(account.id, input.kind ? { kind: input.kind } : {}));

@@ -56,7 +56,8 @@ export class AccountFigures {
     absent: T,
   ): Promise<Map<string, T>> {
     const found = new Map<string, T>();
-    const missing: string[] = [];
+    /** Accounts to compute here, with their figure's name. */
+    const missing = new Map<string, string>();
     const waiting: Array<Promise<void>> = [];
     for (const [accountId, revision] of revisions) {
       const name = key(accountId);
@@ -68,12 +69,13 @@ export class AccountFigures {
       // Being computed for a concurrent read at this revision: wait for it rather than compute it again.
       const pending = this.computing.get(flight(accountId, revision, name));
       if (pending) waiting.push(pending.then((figure) => void found.set(accountId, figure as T)));
-      else missing.push(accountId);
+      else missing.set(accountId, name);
     }
-    if (missing.length > 0) {
-      const computing = compute(missing);
-      const flights = missing.map((accountId) => {
-        const name = key(accountId);
+    // All kept (the usual read): already in the revisions' order.
+    if (missing.size === 0 && waiting.length === 0) return found;
+    if (missing.size > 0) {
+      const computing = compute([...missing.keys()]);
+      const flights = [...missing].map(([accountId, name]) => {
         const id = flight(accountId, revisions.get(accountId) as number, name);
         const figure = computing.then((computed) => computed.get(accountId) ?? absent);
         figure.catch(() => {}); // a failure reaches the reads that wait on it, not the process
@@ -82,12 +84,11 @@ export class AccountFigures {
       });
       try {
         const computed = await computing;
-        for (const accountId of missing) {
+        for (const [accountId, name] of missing) {
           const figure = computed.get(accountId) ?? absent;
           found.set(accountId, figure);
           const kept = this.at(accountId, revisions.get(accountId) as number);
           if (!kept) continue;
-          const name = key(accountId);
           kept.figures.delete(name);
           if (kept.figures.size >= this.maxFigures)
             kept.figures.delete(kept.figures.keys().next().value as string);

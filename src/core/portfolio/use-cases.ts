@@ -4,7 +4,7 @@
 // attention score; and one account's overview (KPIs against the previous period, trend, top issues,
 // recent changes).
 import type { AppServices } from '../app-services';
-import { readAccountsWithRevisions } from '../accounts/store';
+import { readAccounts } from '../accounts/store';
 import { accountChanges } from '../campaigns/changes';
 import { addDays, dateInZone, dateRange } from '../clock';
 import { resolveAccount, type RequestContext } from '../identity/access';
@@ -147,7 +147,7 @@ export function portfolioUseCases(services: AppServices) {
     };
   }
 
-  /** The accounts' rows; `revisions` as their account rows were read (readAccountsWithRevisions). */
+  /** The accounts' rows; `revisions` as their account rows were read (readAccounts). */
   async function rowsFor(
     ctx: RequestContext,
     accounts: AccountView[],
@@ -254,7 +254,7 @@ export function portfolioUseCases(services: AppServices) {
     /** Every account the context sees, the one needing attention most first (then by name). */
     async home(ctx: RequestContext): Promise<Portfolio> {
       const now = clock.now();
-      const { accounts, revisions } = await readAccountsWithRevisions(
+      const { accounts, revisions } = await readAccounts(
         sql,
         ctx,
         { page: 1, pageSize: -1 },
@@ -275,14 +275,7 @@ export function portfolioUseCases(services: AppServices) {
       const {
         accounts: [account],
         revisions,
-      } = await readAccountsWithRevisions(
-        sql,
-        ctx,
-        { id: visible.id, page: 1, pageSize: 1 },
-        now,
-        isSyncing,
-        figures,
-      );
+      } = await readAccounts(sql, ctx, { id: visible.id, page: 1, pageSize: 1 }, now, isSyncing, figures);
       if (!account) throw new Error(`account ${visible.id} vanished`);
       const [row] = await rowsFor(ctx, [account], revisions, now);
       const days = input.days ?? OVERVIEW_DEFAULT_DAYS;

@@ -69,7 +69,7 @@ async function store(demo: Endpoint, platformAccountIds: string[], options: Sync
       await readAccounts(core.sql, ctx, { id: accountId, page: 1, pageSize: 1 }, core.clock.now(), (id) =>
         sync.isSyncing(id),
       )
-    )[0];
+    ).accounts[0];
   return { core, sync, accounts, view, advance: (ms: number) => (now += ms) };
 }
 

@@ -339,7 +339,7 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
     const run = await beginRun(sql, BRAVO, 'full', AT);
     await recordProgress(sql, run, 'insights:ad', 40);
 
-    const views = await readAccounts(sql, ctx, { page: 1, pageSize: -1 }, NOW, () => false);
+    const { accounts: views } = await readAccounts(sql, ctx, { page: 1, pageSize: -1 }, NOW, () => false);
     expect(views.map((v) => [v.name, v.campaignCount, v.activeCampaignCount, v.totalSpendLast30d])).toEqual([
       ['Alpha', 2, 2, 32.25],
       ['Bravo', 1, 0, 7],
@@ -349,9 +349,9 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
     expect(views[0]!.sync).toMatchObject({ running: false, phase: 'idle' });
     expect(await countAccounts(sql, ctx, { page: 1, pageSize: 1 })).toBe(3);
     expect(await countAccounts(sql, ctx, { connectionStatus: 'active', page: 1, pageSize: 1 })).toBe(2);
-    const page2 = await readAccounts(sql, ctx, { page: 2, pageSize: 1 }, NOW, () => false);
+    const { accounts: page2 } = await readAccounts(sql, ctx, { page: 2, pageSize: 1 }, NOW, () => false);
     expect(page2.map((v) => v.name)).toEqual(['Bravo']);
-    const byId = await readAccounts(
+    const { accounts: byId } = await readAccounts(
       sql,
       { ...ctx, mode: 'live' },
       { id: BRAVO, page: 1, pageSize: 1 },
@@ -360,13 +360,15 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
     );
     expect(byId.map((v) => v.id)).toEqual([BRAVO]);
     expect(
-      await readAccounts(
-        sql,
-        { ...ctx, mode: 'test' },
-        { id: BRAVO, page: 1, pageSize: 1 },
-        NOW,
-        () => false,
-      ),
+      (
+        await readAccounts(
+          sql,
+          { ...ctx, mode: 'test' },
+          { id: BRAVO, page: 1, pageSize: 1 },
+          NOW,
+          () => false,
+        )
+      ).accounts,
     ).toEqual([]);
     await close();
   });
