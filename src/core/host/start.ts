@@ -12,6 +12,7 @@ import { createWorkspace, listWorkspaces } from '../identity/workspaces';
 import type { TokenCipher } from '../secrets';
 import { demoSeed, type DemoPlatformEndpoint } from '../sync/embedded-demo';
 import { startDemoPlatformThread, type HostedDemoPlatform } from './demo-thread';
+import { keepHeapNearLiveSet } from './heap';
 import { acquireDataDirLock, type DataDirLock } from './lock';
 import { LOCAL_OWNER_EMAIL, provisionIfEmpty, syncDemoAccounts, TRIAL_WORKSPACE_NAME } from './provision';
 
@@ -82,6 +83,7 @@ async function listen(
 }
 
 export async function startHost(opts: HostOptions): Promise<Host> {
+  keepHeapNearLiveSet();
   const lock: DataDirLock = acquireDataDirLock(opts.dataDir, opts.kind);
   let core: Core | undefined;
   let app: App | undefined;

@@ -18,6 +18,7 @@ import { withSessionLock } from '../store/pg/session-lock';
 import { demoSeed, type DemoPlatformEndpoint } from '../sync/embedded-demo';
 import { openTeamCore, type TeamCore } from '../team-core';
 import { startDemoPlatformThread, type HostedDemoPlatform } from './demo-thread';
+import { keepHeapNearLiveSet } from './heap';
 import { provisionIfEmpty, syncDemoAccounts } from './provision';
 
 export interface TeamHostOptions {
@@ -62,6 +63,7 @@ const PROVISIONING_LOCK = 'adlens:provisioning';
 const WATCHER_LOCK = 'adlens:watcher';
 
 export async function startTeamHost(opts: TeamHostOptions): Promise<TeamHost> {
+  keepHeapNearLiveSet();
   const core = await openTeamCore({
     databaseUrl: opts.databaseUrl,
     ...(opts.logger ? { logger: opts.logger } : {}),
