@@ -1,6 +1,6 @@
 // The portfolio's rules, pure: the month's pace against the daily budgets, when a spend cap runs out,
 // and the attention score that orders the accounts (docs/portfolio.md).
-import { addDays, daysBetween } from '../clock';
+import { addDays, daysBetween, daysInMonthOf } from '../clock';
 import type { Pace } from '../../shared/api/portfolio';
 
 /** Within ±15% of the budgets of the days elapsed is on track (Meta evens daily spend out over a week). */
@@ -15,10 +15,11 @@ export interface Month {
 /** The calendar month of `today` up to today (dates are the account's own). */
 export function monthOf(today: string): Month {
   const from = `${today.slice(0, 8)}01`;
-  const next = new Date(`${from}T00:00:00Z`);
-  next.setUTCMonth(next.getUTCMonth() + 1);
-  const last = addDays(next.toISOString().slice(0, 10), -1);
-  return { from, to: today, daysInMonth: daysBetween(from, last) };
+  return {
+    from,
+    to: today,
+    daysInMonth: daysInMonthOf(Number(today.slice(0, 4)), Number(today.slice(5, 7))),
+  };
 }
 
 /**

@@ -220,6 +220,34 @@ describe('the SQLite adapter', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("reads the same rows as better-sqlite3's own objects: repeated names, odd names, no row, no data", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adlens-sql-rows-'));
+    const store = openStore(dir);
+    try {
+      const sql = sqliteSql(store.db);
+      await table(sql);
+      await sql.run(`INSERT INTO ledger (id, micros, note) VALUES ('a', 1, 'x'), ('b', 2, NULL)`);
+      const queries = [
+        `SELECT * FROM ledger ORDER BY id`,
+        // A repeated name keeps its last value; quotes, spaces and a prototype's name are plain keys.
+        `SELECT id, micros AS id, note AS "it's ""odd"" \\ key", 1 AS constructor, 2 AS toString FROM ledger`,
+        `SELECT id AS __proto__, micros FROM ledger`,
+        `SELECT id FROM ledger WHERE id = 'none'`,
+      ];
+      for (const text of queries) {
+        const own = store.db.prepare(text);
+        expect(await sql.all(text)).toEqual(own.all());
+        expect(await sql.get(text)).toEqual(own.get());
+      }
+      const proto = await sql.get<Record<string, unknown>>(`SELECT id AS __proto__ FROM ledger`);
+      expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+      await expect(sql.all(`UPDATE ledger SET note = 'y'`)).rejects.toThrow(/does not return data/);
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('placeholder numbering for PostgreSQL', () => {

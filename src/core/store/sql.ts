@@ -4,7 +4,7 @@
 // (`ON CONFLICT … DO UPDATE/NOTHING`, `excluded.`, `RETURNING`); where they differ a store branches on
 // `sql.engine`, in the store, once.
 import type { Db } from './open';
-import { rawStmt, stmt } from './statements';
+import { rawStmt, rowReader, stmt } from './statements';
 
 /** Booleans are stored as 0/1 on both engines (the schemas are twins). */
 export type SqlValue = string | number | bigint | boolean | null | Buffer;
@@ -70,9 +70,9 @@ function sqliteAdapter(db: Db): Sql {
     const self: Sql = {
       engine: 'sqlite',
       all: async <T>(text: string, params: readonly SqlValue[] = []) =>
-        stmt(db, text).all(...bound(params)) as T[],
+        rowReader(db, text).all(bound(params)) as T[],
       get: async <T>(text: string, params: readonly SqlValue[] = []) =>
-        stmt(db, text).get(...bound(params)) as T | undefined,
+        rowReader(db, text).get(bound(params)) as T | undefined,
       run: async (text: string, params: readonly SqlValue[] = []) => ({
         changes: stmt(db, text).run(...bound(params)).changes,
       }),
