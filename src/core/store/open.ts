@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../errors';
+import { forgetCleanClose, recordCleanClose, vouchedCheck } from './clean-close';
 import { migrations as allMigrations, type Migration } from './migrations';
 
 export type Db = Database.Database;
@@ -79,7 +80,8 @@ function preMigrationCopies(dataDir: string): string[] {
 
 /**
  * A quick structural check (PRAGMA quick_check) before anything is written: a database with damaged
- * pages is refused with a way out, instead of being synced into and damaged further.
+ * pages is refused with a way out, instead of being synced into and damaged further. Skipped when the
+ * record of a clean close still vouches for the file (clean-close.ts).
  */
 function assertIntact(db: Db, dataDir: string, path: string): void {
   let problems: string[];
@@ -111,6 +113,8 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   assertSqliteFile(path);
   if (!options.readonly) makePrivate(dataDir, path);
   let db: Db;
+  /** When the integrity check last ran on this file (null: this connection is not the checking one). */
+  let checkedAt: number | null = null;
   try {
     db = new Database(path, {
       readonly: options.readonly ?? false,
@@ -121,8 +125,15 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   }
   try {
     checkOwnership(db, path, migrations);
-    if (!options.checkedByHost) assertIntact(db, dataDir, path);
+    if (!options.checkedByHost) {
+      checkedAt = vouchedCheck(path, Date.now());
+      if (checkedAt === null) {
+        assertIntact(db, dataDir, path);
+        checkedAt = Date.now();
+      }
+    }
     if (!options.readonly) {
+      if (!options.checkedByHost) forgetCleanClose(path);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
@@ -139,7 +150,9 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     dataDir,
     path,
     close: () => {
-      if (db.open) db.close();
+      if (!db.open) return;
+      db.close();
+      if (!options.readonly && checkedAt !== null) recordCleanClose(path, checkedAt);
     },
   };
 }
