@@ -188,6 +188,26 @@ describe.each(ENGINES)('the store boundary on %s', (engine) => {
     await close();
   });
 
+  it('reads rows as objects: a repeated name keeps its last value, odd names are plain keys, no row is undefined', async () => {
+    const { sql, close } = await engines.open(engine);
+    await table(sql);
+    await sql.run(`INSERT INTO ledger (id, micros, note) VALUES ('a', 1, 'x'), ('b', 2, NULL)`);
+    expect(
+      await sql.all(
+        `SELECT id, micros AS id, note AS "it's ""odd""", 1 AS constructor FROM ledger ORDER BY micros`,
+      ),
+    ).toEqual([
+      { id: 1, 'it\'s "odd"': 'x', constructor: 1 },
+      { id: 2, 'it\'s "odd"': null, constructor: 1 },
+    ]);
+    expect(await sql.get(`SELECT id FROM ledger WHERE id = 'none'`)).toBeUndefined();
+    expect(await sql.all(`SELECT id, micros FROM ledger ORDER BY id`)).toEqual([
+      { id: 'a', micros: 1 },
+      { id: 'b', micros: 2 },
+    ]);
+    await close();
+  });
+
   it('reports a unique violation the same way on both engines', async () => {
     const { sql, close } = await engines.open(engine);
     await table(sql);

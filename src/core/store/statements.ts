@@ -2,6 +2,7 @@
 // (`sql.ts`) and by the stores still on `core.db`.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './open';
+import { rowFactory } from './row-objects';
 
 const MAX_STATEMENTS_PER_DB = 500;
 const statementCaches = new WeakMap<Db, Map<string, Statement>>();
@@ -36,7 +37,7 @@ function cached<S>(caches: WeakMap<Db, Map<string, S>>, db: Db, sql: string, pre
   return statement;
 }
 
-/** Reads rows as objects, built faster than better-sqlite3 builds them (see `rowReader`). */
+/** Reads rows as objects, built faster than better-sqlite3 builds them (`row-objects.ts`). */
 export interface RowReader {
   all(params: unknown[]): unknown[];
   get(params: unknown[]): unknown;
@@ -45,28 +46,19 @@ export interface RowReader {
 const readerCaches = new WeakMap<Db, Map<string, RowReader>>();
 
 /**
- * Rows as objects of the statement's columns, read as arrays (`raw` mode) and made by a function
- * compiled for the statement's column list. better-sqlite3 adds each column to each row object one by
- * one, which for 500 accounts of 29 columns costs twice the read itself (3.3 ms against 1.7 at agency
- * scale); an object literal of fixed shape costs next to nothing, and every row then shares one shape
- * for the code that reads it. Same objects as before: a repeated column name keeps its last value.
- * Statements that return no data, and columns named `__proto__`, take the object-mode statement (its
- * errors and its behaviour stay as they were).
+ * Rows as objects of the statement's columns, read as arrays (`raw` mode) and made by the statement's
+ * row factory. Statements that return no data, and columns named `__proto__`, take the object-mode
+ * statement (its errors and its behaviour stay as they were).
  */
 export function rowReader(db: Db, sql: string): RowReader {
   return cached(readerCaches, db, sql, () => {
     const statement = db.prepare(sql);
-    const names = statement.reader ? statement.columns().map((c) => c.name) : null;
-    if (!names || names.includes('__proto__')) {
+    const make = statement.reader ? rowFactory(statement.columns().map((c) => c.name)) : null;
+    if (!make) {
       const objects = stmt(db, sql);
       return { all: (params) => objects.all(...params), get: (params) => objects.get(...params) };
     }
     statement.raw(true);
-    // Keys are JSON string literals and values are read by index: nothing from the SQL is evaluated.
-    const make = new Function(
-      'r',
-      `return {${names.map((name, i) => `${JSON.stringify(name)}: r[${i}]`).join(', ')}};`,
-    ) as (row: unknown[]) => unknown;
     return {
       all: (params) => (statement.all(...params) as unknown[][]).map(make),
       get: (params) => {
