@@ -1,8 +1,16 @@
-// `store copy`: moves a solo install (a data directory) to a team database and back. The team side's
-// secret key comes from ADLENS_SECRET_KEY_FILE. Translation only: the copy is src/core/store/copy.
+// `store copy`: moves a solo install (a data directory) to a team database and back; `store check`
+// compares two such stores without copying. The team side's secret key comes from
+// ADLENS_SECRET_KEY_FILE. Translation only: both are src/core/store/copy.
 import { z } from 'zod';
 import { AppError } from '../../core/errors';
-import { copyInstall, REPORT_FILES_LABEL, type CopyOutcome, type CopyProgress } from '../../core/store/copy';
+import {
+  checkInstalls,
+  copyInstall,
+  REPORT_FILES_LABEL,
+  type CheckOutcome,
+  type CopyOutcome,
+  type CopyProgress,
+} from '../../core/store/copy';
 import { cli, command, type CommandModule } from '../framework';
 
 const DIRECTIONS =
@@ -52,7 +60,8 @@ function progressLine(
   };
 }
 
-function summary(outcome: CopyOutcome): string {
+/** The per-table lines of a comparison, and its verdict. */
+function comparisonLines(outcome: CheckOutcome, sides: [string, string], mismatch: string): string[] {
   const width = Math.max(...outcome.tables.map((t) => t.table.length));
   const lines = outcome.tables.map(
     (t) =>
@@ -60,32 +69,47 @@ function summary(outcome: CopyOutcome): string {
   );
   const different = outcome.tables.filter((t) => !t.match).map((t) => t.table);
   return [
-    `copied ${outcome.from} → ${outcome.to}`,
-    `${'table'.padEnd(width)}  ${'source'.padStart(9)}  ${'target'.padStart(9)}  ${'source sha256'.padEnd(16)}  ${'target sha256'.padEnd(16)}`,
+    `${'table'.padEnd(width)}  ${sides[0].padStart(9)}  ${sides[1].padStart(9)}  ${`${sides[0]} sha256`.padEnd(16)}  ${`${sides[1]} sha256`.padEnd(16)}`,
     ...lines,
+    different.length === 0
+      ? `all ${outcome.tables.length - 1} tables and the ${REPORT_FILES_LABEL} match`
+      : `MISMATCH in ${different.join(', ')}: ${mismatch}`,
+  ];
+}
+
+function summary(outcome: CopyOutcome): string {
+  const [header, ...rest] = comparisonLines(outcome, ['source', 'target'], 'do not use the target');
+  const verdict = rest.pop() as string;
+  return [
+    `copied ${outcome.from} → ${outcome.to}`,
+    header,
+    ...rest,
     `secrets re-sealed with the target's key: ${outcome.sealing.resealed}` +
       (outcome.sealing.unopened > 0
         ? `; ${outcome.sealing.unopened} sealed with an older key were copied as they are (those connections already ask to reconnect)`
         : ''),
-    different.length === 0
-      ? `all ${outcome.tables.length - 1} tables and the ${REPORT_FILES_LABEL} match`
-      : `MISMATCH in ${different.join(', ')}: do not use the target`,
+    verdict,
   ].join('\n');
 }
+
+/** Both commands name a data directory and a database, as `from` and `to`, and need nothing else. */
+const BOTH_STORES = {
+  options: {
+    'from-data-dir': { type: 'string' },
+    'to-database-url': { type: 'string' },
+    'from-database-url': { type: 'string' },
+    'to-data-dir': { type: 'string' },
+  },
+  input,
+  needsDataDir: false,
+} as const;
 
 const storeCommands: CommandModule = [
   command({
     path: ['copy'],
     summary:
       'copies a whole install between a data directory and a PostgreSQL database (either way) into an empty target, then compares counts and checksums',
-    options: {
-      'from-data-dir': { type: 'string' },
-      'to-database-url': { type: 'string' },
-      'from-database-url': { type: 'string' },
-      'to-data-dir': { type: 'string' },
-    },
-    input,
-    needsDataDir: false,
+    ...BOTH_STORES,
     async run(ctx, direction) {
       // Progress goes to stderr: redrawn on a terminal, else one line per table (stdout stays the result).
       const progress = process.stderr.isTTY
@@ -106,6 +130,24 @@ const storeCommands: CommandModule = [
         progress.end();
       }
       return { json: { ...outcome }, text: summary(outcome), exitCode: outcome.match ? 0 : 1 };
+    },
+  }),
+  command({
+    path: ['check'],
+    summary:
+      'compares a data directory and a PostgreSQL database table by table (counts and checksums, secrets opened) without copying; the data directory is opened read-only',
+    ...BOTH_STORES,
+    async run(_ctx, stores) {
+      const outcome = await checkInstalls(stores);
+      const text = [
+        `compared ${outcome.from} with ${outcome.to}`,
+        ...comparisonLines(
+          outcome,
+          ['from', 'to'],
+          'the stores differ (a store being written to differs while it is written)',
+        ),
+      ].join('\n');
+      return { json: { ...outcome }, text, exitCode: outcome.match ? 0 : 1 };
     },
   }),
 ];

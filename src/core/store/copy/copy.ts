@@ -1,7 +1,8 @@
 // `store copy`: moves a whole install between a solo data directory (SQLite) and a team database
 // (PostgreSQL), either way. Every table in parent-first order and the report files go in one
 // transaction on the target (an interrupted copy leaves it empty), secrets re-sealed with the
-// target's key; then each table's rows are counted and hashed on both sides (checksum.ts).
+// target's key; then each table's rows are counted and hashed on both sides (checksum.ts). `store
+// check` compares two stores the same way without copying (sumsOf, compare).
 import { createHash } from 'node:crypto';
 import { AppError } from '../../errors';
 import { reportFilesChecksum, TableChecksum } from './checksum';
@@ -59,6 +60,57 @@ async function checkSourceKey(source: StoreSide, tables: readonly TableSpec[]): 
   }
 }
 
+/** Each table's rows and checksum, and the report files', read in one consistent read of a side. */
+export interface StoreSums {
+  tables: Map<string, { rows: number; checksum: string }>;
+  files: { rows: number; checksum: string };
+}
+
+export async function sumsOf(
+  side: StoreSide,
+  tables: readonly TableSpec[],
+  batchSize = 2000,
+): Promise<StoreSums> {
+  const sums: StoreSums['tables'] = new Map();
+  const files: { reportId: string; sha256: string }[] = [];
+  await side.beginRead();
+  try {
+    for (const table of tables) {
+      const sum = new TableChecksum(table, side.cipher);
+      for await (const batch of side.rows(table, batchSize)) for (const row of batch) sum.add(row);
+      sums.set(table.name, { rows: sum.rows, checksum: sum.digest() });
+    }
+    for await (const file of side.reportFiles()) {
+      files.push({
+        reportId: file.reportId,
+        sha256: createHash('sha256').update(file.content).digest('hex'),
+      });
+    }
+  } finally {
+    await side.endRead();
+  }
+  return { tables: sums, files: { rows: files.length, checksum: reportFilesChecksum(files) } };
+}
+
+/** Table by table (then the report files): the same count and checksum on both sides? */
+export function compare(
+  tables: readonly TableSpec[],
+  source: StoreSums,
+  target: StoreSums,
+): TableComparison[] {
+  const none = { rows: 0, checksum: '' };
+  const one = (table: string, a: StoreSums['files'], b: StoreSums['files']): TableComparison => ({
+    table,
+    source: a,
+    target: b,
+    match: a.rows === b.rows && a.checksum === b.checksum,
+  });
+  return [
+    ...tables.map((t) => one(t.name, source.tables.get(t.name) ?? none, target.tables.get(t.name) ?? none)),
+    one(REPORT_FILES_LABEL, source.files, target.files),
+  ];
+}
+
 export async function copyStore(
   source: StoreSide,
   target: TargetSide,
@@ -67,7 +119,7 @@ export async function copyStore(
 ): Promise<CopyOutcome> {
   const batchSize = options.batchSize ?? 2000;
   const sealing: SealingTally = { resealed: 0, unopened: 0 };
-  const sourceSums = new Map<string, TableChecksum>();
+  const sourceTables = new Map<string, TableChecksum>();
   const sourceFiles: { reportId: string; sha256: string }[] = [];
 
   await source.beginRead();
@@ -80,7 +132,7 @@ export async function copyStore(
       let copied = 0;
       for (const table of tables) {
         const sum = new TableChecksum(table, source.cipher);
-        sourceSums.set(table.name, sum);
+        sourceTables.set(table.name, sum);
         options.onProgress?.({ table: table.name, copied, total });
         for await (const batch of source.rows(table, batchSize)) {
           for (const row of batch) sum.add(row);
@@ -109,40 +161,14 @@ export async function copyStore(
     await source.endRead();
   }
 
-  const comparisons: TableComparison[] = [];
-  await target.beginRead();
-  try {
-    for (const table of tables) {
-      const sum = new TableChecksum(table, target.cipher);
-      for await (const batch of target.rows(table, batchSize)) for (const row of batch) sum.add(row);
-      const from = sourceSums.get(table.name) as TableChecksum;
-      const source_ = { rows: from.rows, checksum: from.digest() };
-      const target_ = { rows: sum.rows, checksum: sum.digest() };
-      comparisons.push({
-        table: table.name,
-        source: source_,
-        target: target_,
-        match: source_.rows === target_.rows && source_.checksum === target_.checksum,
-      });
-    }
-    const targetFiles: { reportId: string; sha256: string }[] = [];
-    for await (const file of target.reportFiles()) {
-      targetFiles.push({
-        reportId: file.reportId,
-        sha256: createHash('sha256').update(file.content).digest('hex'),
-      });
-    }
-    const sourceFilesSum = reportFilesChecksum(sourceFiles);
-    const targetFilesSum = reportFilesChecksum(targetFiles);
-    comparisons.push({
-      table: REPORT_FILES_LABEL,
-      source: { rows: sourceFiles.length, checksum: sourceFilesSum },
-      target: { rows: targetFiles.length, checksum: targetFilesSum },
-      match: sourceFiles.length === targetFiles.length && sourceFilesSum === targetFilesSum,
-    });
-  } finally {
-    await target.endRead();
-  }
+  // The source was summed as it was read for the copy; the target is read back whole.
+  const copied: StoreSums = {
+    tables: new Map(
+      [...sourceTables].map(([name, sum]) => [name, { rows: sum.rows, checksum: sum.digest() }]),
+    ),
+    files: { rows: sourceFiles.length, checksum: reportFilesChecksum(sourceFiles) },
+  };
+  const comparisons = compare(tables, copied, await sumsOf(target, tables, batchSize));
   return {
     from: source.label,
     to: target.label,

@@ -1,6 +1,6 @@
 // Opens both ends of a `store copy` (a data directory and a database, either way round) and runs it.
 import { secretKeyFileCipher } from '../../secret-key-file';
-import { copyStore, type CopyOptions, type CopyOutcome } from './copy';
+import { compare, copyStore, sumsOf, type CopyOptions, type CopyOutcome, type TableComparison } from './copy';
 import { PgSide } from './pg-side';
 import { SqliteSide } from './sqlite-side';
 
@@ -39,5 +39,47 @@ export async function copyInstall(
     }
   } finally {
     await source.close();
+  }
+}
+
+export interface CheckOutcome {
+  from: string;
+  to: string;
+  tables: TableComparison[];
+  /** Every table (and the report files) has the same count and checksum on both sides. */
+  match: boolean;
+}
+
+/**
+ * `store check`: counts and hashes every table and the report files of both stores (each in one
+ * consistent read; the data directory opened read-only) and compares them, copying nothing. Two live
+ * stores match only while neither is written to.
+ */
+export async function checkInstalls(
+  stores: CopyDirection,
+  options: { env?: NodeJS.ProcessEnv } = {},
+): Promise<CheckOutcome> {
+  const teamCipher = secretKeyFileCipher(options.env);
+  const solo = SqliteSide.openReadOnly('fromDataDir' in stores ? stores.fromDataDir : stores.toDataDir);
+  try {
+    const team = await PgSide.open(
+      'fromDataDir' in stores ? stores.toDatabaseUrl : stores.fromDatabaseUrl,
+      teamCipher,
+    );
+    try {
+      const [from, to] = 'fromDataDir' in stores ? [solo, team] : [team, solo];
+      const tables = solo.tables();
+      const comparisons = compare(tables, await sumsOf(from, tables), await sumsOf(to, tables));
+      return {
+        from: from.label,
+        to: to.label,
+        tables: comparisons,
+        match: comparisons.every((c) => c.match),
+      };
+    } finally {
+      await team.close();
+    }
+  } finally {
+    await solo.close();
   }
 }

@@ -23,7 +23,7 @@ export class SqliteSide implements TargetSide {
   }
 
   /** An existing install: its database and its key must be there (a new key would open nothing). */
-  static openSource(dataDir: string): SqliteSide {
+  static openSource(dataDir: string, options: { readonly?: boolean } = {}): SqliteSide {
     if (!existsSync(join(dataDir, DATABASE_FILE))) {
       throw new AppError('invalid_request', `${dataDir} holds no AdLens database (${DATABASE_FILE})`);
     }
@@ -33,8 +33,13 @@ export class SqliteSide implements TargetSide {
         `${dataDir} has no ${KEY_FILE}: its sealed tokens cannot be opened, so they cannot be moved`,
       );
     }
-    const store = openStore(dataDir);
+    const store = openStore(dataDir, { readonly: options.readonly ?? false });
     return new SqliteSide(store, fileTokenCipher(dataDir));
+  }
+
+  /** An existing install, read only (a check beside a running server): nothing is migrated or written. */
+  static openReadOnly(dataDir: string): SqliteSide {
+    return SqliteSide.openSource(dataDir, { readonly: true });
   }
 
   /** A new or empty install; it gets its own token.key, as a first start would make it. */
