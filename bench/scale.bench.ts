@@ -200,7 +200,7 @@ const suite: BenchSuite = {
             name: 'integrity check of the whole store (what a first open runs)',
             value: agency.integrityCheckMs / 1000,
             unit: 's',
-            note: `PRAGMA quick_check of ${(agency.bytesOnDisk / 2 ** 30).toFixed(1)} GiB just after the load, from the page cache (cold: several times longer)${keptNote}`,
+            note: `PRAGMA quick_check of ${(agency.bytesOnDisk / 2 ** 30).toFixed(1)} GiB just after the load, beside the PostgreSQL load when both run (a file out of the page cache takes longer)${keptNote}`,
           }),
         );
       }

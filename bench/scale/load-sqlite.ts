@@ -23,7 +23,7 @@ export interface LoadedAgency extends WalkedAgency {
   bytesOnDisk: number;
   /**
    * SQLite: the integrity check a first open runs (`PRAGMA quick_check`, every page), timed just after
-   * the load while the file is in the page cache (a cold file takes several times longer).
+   * the load, while much of the file is still in the page cache (a cold file takes longer).
    */
   integrityCheckMs?: number;
 }
