@@ -87,6 +87,15 @@ describe('the record of a clean close', () => {
     expect(opens).toThrow(/is damaged/);
   });
 
+  it('vouches for nothing when it is not a record this code wrote', () => {
+    checkedAtKeptTime();
+    damageKeepingTime();
+    for (const text of ['{}', 'not json', JSON.stringify({ ...record(), mtimeNs: 'x' }), '']) {
+      writeFileSync(`${path}.checked`, text);
+      expect(opens, text).toThrow(/is damaged/);
+    }
+  });
+
   it('is not written while another connection keeps a WAL beside the file', () => {
     const other = new Database(path);
     other.prepare(`INSERT INTO settings (key, value) VALUES ('other', 'x')`).run();

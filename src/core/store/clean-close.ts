@@ -7,16 +7,18 @@
 // file system), a WAL left beside it, or a check older than a week, which also bounds what the
 // record cannot see (a disk's silent decay leaves the time alone).
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
 
 const RECHECK_AFTER_MS = 7 * 24 * 3600 * 1000;
 
-interface Record {
-  size: number;
+const CleanCloseRecord = z.object({
+  size: z.number().int().nonnegative(),
   /** Nanoseconds, as the file system keeps them (a decimal string: beyond a double's precision). */
-  mtimeNs: string;
+  mtimeNs: z.string().regex(/^\d+$/),
   /** When the last full check ran (a skipped check keeps the earlier time). */
-  checkedAt: number;
-}
+  checkedAt: z.number(),
+});
+type CleanCloseRecord = z.infer<typeof CleanCloseRecord>;
 
 const recordPath = (path: string) => `${path}.checked`;
 
@@ -27,9 +29,10 @@ function walIsEmpty(path: string): boolean {
 
 /** When the file was last checked, if its clean-close record still vouches for it; else null. */
 export function vouchedCheck(path: string, now: number): number | null {
-  let record: Record;
+  let record: CleanCloseRecord;
   try {
-    record = JSON.parse(readFileSync(recordPath(path), 'utf8')) as Record;
+    // Anything but a record this code wrote (a hand edit, a half-written file) vouches for nothing.
+    record = CleanCloseRecord.parse(JSON.parse(readFileSync(recordPath(path), 'utf8')));
   } catch {
     return null;
   }
@@ -53,7 +56,7 @@ export function recordCleanClose(path: string, checkedAt: number): void {
   try {
     if (!walIsEmpty(path)) return; // another connection is still open, or the checkpoint did not finish
     const { size, mtimeNs } = statSync(path, { bigint: true });
-    const record: Record = { size: Number(size), mtimeNs: mtimeNs.toString(), checkedAt };
+    const record: CleanCloseRecord = { size: Number(size), mtimeNs: mtimeNs.toString(), checkedAt };
     writeFileSync(recordPath(path), JSON.stringify(record), {
       mode: 0o600,
     });
