@@ -39,6 +39,9 @@ beforeAll(async () => {
   const other = seedWorkspace(db, { plan: 'agency' });
   const foreign = seedAccount(db, { workspaceId: other.workspaceId, mode: 'live' });
   seedCampaign(db, { accountId: foreign.id, name: 'Brand 1' });
+  // So must the same workspace's test-mode (demo) campaigns, for a live key.
+  const demo = seedAccount(db, { workspaceId: ws.workspaceId, mode: 'test' });
+  seedCampaign(db, { accountId: demo.id, name: 'Brand 0' });
   for (let a = 0; a < 4; a++) {
     const account = seedAccount(db, {
       workspaceId: ws.workspaceId,
@@ -79,6 +82,8 @@ describe('the campaigns list of a whole workspace', () => {
       const body = await get<Item>(`/v1/campaigns?page=${page}&page_size=5`);
       expect(body.pagination.total).toBe(28);
       expect(body.pagination.hasMore).toBe(page < 6);
+      // Full pages: a campaign the key may not see never takes a place on a page (and is dropped).
+      expect(body.data).toHaveLength(page < 6 ? 5 : 3);
       seen.push(...body.data);
     }
     expect(seen.map((c) => c.id)).toEqual(expected.map((c) => c.id));

