@@ -60,30 +60,33 @@ function progressLine(
   };
 }
 
-/** The per-table lines of a comparison, and its verdict. */
-function comparisonLines(outcome: CheckOutcome, sides: [string, string], mismatch: string): string[] {
+/** A comparison's table (its header and a line per table) and its verdict. */
+function comparison(
+  outcome: CheckOutcome,
+  sides: [string, string],
+  mismatch: string,
+): { table: string[]; verdict: string } {
   const width = Math.max(...outcome.tables.map((t) => t.table.length));
+  const header = `${'table'.padEnd(width)}  ${sides[0].padStart(9)}  ${sides[1].padStart(9)}  ${`${sides[0]} sha256`.padEnd(16)}  ${`${sides[1]} sha256`.padEnd(16)}`;
   const lines = outcome.tables.map(
     (t) =>
       `${t.table.padEnd(width)}  ${String(t.source.rows).padStart(9)}  ${String(t.target.rows).padStart(9)}  ${t.source.checksum.slice(0, 16)}  ${t.target.checksum.slice(0, 16)}  ${t.match ? 'ok' : 'DIFFERENT'}`,
   );
   const different = outcome.tables.filter((t) => !t.match).map((t) => t.table);
-  return [
-    `${'table'.padEnd(width)}  ${sides[0].padStart(9)}  ${sides[1].padStart(9)}  ${`${sides[0]} sha256`.padEnd(16)}  ${`${sides[1]} sha256`.padEnd(16)}`,
-    ...lines,
-    different.length === 0
-      ? `all ${outcome.tables.length - 1} tables and the ${REPORT_FILES_LABEL} match`
-      : `MISMATCH in ${different.join(', ')}: ${mismatch}`,
-  ];
+  return {
+    table: [header, ...lines],
+    verdict:
+      different.length === 0
+        ? `all ${outcome.tables.length - 1} tables and the ${REPORT_FILES_LABEL} match`
+        : `MISMATCH in ${different.join(', ')}: ${mismatch}`,
+  };
 }
 
 function summary(outcome: CopyOutcome): string {
-  const [header, ...rest] = comparisonLines(outcome, ['source', 'target'], 'do not use the target');
-  const verdict = rest.pop() as string;
+  const { table, verdict } = comparison(outcome, ['source', 'target'], 'do not use the target');
   return [
     `copied ${outcome.from} → ${outcome.to}`,
-    header,
-    ...rest,
+    ...table,
     `secrets re-sealed with the target's key: ${outcome.sealing.resealed}` +
       (outcome.sealing.unopened > 0
         ? `; ${outcome.sealing.unopened} sealed with an older key were copied as they are (those connections already ask to reconnect)`
@@ -139,14 +142,12 @@ const storeCommands: CommandModule = [
     ...BOTH_STORES,
     async run(_ctx, stores) {
       const outcome = await checkInstalls(stores);
-      const text = [
-        `compared ${outcome.from} with ${outcome.to}`,
-        ...comparisonLines(
-          outcome,
-          ['from', 'to'],
-          'the stores differ (a store being written to differs while it is written)',
-        ),
-      ].join('\n');
+      const { table, verdict } = comparison(
+        outcome,
+        ['from', 'to'],
+        'the stores differ (a store being written to differs while it is written)',
+      );
+      const text = [`compared ${outcome.from} with ${outcome.to}`, ...table, verdict].join('\n');
       return { json: { ...outcome }, text, exitCode: outcome.match ? 0 : 1 };
     },
   }),

@@ -46,17 +46,7 @@ export class Authenticator {
         'Malformed API key: keys start with service_live_ or service_test_ followed by 32 characters.',
       );
     }
-    // Without a store version (a team server) every request reads its key.
-    const version = this.storeVersion?.() ?? null;
-    let known = version === null ? undefined : this.known.get(secret);
-    if (!known || known.version !== version) {
-      known = await this.lookUp(secret, version ?? '');
-      if (version !== null) {
-        if (this.known.size >= MAX_KNOWN_KEYS) this.known.delete(this.known.keys().next().value as string);
-        this.known.set(secret, known);
-      }
-    }
-    const { key, plan } = known;
+    const { key, plan } = await this.keyOf(secret);
     if (key.revokedAt) throw new AppError('key_revoked', `This API key was revoked at ${key.revokedAt}.`);
     const now = this.clock.now();
     if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()) {
@@ -87,12 +77,17 @@ export class Authenticator {
     };
   }
 
-  private async lookUp(
-    secret: string,
-    version: string,
-  ): Promise<{ version: string; key: ApiKeyInfo; plan: Plan }> {
+  /** The key and its plan: kept while the store version holds; without one (a team server), read. */
+  private async keyOf(secret: string): Promise<{ key: ApiKeyInfo; plan: Plan }> {
+    const version = this.storeVersion?.();
+    const known = version === undefined ? undefined : this.known.get(secret);
+    if (known && known.version === version) return known;
     const found = await findApiKeyWithPlan(this.sql, secret);
     if (!found) throw new AppError('authentication_error', 'Invalid API key.');
-    return { version, ...found };
+    if (version !== undefined) {
+      if (this.known.size >= MAX_KNOWN_KEYS) this.known.delete(this.known.keys().next().value as string);
+      this.known.set(secret, { version, ...found });
+    }
+    return found;
   }
 }

@@ -121,8 +121,9 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   const version = app.core.storeVersion;
   const auth = new Authenticator(app.core.sql, app.core.clock, version);
   const limiter = opts.rateLimits ?? new RateLimiter(opts.rateLimitClock ?? app.core.clock);
-  // No store version (a team server): no answer is reused, and none is kept.
-  const responses = version ? new ResponseCache(version, app.core.clock) : null;
+  // No store version (a team server), or caching turned off: no answer is reused, and none is kept.
+  const responses =
+    version && opts.cacheResponses !== false ? new ResponseCache(version, app.core.clock) : null;
   const closers = new Set<() => void>();
   let openApiText: string | undefined;
 
@@ -219,7 +220,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
       );
     }
     const cacheKey =
-      responses && route.cacheable && req.method === 'GET' && opts.cacheResponses !== false
+      responses && route.cacheable && req.method === 'GET'
         ? responses.key(`${ctx.workspaceId}|${ctx.mode}`, `${route.operationId}${req.url ?? ''}`)
         : undefined;
     const cached = cacheKey ? responses?.get(cacheKey) : undefined;

@@ -46,19 +46,17 @@ export interface RowReader {
 const readerCaches = new WeakMap<Db, Map<string, RowReader>>();
 
 /**
- * Rows as objects of the statement's columns, read as arrays (`raw` mode) and made by the statement's
- * row factory. Statements that return no data, and columns named `__proto__`, take the object-mode
- * statement (its errors and its behaviour stay as they were).
+ * Rows as objects of the statement's columns, read as arrays (the connection's `raw` statement, which
+ * `Sql.values` shares) and made by the statement's row factory. Statements that return no data, and
+ * columns named `__proto__`, take the object-mode statement (its errors and its behaviour stay as
+ * they were).
  */
 export function rowReader(db: Db, sql: string): RowReader {
   return cached(readerCaches, db, sql, () => {
-    const statement = db.prepare(sql);
-    const make = statement.reader ? rowFactory(statement.columns().map((c) => c.name)) : null;
-    if (!make) {
-      const objects = stmt(db, sql);
-      return { all: (params) => objects.all(...params), get: (params) => objects.get(...params) };
-    }
-    statement.raw(true);
+    const objects = stmt(db, sql);
+    const make = objects.reader ? rowFactory(objects.columns().map((c) => c.name)) : null;
+    if (!make) return { all: (params) => objects.all(...params), get: (params) => objects.get(...params) };
+    const statement = rawStmt(db, sql);
     return {
       all: (params) => (statement.all(...params) as unknown[][]).map(make),
       get: (params) => {

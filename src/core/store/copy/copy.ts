@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../../errors';
 import { reportFilesChecksum, TableChecksum } from './checksum';
 import { isSealingCheck, openedRow, resealRow, type SealingTally } from './sealed';
-import type { StoreSide, TargetSide } from './side';
+import type { ReportFile, StoreSide, TargetSide } from './side';
 import type { TableSpec } from './tables';
 
 export interface CopyProgress {
@@ -24,14 +24,27 @@ export interface TableComparison {
   match: boolean;
 }
 
-export interface CopyOutcome {
+/** Two stores compared table by table (`store check`, and the end of a copy). */
+export interface CheckOutcome {
   from: string;
   to: string;
   tables: TableComparison[];
   /** Every table (and the report files) has the same count and checksum on both sides. */
   match: boolean;
+}
+
+export interface CopyOutcome extends CheckOutcome {
   sealing: SealingTally;
 }
+
+/** Rows read per batch, on either side. */
+const BATCH_SIZE = 2000;
+
+/** A report file as its checksum counts it: its report and the SHA-256 of its bytes. */
+const fileDigest = (file: ReportFile) => ({
+  reportId: file.reportId,
+  sha256: createHash('sha256').update(file.content).digest('hex'),
+});
 
 export interface CopyOptions {
   /** Called after each batch; a throw aborts the copy (and rolls the target back). */
@@ -69,7 +82,7 @@ export interface StoreSums {
 export async function sumsOf(
   side: StoreSide,
   tables: readonly TableSpec[],
-  batchSize = 2000,
+  batchSize = BATCH_SIZE,
 ): Promise<StoreSums> {
   const sums: StoreSums['tables'] = new Map();
   const files: { reportId: string; sha256: string }[] = [];
@@ -80,12 +93,7 @@ export async function sumsOf(
       for await (const batch of side.rows(table, batchSize)) for (const row of batch) sum.add(row);
       sums.set(table.name, { rows: sum.rows, checksum: sum.digest() });
     }
-    for await (const file of side.reportFiles()) {
-      files.push({
-        reportId: file.reportId,
-        sha256: createHash('sha256').update(file.content).digest('hex'),
-      });
-    }
+    for await (const file of side.reportFiles()) files.push(fileDigest(file));
   } finally {
     await side.endRead();
   }
@@ -117,7 +125,7 @@ export async function copyStore(
   tables: readonly TableSpec[],
   options: CopyOptions = {},
 ): Promise<CopyOutcome> {
-  const batchSize = options.batchSize ?? 2000;
+  const batchSize = options.batchSize ?? BATCH_SIZE;
   const sealing: SealingTally = { resealed: 0, unopened: 0 };
   const sourceTables = new Map<string, TableChecksum>();
   const sourceFiles: { reportId: string; sha256: string }[] = [];
@@ -146,10 +154,7 @@ export async function copyStore(
       }
       for await (const file of source.reportFiles()) {
         await target.writeReportFile(file);
-        sourceFiles.push({
-          reportId: file.reportId,
-          sha256: createHash('sha256').update(file.content).digest('hex'),
-        });
+        sourceFiles.push(fileDigest(file));
       }
       if (sealing.resealed === 0 && sealing.unopened > 0) throw wrongKey(source);
       await target.commit();

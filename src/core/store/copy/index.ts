@@ -1,13 +1,13 @@
 // Opens both ends of a `store copy` (a data directory and a database, either way round) and runs it.
 import { secretKeyFileCipher } from '../../secret-key-file';
-import { compare, copyStore, sumsOf, type CopyOptions, type CopyOutcome, type TableComparison } from './copy';
+import { compare, copyStore, sumsOf, type CheckOutcome, type CopyOptions, type CopyOutcome } from './copy';
 import { PgSide } from './pg-side';
 import { SqliteSide } from './sqlite-side';
 
 export type CopyDirection =
   { fromDataDir: string; toDatabaseUrl: string } | { fromDatabaseUrl: string; toDataDir: string };
 
-export type { CopyOutcome, CopyProgress, TableComparison } from './copy';
+export type { CheckOutcome, CopyOutcome, CopyProgress, TableComparison } from './copy';
 export { REPORT_FILES_LABEL } from './copy';
 
 export async function copyInstall(
@@ -42,14 +42,6 @@ export async function copyInstall(
   }
 }
 
-export interface CheckOutcome {
-  from: string;
-  to: string;
-  tables: TableComparison[];
-  /** Every table (and the report files) has the same count and checksum on both sides. */
-  match: boolean;
-}
-
 /**
  * `store check`: counts and hashes every table and the report files of both stores (each in one
  * consistent read; the data directory opened read-only) and compares them, copying nothing. Two live
@@ -60,7 +52,9 @@ export async function checkInstalls(
   options: { env?: NodeJS.ProcessEnv } = {},
 ): Promise<CheckOutcome> {
   const teamCipher = secretKeyFileCipher(options.env);
-  const solo = SqliteSide.openReadOnly('fromDataDir' in stores ? stores.fromDataDir : stores.toDataDir);
+  const solo = SqliteSide.openSource('fromDataDir' in stores ? stores.fromDataDir : stores.toDataDir, {
+    readonly: true,
+  });
   try {
     const team = await PgSide.open(
       'fromDataDir' in stores ? stores.toDatabaseUrl : stores.fromDatabaseUrl,

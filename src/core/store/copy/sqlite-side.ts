@@ -22,7 +22,10 @@ export class SqliteSide implements TargetSide {
     this.label = `data directory ${store.dataDir}`;
   }
 
-  /** An existing install: its database and its key must be there (a new key would open nothing). */
+  /**
+   * An existing install: its database and its key must be there (a new key would open nothing).
+   * `readonly` for a check beside a running server: nothing is migrated or written.
+   */
   static openSource(dataDir: string, options: { readonly?: boolean } = {}): SqliteSide {
     if (!existsSync(join(dataDir, DATABASE_FILE))) {
       throw new AppError('invalid_request', `${dataDir} holds no AdLens database (${DATABASE_FILE})`);
@@ -35,11 +38,6 @@ export class SqliteSide implements TargetSide {
     }
     const store = openStore(dataDir, { readonly: options.readonly ?? false });
     return new SqliteSide(store, fileTokenCipher(dataDir));
-  }
-
-  /** An existing install, read only (a check beside a running server): nothing is migrated or written. */
-  static openReadOnly(dataDir: string): SqliteSide {
-    return SqliteSide.openSource(dataDir, { readonly: true });
   }
 
   /** A new or empty install; it gets its own token.key, as a first start would make it. */
