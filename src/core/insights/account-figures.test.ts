@@ -81,4 +81,32 @@ describe('AccountFigures', () => {
     fail = false;
     expect([...(await figures.each(revisions, () => 'spend', compute, 0))]).toEqual([['a', 5]]);
   });
+
+  it('keeps a figure of several accounts until one of them moves or the accounts differ', async () => {
+    const figures = new AccountFigures();
+    const computed: string[] = [];
+    const sumOf = (revisions: Map<string, number>, ids: string[], name = 'days|EUR') =>
+      figures.across(revisions, ids, name, async () => {
+        computed.push(ids.join(','));
+        return ids.reduce((sum, id) => sum + (revisions.get(id) ?? 0), 0);
+      });
+    const at = new Map([
+      ['a', 1],
+      ['b', 1],
+    ]);
+    expect(await sumOf(at, ['a', 'b'])).toBe(2);
+    expect(await sumOf(new Map(at), ['a', 'b'])).toBe(2);
+    expect(computed).toEqual(['a,b']);
+    // One account moved: computed again.
+    expect(await sumOf(new Map([...at, ['b', 2]]), ['a', 'b'])).toBe(3);
+    // The same revisions but one account fewer, or another name: computed again.
+    expect(await sumOf(new Map([...at, ['b', 2]]), ['a'])).toBe(1);
+    expect(await sumOf(new Map([...at, ['b', 2]]), ['a'], 'days|USD')).toBe(1);
+    expect(computed).toEqual(['a,b', 'a,b', 'a', 'a']);
+    // A failed computation keeps nothing: the next read computes.
+    await expect(
+      figures.across(at, ['a'], 'broken', () => Promise.reject(new Error('database gone'))),
+    ).rejects.toThrow('database gone');
+    expect(await figures.across(at, ['a'], 'broken', () => Promise.resolve(7))).toBe(7);
+  });
 });

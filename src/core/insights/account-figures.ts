@@ -19,12 +19,16 @@ interface Kept {
 /** Accounts kept at most (the least recently used goes first) and figures kept per account. */
 const MAX_ACCOUNTS = 5_000;
 const MAX_FIGURES_PER_ACCOUNT = 24;
+/** Figures of several accounts together kept at most (the least recently used goes first). */
+const MAX_GROUP_FIGURES = 64;
 
 const flight = (accountId: string, revision: number, name: string) =>
   `${accountId}\u0000${revision}\u0000${name}`;
 
 export class AccountFigures {
   private readonly kept = new Map<string, Kept>();
+  /** Figures of several accounts, by name, with the accounts and revisions they were computed at. */
+  private readonly groups = new Map<string, { at: string; figure: unknown }>();
   /** Figures being computed, by account, revision and name: concurrent reads share one computation. */
   private readonly computing = new Map<string, Promise<unknown>>();
 
@@ -103,6 +107,32 @@ export class AccountFigures {
     const out = new Map<string, T>();
     for (const accountId of revisions.keys()) out.set(accountId, found.get(accountId) as T);
     return out;
+  }
+
+  /**
+   * A figure of several accounts together (their days added date by date), named by `name`: the
+   * kept one where the same accounts are at the same revisions, else computed by `compute`. A
+   * workspace at rest then adds its 500 accounts' days once, not on every read; while one account
+   * syncs, the figures of the others stay kept per account (`each`) and only the addition is redone.
+   */
+  async across<T>(
+    revisions: Revisions,
+    accountIds: readonly string[],
+    name: string,
+    compute: () => Promise<T>,
+  ): Promise<T> {
+    let at = '';
+    for (const id of accountIds) at += `${id}\u0000${revisions.get(id) ?? -1}\u0000`;
+    const kept = this.groups.get(name);
+    this.groups.delete(name);
+    if (kept && kept.at === at) {
+      this.groups.set(name, kept);
+      return kept.figure as T;
+    }
+    const figure = await compute();
+    if (this.groups.size >= MAX_GROUP_FIGURES) this.groups.delete(this.groups.keys().next().value as string);
+    this.groups.set(name, { at, figure });
+    return figure;
   }
 
   /**

@@ -337,7 +337,10 @@ async function perAccount(
   return { lines, previousByAccount: before, resultsNow, resultsBefore };
 }
 
-/** Each currency's days: its accounts' rollup days (kept per account) added date by date. */
+/**
+ * Each currency's days: its accounts' rollup days (kept per account) added date by date, the
+ * addition kept under its accounts' revisions.
+ */
 async function accountDaysByCurrency(
   sql: Sql,
   figures: AccountFigures,
@@ -345,26 +348,38 @@ async function accountDaysByCurrency(
   accountsByCurrency: ReadonlyMap<string, readonly string[]>,
   window: Window,
 ): Promise<Map<string, Day[]>> {
-  const days = await figures.each<Day[]>(
-    revisions,
-    () => `days|${window.from}|${window.to}`,
-    (accountIds) => daysPerAccount(sql, accountIds, window),
-    [],
-  );
   const out = new Map<string, Day[]>();
   for (const [currency, accountIds] of accountsByCurrency) {
-    const byDate = new Map<string, Day>();
-    for (const accountId of accountIds) {
-      for (const day of days.get(accountId) ?? []) {
-        let sum = byDate.get(day.date);
-        if (!sum) {
-          sum = zeroDay(day.date);
-          byDate.set(day.date, sum);
+    const sum = figures.across(
+      revisions,
+      accountIds,
+      `days|${window.from}|${window.to}|${currency}`,
+      async () => {
+        // The group's accounts that exist (an account gone since the caller listed it has no days).
+        const own = new Map(
+          accountIds.flatMap((id) => (revisions.has(id) ? [[id, revisions.get(id) ?? 0]] : [])),
+        );
+        const days = await figures.each<Day[]>(
+          own,
+          () => `days|${window.from}|${window.to}`,
+          (ids) => daysPerAccount(sql, ids, window),
+          [],
+        );
+        const byDate = new Map<string, Day>();
+        for (const accountDays of days.values()) {
+          for (const day of accountDays) {
+            let total = byDate.get(day.date);
+            if (!total) {
+              total = zeroDay(day.date);
+              byDate.set(day.date, total);
+            }
+            addInto(total, day);
+          }
         }
-        addInto(sum, day);
-      }
-    }
-    out.set(currency, [...byDate.values()]);
+        return [...byDate.values()];
+      },
+    );
+    out.set(currency, await sum);
   }
   return out;
 }
