@@ -79,19 +79,22 @@ function permissionsOf(text: string): string[] {
   }
 }
 
+/** The error of the account's newest sync run, when that run failed. */
+function lastErrorOf(row: Pick<AccountRow, 'run_status' | 'run_error'>): SyncState['lastError'] {
+  if (row.run_status !== 'failed' || !row.run_error) return null;
+  try {
+    const parsed = JSON.parse(row.run_error) as { type?: string; message?: string };
+    return { type: parsed.type ?? 'platform_error', message: parsed.message ?? row.run_error };
+  } catch {
+    return { type: 'platform_error', message: row.run_error };
+  }
+}
+
 function syncStateOf(row: AccountRow, syncingInMemory: boolean): SyncState {
   // The run row is finished before sync.completed is announced, so it is the truth when a screen
   // refetches on that event; the in-memory flag only covers a run not yet recorded.
   const running = row.run_status === 'running' || (row.run_status === null && syncingInMemory);
-  let lastError: SyncState['lastError'] = null;
-  if (row.run_status === 'failed' && row.run_error) {
-    try {
-      const parsed = JSON.parse(row.run_error) as { type?: string; message?: string };
-      lastError = { type: parsed.type ?? 'platform_error', message: parsed.message ?? row.run_error };
-    } catch {
-      lastError = { type: 'platform_error', message: row.run_error };
-    }
-  }
+  const lastError = lastErrorOf(row);
   const resumeAfter = row.run_status === 'interrupted' ? resumeAfterOf(row.run_error) : null;
   return {
     running,
@@ -263,4 +266,89 @@ export async function activePlatformAccountIds(sql: Sql, workspaceId: string): P
     [workspaceId],
   );
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * What a line of the portfolio shows of an account: its own row and its newest sync's error, without
+ * the counts, schedule and 30-day spend of the accounts list. A full `AccountView` is one too.
+ */
+export type AccountLine = Pick<
+  AccountView,
+  | 'id'
+  | 'platformAccountId'
+  | 'name'
+  | 'businessName'
+  | 'currency'
+  | 'timezone'
+  | 'status'
+  | 'connectionStatus'
+  | 'disableReason'
+  | 'spendCap'
+  | 'amountSpent'
+  | 'lastSyncedAt'
+  | 'tokenExpiresAt'
+  | 'tokenWarning'
+> & { sync: Pick<SyncState, 'lastError'> };
+
+type AccountLineRow = Pick<
+  AccountRow,
+  | 'revision'
+  | 'id'
+  | 'platform_account_id'
+  | 'name'
+  | 'business_name'
+  | 'currency'
+  | 'timezone'
+  | 'status'
+  | 'connection_status'
+  | 'disable_reason'
+  | 'spend_cap_micros'
+  | 'amount_spent_micros'
+  | 'last_synced_at'
+  | 'token_expires_at'
+  | 'run_status'
+  | 'run_error'
+>;
+
+/**
+ * Every account the context sees as a portfolio line, by name, with the revisions their rows were
+ * read at. Half the columns of `readAccounts`: for an agency's 500 accounts the list's columns were
+ * most of the portfolio's time in the database.
+ */
+export async function readAccountLines(
+  sql: Sql,
+  ctx: RequestContext,
+  now: Date,
+): Promise<{ accounts: AccountLine[]; revisions: Map<string, number> }> {
+  const { where, params } = whereOf(ctx, { page: 1, pageSize: -1 });
+  const rows = await sql.all<AccountLineRow>(
+    `SELECT a.id, a.platform_account_id, a.name, a.business_name, a.currency, a.timezone, a.status,
+       a.connection_status, a.disable_reason, a.spend_cap_micros, a.amount_spent_micros, a.last_synced_at,
+       c.token_expires_at, a.revision, r.status AS run_status, r.error AS run_error
+     FROM ad_accounts a
+     JOIN platform_connections c ON c.id = a.connection_id
+     LEFT JOIN sync_runs r ON r.id = (SELECT id FROM sync_runs WHERE account_id = a.id
+                                      ORDER BY ${LATEST_FIRST} LIMIT 1)
+     WHERE ${where}
+     ORDER BY a.name, a.id`,
+    params,
+  );
+  const accounts = rows.map((row): AccountLine => ({
+    id: row.id,
+    platformAccountId: row.platform_account_id,
+    name: row.name,
+    businessName: row.business_name,
+    currency: row.currency,
+    timezone: row.timezone,
+    status: row.status,
+    connectionStatus: row.connection_status,
+    disableReason: disableReasonName(row.disable_reason),
+    spendCap: row.spend_cap_micros === null ? null : microsToAmount(row.spend_cap_micros),
+    amountSpent: row.amount_spent_micros === null ? null : microsToAmount(row.amount_spent_micros),
+    lastSyncedAt: row.last_synced_at,
+    tokenExpiresAt: row.token_expires_at,
+    tokenWarning: row.connection_status === 'active' ? tokenWarning(row.token_expires_at, now) : null,
+    sync: { lastError: lastErrorOf(row) },
+  }));
+  return { accounts, revisions: new Map(rows.map((row) => [row.id, row.revision])) };
 }

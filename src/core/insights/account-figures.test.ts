@@ -109,4 +109,28 @@ describe('AccountFigures', () => {
     ).rejects.toThrow('database gone');
     expect(await figures.across(at, ['a'], 'broken', () => Promise.resolve(7))).toBe(7);
   });
+
+  it('past its limit, drops an account not read since eviction last passed before one read since', async () => {
+    const figures = new AccountFigures(3);
+    const computed: string[][] = [];
+    const read = (...ids: string[]) =>
+      figures.each(
+        new Map(ids.map((id) => [id, 1])),
+        'spend',
+        async (missing) => {
+          computed.push(missing);
+          return new Map(missing.map((id) => [id, id.charCodeAt(0)]));
+        },
+        0,
+      );
+    await read('a', 'b', 'c');
+    await read('d'); // full: eviction passes a, b and c (a second chance each), then drops a
+    await read('b'); // b read since
+    await read('e'); // drops c, not read since, before b
+    computed.length = 0;
+    expect([...(await read('b'))]).toEqual([['b', 98]]);
+    expect(computed).toEqual([]);
+    expect([...(await read('c'))]).toEqual([['c', 99]]);
+    expect(computed).toEqual([['c']]);
+  });
 });

@@ -245,7 +245,7 @@ async function perCampaign(
     if (!revisions) return labelledSums(sql, { accountIds: q.accountIds, campaignIds: q.campaignIds }, w);
     const kept = await figures.each<LabelledSums[]>(
       revisions,
-      () => `campaign-sums|${w.from}|${w.to}`,
+      `campaign-sums|${w.from}|${w.to}`,
       async (accountIds) => byAccount(await labelledSums(sql, { accountIds }, w)),
       [],
     );
@@ -309,7 +309,7 @@ async function perAccount(
   const sumsOver = async (w: Window): Promise<AccountSums[]> => {
     const kept = await figures.each<AccountSums | null>(
       revisions,
-      () => `sums|${w.from}|${w.to}`,
+      `sums|${w.from}|${w.to}`,
       async (accountIds) => new Map((await sumPerAccount(sql, accountIds, w)).map((s) => [s.accountId, s])),
       null,
     );
@@ -361,7 +361,7 @@ async function accountDaysByCurrency(
         );
         const days = await figures.each<Day[]>(
           own,
-          () => `days|${window.from}|${window.to}`,
+          `days|${window.from}|${window.to}`,
           (ids) => daysPerAccount(sql, ids, window),
           [],
         );

@@ -303,6 +303,54 @@ describe('portfolio.overview', () => {
     expect(o.recentChanges).toEqual([]);
   });
 
+  it("shows the error of an account's newest sync when it failed, and names a disabled account's reason", async () => {
+    const db = t.core.db;
+    const run = db.prepare(
+      `INSERT INTO sync_runs (id, account_id, kind, status, error, started_at, finished_at)
+       VALUES (?, ?, 'full', ?, ?, ?, ?)`,
+    );
+    run.run(
+      'sync_old_failed',
+      ids.live,
+      'failed',
+      '{"type":"rate_limited","message":"old"}',
+      '2026-03-08T00:00:00.000Z',
+      '2026-03-08T00:01:00.000Z',
+    );
+    run.run(
+      'sync_new_failed',
+      ids.live,
+      'failed',
+      '{"type":"platform_error","message":"Meta answered 500"}',
+      '2026-03-09T00:00:00.000Z',
+      '2026-03-09T00:01:00.000Z',
+    );
+    run.run(
+      'sync_done',
+      ids.alpha,
+      'completed',
+      null,
+      '2026-03-09T00:00:00.000Z',
+      '2026-03-09T00:01:00.000Z',
+    );
+    db.prepare(`UPDATE ad_accounts SET status = 'disabled', disable_reason = 3 WHERE id = ?`).run(ids.echo);
+    try {
+      const p = await t.app.use.portfolio.home(ctx);
+      expect(row(p, ids.live!).syncError).toBe('Meta answered 500');
+      expect(row(p, ids.live!).attention.reasons).toContain('last sync failed');
+      expect(row(p, ids.alpha!).syncError).toBeNull();
+      expect(row(p, ids.echo!).blocked).toBe('account disabled (RISK_PAYMENT)');
+      // The overview's line is the home's line.
+      const o = (await t.app.use.portfolio.overview(ctx, { accountId: ids.live! })) as AccountOverview;
+      expect(o.account).toEqual(row(p, ids.live!));
+    } finally {
+      db.prepare(
+        `DELETE FROM sync_runs WHERE id IN ('sync_old_failed', 'sync_new_failed', 'sync_done')`,
+      ).run();
+      db.prepare(`UPDATE ad_accounts SET status = 'active', disable_reason = 0 WHERE id = ?`).run(ids.echo);
+    }
+  });
+
   it('is refused for another workspace’s account over /v1', async () => {
     const check = responseChecker(
       (await call(t.url, '/v1/openapi.json')).body as Parameters<typeof responseChecker>[0],

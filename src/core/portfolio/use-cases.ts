@@ -4,14 +4,13 @@
 // attention score; and one account's overview (KPIs against the previous period, trend, top issues,
 // recent changes).
 import type { AppServices } from '../app-services';
-import { readAccounts } from '../accounts/store';
+import { readAccountLines, readAccounts, type AccountLine } from '../accounts/store';
 import { accountChanges } from '../campaigns/changes';
 import { addDays, dateInZone, dateRange } from '../clock';
 import { resolveAccount, type RequestContext } from '../identity/access';
 import { percentChange } from '../insights/metrics';
 import { listIssueRows, toTrackedIssue } from '../issues/store';
 import { microsToAmount, ratio } from '../money';
-import type { AccountView } from '../../shared/ipc/types';
 import type { RiskLevel } from '../../shared/api/diagnostics';
 import type {
   AccountOverview,
@@ -47,7 +46,7 @@ const RECENT_CHANGES = 10;
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
-function blockedReason(a: AccountView, capReached: boolean): string | null {
+function blockedReason(a: AccountLine, capReached: boolean): string | null {
   if (a.connectionStatus === 'token_expired') return 'token expired: reconnect';
   if (a.connectionStatus === 'disconnected') return 'disconnected';
   if (a.status !== 'active') return `account ${a.status}${a.disableReason ? ` (${a.disableReason})` : ''}`;
@@ -72,7 +71,7 @@ export function portfolioUseCases(services: AppServices) {
   }
 
   function rowOf(
-    a: AccountView,
+    a: AccountLine,
     issues: Map<string, Record<RiskLevel, number>>,
     atRisk: Map<string, (string | null)[]>,
     now: Date,
@@ -150,7 +149,7 @@ export function portfolioUseCases(services: AppServices) {
   /** The accounts' rows; `revisions` as their account rows were read (readAccounts). */
   async function rowsFor(
     ctx: RequestContext,
-    accounts: AccountView[],
+    accounts: readonly AccountLine[],
     revisions: Revisions,
     now: Date,
   ): Promise<PortfolioRow[]> {
@@ -190,7 +189,7 @@ export function portfolioUseCases(services: AppServices) {
     );
     const budgets = await figures.each<number>(
       revisions,
-      () => 'daily-budgets',
+      'daily-budgets',
       (ids) => dailyBudgetsMicros(sql, ids),
       0,
     );
@@ -254,14 +253,7 @@ export function portfolioUseCases(services: AppServices) {
     /** Every account the context sees, the one needing attention most first (then by name). */
     async home(ctx: RequestContext): Promise<Portfolio> {
       const now = clock.now();
-      const { accounts, revisions } = await readAccounts(
-        sql,
-        ctx,
-        { page: 1, pageSize: -1 },
-        now,
-        isSyncing,
-        figures,
-      );
+      const { accounts, revisions } = await readAccountLines(sql, ctx, now);
       const items = (await rowsFor(ctx, accounts, revisions, now)).sort(
         (x, y) => y.attention.score - x.attention.score || x.name.localeCompare(y.name),
       );
