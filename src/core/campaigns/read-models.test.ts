@@ -61,6 +61,7 @@ function account(id: string, currency: string, timezone: string): VisibleAccount
     currency,
     timezone,
     connectionStatus: 'active',
+    revision: 0,
   };
 }
 

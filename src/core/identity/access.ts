@@ -29,10 +29,12 @@ export interface VisibleAccount {
   currency: string;
   timezone: string;
   connectionStatus: 'active' | 'disconnected' | 'token_expired';
+  /** The revision of its synced figures (insights/account-figures.ts), as read with it. */
+  revision: number;
 }
 
 const ACCOUNT_COLUMNS = `a.id, a.platform_account_id AS platformAccountId, a.name, a.mode, a.currency,
-  a.timezone, a.connection_status AS connectionStatus`;
+  a.timezone, a.connection_status AS connectionStatus, a.revision`;
 
 /** SQL condition (on alias `a` = ad_accounts) and its parameters for what the context may see. */
 export function accountScope(ctx: RequestContext): { sql: string; params: string[] } {

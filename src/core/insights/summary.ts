@@ -60,6 +60,8 @@ export interface InsightsQuery {
   breakdown?: BreakdownLevel | undefined;
   /** The accounts' names, for a breakdown per account. */
   accountNames?: ReadonlyMap<string, string> | undefined;
+  /** The accounts' revisions as read with them (read here when absent). */
+  revisions?: Revisions | undefined;
 }
 
 /** ISO 4217's code for "no currency": the currency of a summary across currencies without rates. */
@@ -180,7 +182,7 @@ export async function insightsSummary(
   figures: AccountFigures = new AccountFigures(),
 ): Promise<InsightsSummary> {
   const compared = q.comparison === undefined ? previousPeriod(q.from, q.to) : q.comparison;
-  const revisions = q.campaignIds ? null : await figures.revisions(sql, q.accountIds);
+  const revisions = q.campaignIds ? null : (q.revisions ?? (await figures.revisions(sql, q.accountIds)));
   const parts =
     q.breakdown === 'account' && revisions
       ? await perAccount(sql, q, compared, figures, revisions)
@@ -482,12 +484,13 @@ function acrossCurrencies(
     resultsBefore: null,
   });
   const lineCurrency = new Map(parts.lines.map((line) => [line.entity.id, currencyOf(line.accountId)]));
+  // The lines were just made for this answer: each gets its currency in place (500 copies cost more).
+  for (const entry of summary.breakdown) entry.currency = lineCurrency.get(entry.entity.id) as string;
   return {
     ...summary,
     totals: { ...summary.totals, spend: 0, cpa: null, roas: null, cpm: null },
     trends: { ...summary.trends, spendChange: null, cpaChange: null, roasChange: null },
     timeSeries: summary.timeSeries.map((day) => ({ ...day, spend: 0, cpa: null, roas: null })),
-    breakdown: summary.breakdown.map((entry) => ({ ...entry, currency: lineCurrency.get(entry.entity.id) })),
     resultsByType: [],
     currencies,
     conversion: null,

@@ -119,6 +119,7 @@ export function insightUseCases(services: AppServices) {
           campaignIds,
           breakdown,
           accountNames: new Map(accounts.map((a) => [a.id, a.name])),
+          revisions: new Map(accounts.map((a) => [a.id, a.revision])),
           from: window.from,
           to: window.to,
           currency: currencies[0] ?? EMPTY_CURRENCY,
