@@ -303,6 +303,26 @@ describe('portfolio.overview', () => {
     expect(o.recentChanges).toEqual([]);
   });
 
+  it("shows a write to an account's insights on its next line (figures kept under the account's revision)", async () => {
+    const db = t.core.db;
+    const purchases = (p: Portfolio) => row(p, ids.alpha!).results.find((g) => g.resultType === 'PURCHASE');
+    const before = purchases(await t.app.use.portfolio.home(ctx));
+    const bump = db.prepare(
+      `UPDATE insights_campaign_daily SET conversions = conversions + ?, spend_micros = spend_micros + ?
+       WHERE campaign_id = ? AND date = '2026-03-05'`,
+    );
+    bump.run(10, 5_000_000, campaigns.alpha);
+    try {
+      const after = purchases(await t.app.use.portfolio.home(ctx));
+      expect(after?.results).toBe((before?.results ?? 0) + 10);
+      expect(after?.spend).toBe((before?.spend ?? 0) + 5);
+      expect(row(await t.app.use.portfolio.home(ctx), ids.alpha!).spendThisMonth).toBe(505);
+    } finally {
+      bump.run(-10, -5_000_000, campaigns.alpha);
+    }
+    expect(purchases(await t.app.use.portfolio.home(ctx))).toEqual(before);
+  });
+
   it("shows the error of an account's newest sync when it failed, and names a disabled account's reason", async () => {
     const db = t.core.db;
     const run = db.prepare(

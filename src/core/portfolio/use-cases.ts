@@ -32,7 +32,7 @@ import {
 } from './store';
 import { goalStatus, type GoalTarget } from './goals';
 import { accountGoals } from '../goals/store';
-import { toResultGroups, type ResultTypeRow } from '../insights/result-groups';
+import { toResultGroups } from '../insights/result-groups';
 import { accountResults } from '../insights/account-results';
 import type { Revisions } from '../insights/account-figures';
 
@@ -45,6 +45,28 @@ const TOP_ISSUES = 5;
 const RECENT_CHANGES = 10;
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
+
+/** An account's days as a portfolio line counts them, in its own time zone, and its figures' names. */
+interface AccountDays {
+  today: string;
+  month: ReturnType<typeof monthOf>;
+  /** The first day of the week whose spend is at risk. */
+  weekFrom: string;
+  sumsKey: string;
+  resultsKey: string;
+}
+
+function daysOf(today: string): AccountDays {
+  const month = monthOf(today);
+  const weekFrom = addDays(today, -(RISK_DAYS - 1));
+  return {
+    today,
+    month,
+    weekFrom,
+    sumsKey: `portfolio|${month.from}|${today}|${weekFrom}`,
+    resultsKey: `result-groups|${month.from}|${month.to}`,
+  };
+}
 
 function blockedReason(a: AccountLine, capReached: boolean): string | null {
   if (a.connectionStatus === 'token_expired') return 'token expired: reconnect';
@@ -74,15 +96,14 @@ export function portfolioUseCases(services: AppServices) {
     a: AccountLine,
     issues: Map<string, Record<RiskLevel, number>>,
     atRisk: Map<string, (string | null)[]>,
-    now: Date,
+    days: AccountDays,
     sums: AccountWindowSums | undefined,
     budget: number,
     goal: GoalTarget | null,
     campaignRiskMicros: number,
-    resultRows: readonly ResultTypeRow[],
+    results: ResultGroup[],
   ): PortfolioRow {
-    const today = dateInZone(now, a.timezone);
-    const month = monthOf(today);
+    const { month } = days;
     // No rollup row in the window at all: the account has no spend there.
     const spend = sums?.monthMicros ?? 0;
     const spendToYesterday = month.to > month.from ? (sums?.monthToYesterdayMicros ?? 0) : 0;
@@ -100,7 +121,6 @@ export function portfolioUseCases(services: AppServices) {
     }
     const capReached = spendCap !== null && spendCap.remaining <= 0;
 
-    const results = toResultGroups(resultRows);
     const counts = issues.get(a.id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
     const scopes = atRisk.get(a.id) ?? [];
     const weekMicros = sums?.weekMicros ?? 0;
@@ -165,16 +185,22 @@ export function portfolioUseCases(services: AppServices) {
       if (scopes) scopes.push(r.campaign_id);
       else atRisk.set(r.account_id, [r.campaign_id]);
     }
+    // Accounts of one time zone share their days: worked out once per zone, not per account.
+    const byZone = new Map<string, AccountDays>();
     const days = new Map(
       accounts.map((a) => {
-        const today = dateInZone(now, a.timezone);
-        return [a.id, { today, month: monthOf(today), weekFrom: addDays(today, -(RISK_DAYS - 1)) }];
+        let own = byZone.get(a.timezone);
+        if (!own) {
+          own = daysOf(dateInZone(now, a.timezone));
+          byZone.set(a.timezone, own);
+        }
+        return [a.id, own];
       }),
     );
-    const dayOf = (accountId: string) => days.get(accountId) as NonNullable<ReturnType<typeof days.get>>;
+    const dayOf = (accountId: string) => days.get(accountId) as AccountDays;
     const sums = await figures.each<AccountWindowSums | null>(
       revisions,
-      (id) => `portfolio|${dayOf(id).month.from}|${dayOf(id).today}|${dayOf(id).weekFrom}`,
+      (id) => dayOf(id).sumsKey,
       (ids) =>
         accountWindowSums(
           sql,
@@ -197,14 +223,24 @@ export function portfolioUseCases(services: AppServices) {
       sql,
       accounts.map((a) => a.id),
     );
-    const results = await accountResults(sql, figures, revisions, (id) => dayOf(id).month);
+    // Each account's result groups of the month, kept as the line shows them.
+    const results = await figures.each<ResultGroup[]>(
+      revisions,
+      (id) => dayOf(id).resultsKey,
+      async (ids) => {
+        const own = new Map(ids.map((id) => [id, revisions.get(id) as number]));
+        const rows = await accountResults(sql, figures, own, (id) => dayOf(id).month);
+        return new Map(ids.map((id) => [id, toResultGroups(rows.get(id) ?? [])]));
+      },
+      [],
+    );
     const risk = await campaignRisks(revisions, atRisk, dayOf);
     return accounts.map((a) =>
       rowOf(
         a,
         issues,
         atRisk,
-        now,
+        dayOf(a.id),
         sums.get(a.id) ?? undefined,
         budgets.get(a.id) ?? 0,
         goals.get(a.id) ?? null,
