@@ -270,6 +270,39 @@ describe.each(ENGINES)('read models on %s', (engine) => {
       'c_delta',
       'c_gamma',
     ]);
+    // The whole workspace without its accounts read: the same pages, by name and by spend.
+    // Each row's window is its own account's (act_2's here ends a day earlier).
+    const windowOf = (a: { id: string }) =>
+      a.id === 'act_2' ? { from: '2026-02-24', to: '2026-02-28' } : WINDOW;
+    const unread = (filter: Partial<Parameters<typeof campaignPage>[3]>, windows = windowOf) =>
+      campaignPage(
+        sql,
+        CTX,
+        null,
+        { sort: 'name', page: 1, pageSize: 2, wholeWorkspace: true, ...filter },
+        windows,
+        () => null,
+      );
+    const unreadFirst = await unread({});
+    expect(unreadFirst.total).toBe(4);
+    expect(unreadFirst.rows.map((r) => [r.id, r.win_from])).toEqual([
+      ['c_alpha', '2026-02-24'],
+      ['c_beta', '2026-02-24'],
+    ]);
+    expect(unreadFirst.previous).toBeNull();
+    expect((await unread({ page: 2 })).rows.map((r) => [r.id, r.win_to])).toEqual([
+      ['c_delta', '2026-02-28'],
+      ['c_gamma', '2026-03-01'],
+    ]);
+    expect((await unread({ sort: '-spend', pageSize: 10 }, () => WINDOW)).rows.map((r) => r.id)).toEqual([
+      'c_beta',
+      'c_gamma',
+      'c_delta',
+      'c_alpha',
+    ]);
+    await expect(
+      campaignPage(sql, CTX, null, { sort: 'name', page: 1, pageSize: 2 }, () => WINDOW),
+    ).rejects.toThrow(/not the whole workspace/);
     const one = [ACCOUNTS[0] as VisibleAccount];
     const active = await page({ status: 'ACTIVE', pageSize: 10 }, one);
     expect(active.total).toBe(2);

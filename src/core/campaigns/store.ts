@@ -13,6 +13,7 @@ import { effectiveGoal, goalsOf } from '../goals/store';
 import {
   accountScope,
   outsideAccountScope,
+  visibleAccounts,
   type RequestContext,
   type VisibleAccount,
 } from '../identity/access';
@@ -300,33 +301,57 @@ export interface PageRow extends CampaignBaseRow {
  * window, so it sums the selected accounts' campaign days (cheap for an account, heavy for a whole
  * agency: see docs/scale.md).
  */
+/** An account as a page's insight windows need it (a `VisibleAccount`, or a listed campaign's account). */
+export interface WindowedAccount {
+  id: string;
+  timezone: string;
+}
+
+/**
+ * A page of campaigns with their insights over each account's window. `accounts: null` is the whole
+ * workspace without its accounts read: a page by name needs only the accounts of its own campaigns
+ * (an agency's 500 are not read for 50 lines); a page by spend ranks every account's window, so it
+ * reads them here.
+ */
 export async function campaignPage(
   sql: Sql,
   ctx: RequestContext,
-  accounts: VisibleAccount[],
+  accounts: VisibleAccount[] | null,
   filter: {
     status?: string | undefined;
     sort: string;
     page: number;
     pageSize: number;
-    /** True when `accounts` is every account the context sees (no account filter). */
+    /** True when `accounts` is every account the context sees (no account filter), or null. */
     wholeWorkspace?: boolean | undefined;
   },
-  windowOf: (account: VisibleAccount) => { from: string; to: string },
-  comparisonOf?: (account: VisibleAccount) => { from: string; to: string } | null,
+  windowOf: (account: WindowedAccount) => { from: string; to: string },
+  comparisonOf?: (account: WindowedAccount) => { from: string; to: string } | null,
 ): Promise<{
   rows: PageRow[];
   total: number;
   insights: Map<string, StoreInsights>;
   previous: Map<string, StoreInsights> | null;
 }> {
-  const windows = new Map(accounts.map((a) => [a.id, windowOf(a)]));
+  if (accounts === null && !filter.wholeWorkspace)
+    throw new Error('campaignPage: no accounts given for a page that is not the whole workspace');
+  const bySpend = filter.sort.endsWith('spend');
+  const listed = accounts ?? (bySpend ? await visibleAccounts(sql, ctx) : null);
   const offset = (filter.page - 1) * filter.pageSize;
-  const selection = selectionOf(sql, ctx, accounts, filter);
+  const selection = selectionOf(sql, ctx, listed ?? [], filter);
   const total = await countSelection(sql, ctx, selection, filter);
-  const ids = filter.sort.endsWith('spend')
-    ? await idsBySpend(sql, selection, accounts, windows, filter.sort, filter.pageSize, offset)
-    : await idsInOrder(sql, selection, filter.sort, filter.pageSize, offset);
+  const ids =
+    bySpend && listed
+      ? await idsBySpend(
+          sql,
+          selection,
+          listed,
+          new Map(listed.map((a) => [a.id, windowOf(a)])),
+          filter.sort,
+          filter.pageSize,
+          offset,
+        )
+      : await idsInOrder(sql, selection, filter.sort, filter.pageSize, offset);
   const byId = new Map(
     (
       await sql.all<CampaignBaseRow & { ad_set_count: number; ad_count: number }>(
@@ -336,19 +361,21 @@ export async function campaignPage(
       )
     ).map((row) => [row.id, row]),
   );
+  // Given accounts are a second fence: a campaign of another account is never shown.
+  const visible = accounts ? new Set(accounts.map((a) => a.id)) : null;
   const rows: PageRow[] = [];
   for (const id of ids) {
     const row = byId.get(id);
-    const w = row ? windows.get(row.account_id) : undefined;
-    if (row && w) rows.push({ ...row, win_from: w.from, win_to: w.to });
+    if (!row || (visible && !visible.has(row.account_id))) continue;
+    const w = windowOf({ id: row.account_id, timezone: row.timezone });
+    rows.push({ ...row, win_from: w.from, win_to: w.to });
   }
   const insights = await insightsByWindow(sql, rows, (row) => ({ from: row.win_from, to: row.win_to }));
   let previous: Map<string, StoreInsights> | null = null;
-  if (comparisonOf) {
-    const byAccount = new Map(accounts.map((a) => [a.id, comparisonOf(a)]));
-    if ([...byAccount.values()].every((w) => w !== null))
-      previous = await insightsByWindow(sql, rows, (row) => byAccount.get(row.account_id) as DateWindow);
-  }
+  const comparisonFor = (row: PageRow) =>
+    comparisonOf ? comparisonOf({ id: row.account_id, timezone: row.timezone }) : null;
+  if (comparisonOf && rows.every((row) => comparisonFor(row) !== null))
+    previous = await insightsByWindow(sql, rows, (row) => comparisonFor(row) as DateWindow);
   return { rows, total, insights, previous };
 }
 
@@ -478,16 +505,22 @@ async function insightsByWindow(
   rows: PageRow[],
   windowOf: (row: PageRow) => DateWindow,
 ): Promise<Map<string, StoreInsights>> {
-  const groups = new Map<string, string[]>();
+  const groups = new Map<string, { ids: string[]; accountIds: Set<string> }>();
   for (const row of rows) {
     const w = windowOf(row);
     const key = `${w.from}|${w.to}`;
-    groups.set(key, [...(groups.get(key) ?? []), row.id]);
+    let group = groups.get(key);
+    if (!group) {
+      group = { ids: [], accountIds: new Set() };
+      groups.set(key, group);
+    }
+    group.ids.push(row.id);
+    group.accountIds.add(row.account_id);
   }
   const insights = new Map<string, StoreInsights>();
-  for (const [key, ids] of groups) {
+  for (const [key, { ids, accountIds }] of groups) {
     const [start, end] = key.split('|') as [string, string];
-    for (const [id, m] of await campaignInsights(sql, ids, start, end)) insights.set(id, m);
+    for (const [id, m] of await campaignInsights(sql, ids, start, end, [...accountIds])) insights.set(id, m);
   }
   return insights;
 }

@@ -27,6 +27,7 @@ import {
 } from '../../shared/date-ranges';
 import {
   campaignPage,
+  type WindowedAccount,
   campaignRows,
   campaignWithAccount,
   firstInsightDate,
@@ -124,10 +125,7 @@ export function campaignUseCases(services: AppServices) {
     ): Promise<{ items: CampaignListItem[]; total: number; page: number; pageSize: number }> {
       const page = input.page ?? 1;
       const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
-      const accounts = input.accountId
-        ? [await resolveAccount(sql, ctx, input.accountId)]
-        : await visibleAccounts(sql, ctx);
-      if (accounts.length === 0) return { items: [], total: 0, page, pageSize };
+      const sort = input.sort ?? 'name';
       const now = clock.now();
       const ranged = input.datePreset !== undefined || input.dateStart !== undefined;
       const spec = ranged
@@ -140,34 +138,53 @@ export function campaignUseCases(services: AppServices) {
             }
           : { preset: input.datePreset as DatePreset, compare: input.compare ?? 'none' }
         : { preset: 'custom' as const, compare: input.compare ?? 'none' };
+      // The whole workspace by name is read without its accounts (campaignPage); by spend, or from each
+      // account's first day ('maximum'), every account is needed.
+      const accounts = input.accountId
+        ? [await resolveAccount(sql, ctx, input.accountId)]
+        : sort.endsWith('spend') || spec.preset === 'maximum'
+          ? await visibleAccounts(sql, ctx)
+          : null;
+      if (accounts?.length === 0) return { items: [], total: 0, page, pageSize };
       const firsts =
-        spec.preset === 'maximum'
+        spec.preset === 'maximum' && accounts
           ? await firstInsightDates(
               sql,
               accounts.map((a) => a.id),
             )
           : undefined;
       // Without a range: the spec's last_7d (today included), and its previous 7 days when compared.
-      const resolved = new Map(
-        accounts.map((a) => {
-          if (ranged) return [a.id, accountDateRange(now, spec, a.timezone, firsts?.get(a.id))];
-          const window = windowOf('last_7d', now, a.timezone);
-          return [a.id, { window, comparison: comparisonWindow(window, spec.compare) }];
-        }),
-      );
+      const ranges = new Map<string, { window: DateWindow; comparison: DateWindow | null }>();
+      const rangeOf = (a: WindowedAccount) => {
+        let range = ranges.get(a.id);
+        if (!range) {
+          if (ranged) range = accountDateRange(now, spec, a.timezone, firsts?.get(a.id));
+          else {
+            const window = windowOf('last_7d', now, a.timezone);
+            range = { window, comparison: comparisonWindow(window, spec.compare) };
+          }
+          ranges.set(a.id, range);
+        }
+        return range;
+      };
+      // A range refused for an account is refused before any page is read, whatever the page holds.
+      if (accounts) for (const a of accounts) rangeOf(a);
+      else if (ranged) accountDateRange(now, spec, 'UTC');
+      const rangeOfRow = (row: { account_id: string; timezone: string }) =>
+        rangeOf({ id: row.account_id, timezone: row.timezone });
       const { rows, total, insights, previous } = await campaignPage(
         sql,
         ctx,
         accounts,
         {
           status: input.status,
-          sort: input.sort ?? 'name',
+          sort,
           page,
           pageSize,
           wholeWorkspace: input.accountId === undefined,
         },
-        (a) => resolved.get(a.id)?.window as DateWindow,
-        (a) => resolved.get(a.id)?.comparison ?? null,
+        (a) => rangeOf(a).window,
+        (a) => rangeOf(a).comparison,
       );
       const latest = await diagnostics.latestForCampaigns(rows.map((row) => row.id));
       const blockers = await deliveryIssuesOf(
@@ -183,13 +200,13 @@ export function campaignUseCases(services: AppServices) {
           adCount: row.ad_count,
           insights: {
             ...toInsights(insights.get(row.id), ranged ? 'custom' : 'last_7d'),
-            ...(ranged ? { period: resolved.get(row.account_id)?.window } : {}),
+            ...(ranged ? { period: rangeOfRow(row).window } : {}),
           },
           ...(previous
             ? {
                 comparisonInsights: {
                   ...toInsights(previous.get(row.id), 'custom'),
-                  period: resolved.get(row.account_id)?.comparison ?? undefined,
+                  period: rangeOfRow(row).comparison ?? undefined,
                 },
               }
             : {}),
@@ -229,7 +246,9 @@ export function campaignUseCases(services: AppServices) {
       if (include.has('insights')) {
         const range = input.insightsDateRange ?? 'last_7d';
         const window = windowOf(range, clock.now(), row.timezone, await firstInsightDate(sql, row.id));
-        const totals = (await campaignInsights(sql, [row.id], window.from, window.to)).get(row.id);
+        const totals = (await campaignInsights(sql, [row.id], window.from, window.to, [row.account_id])).get(
+          row.id,
+        );
         detail.insights = {
           ...toInsights(totals, range),
           daily: (await campaignDaily(sql, row.id, window.from, window.to)).map((day) => ({
@@ -305,8 +324,10 @@ export function campaignUseCases(services: AppServices) {
           sql,
           ctx,
           [row],
-          await campaignInsights(sql, [row.id], from, to),
-          compared ? await campaignInsights(sql, [row.id], compared.from, compared.to) : null,
+          await campaignInsights(sql, [row.id], from, to, [row.account_id]),
+          compared
+            ? await campaignInsights(sql, [row.id], compared.from, compared.to, [row.account_id])
+            : null,
         )
       )[0] as CampaignList['items'][number];
       const { adSets, ads } = await screenAdSetsAndAds(sql, row, from, to);

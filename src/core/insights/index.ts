@@ -44,16 +44,20 @@ export async function campaignInsightsInWindows(
   );
 }
 
-/** Per-campaign totals over a window; campaigns without rows get zeros (and null ratios). */
+/**
+ * Per-campaign totals over a window; campaigns without rows get zeros (and null ratios). The
+ * campaigns' accounts are read here unless the caller read them with the campaigns (`ownAccountIds`).
+ */
 export async function campaignInsights(
   sql: Sql,
   campaignIds: readonly string[],
   from: string,
   to: string,
+  ownAccountIds?: readonly string[],
 ): Promise<Map<string, CampaignInsights>> {
   const out = new Map<string, CampaignInsights>();
   if (campaignIds.length === 0) return out;
-  const accountIds = await accountsOf(sql, campaignIds);
+  const accountIds = ownAccountIds ?? (await accountsOf(sql, campaignIds));
   const rows = new Map(
     (await sumPerCampaign(sql, { accountIds, campaignIds }, { from, to })).map((row) => [
       row.campaignId,
