@@ -45,6 +45,10 @@ interface AccountRow {
   token_expires_at: string | null;
 }
 
+/** The account's (`a`) newest sync run, any status, as `r`. */
+const LATEST_RUN = `LEFT JOIN sync_runs r ON r.id = (SELECT id FROM sync_runs WHERE account_id = a.id
+                                   ORDER BY ${LATEST_FIRST} LIMIT 1)`;
+
 // The page's accounts are chosen first (ORDER BY … LIMIT in the inner select), so the per-row lookups
 // (last sync run) run for the page only, not for every account before sorting; campaign counts are
 // maintained on the account row (migration 13).
@@ -59,8 +63,7 @@ const selectAccounts = (
   FROM ${page} a
   JOIN platform_connections c ON c.id = a.connection_id
   LEFT JOIN sync_schedules s ON s.account_id = a.id
-  LEFT JOIN sync_runs r ON r.id = (SELECT id FROM sync_runs WHERE account_id = a.id
-                                   ORDER BY ${LATEST_FIRST} LIMIT 1)`;
+  ${LATEST_RUN}`;
 
 export interface AccountFilter {
   /** One account (already resolved to its service ID). */
@@ -90,11 +93,15 @@ function lastErrorOf(row: Pick<AccountRow, 'run_status' | 'run_error'>): SyncSta
   }
 }
 
-function syncStateOf(row: AccountRow, syncingInMemory: boolean): SyncState {
+/** `lastError`: the account line's (`lastErrorOf`). */
+function syncStateOf(
+  row: AccountRow,
+  syncingInMemory: boolean,
+  lastError: SyncState['lastError'],
+): SyncState {
   // The run row is finished before sync.completed is announced, so it is the truth when a screen
   // refetches on that event; the in-memory flag only covers a run not yet recorded.
   const running = row.run_status === 'running' || (row.run_status === null && syncingInMemory);
-  const lastError = lastErrorOf(row);
   const resumeAfter = row.run_status === 'interrupted' ? resumeAfterOf(row.run_error) : null;
   return {
     running,
@@ -199,32 +206,22 @@ export async function readAccounts(
         0,
       )
     : await spendsLast30d(sql, rows, now);
-  const accounts = rows.map((row) => ({
-    id: row.id,
-    platformAccountId: row.platform_account_id,
-    name: row.name,
-    currency: row.currency,
-    timezone: row.timezone,
-    status: row.status,
-    connectionStatus: row.connection_status,
-    statusReason: row.connection_status === 'active' ? null : row.status_reason,
-    mode: row.mode,
-    businessName: row.business_name,
-    businessId: row.business_id,
-    permissions: permissionsOf(row.permissions),
-    lastSyncedAt: row.last_synced_at,
-    campaignCount: row.campaign_count,
-    activeCampaignCount: row.active_campaign_count,
-    totalSpendLast30d: spends.get(row.id) ?? 0,
-    connectedAt: row.connected_at,
-    connectedBy: row.connected_by,
-    disableReason: disableReasonName(row.disable_reason),
-    spendCap: row.spend_cap_micros === null ? null : microsToAmount(row.spend_cap_micros),
-    amountSpent: row.amount_spent_micros === null ? null : microsToAmount(row.amount_spent_micros),
-    tokenExpiresAt: row.token_expires_at,
-    tokenWarning: row.connection_status === 'active' ? tokenWarning(row.token_expires_at, now) : null,
-    sync: syncStateOf(row, isSyncing(row.id)),
-  }));
+  const accounts = rows.map((row): AccountView => {
+    const line = accountLineOf(row, now);
+    return {
+      ...line,
+      statusReason: row.connection_status === 'active' ? null : row.status_reason,
+      mode: row.mode,
+      businessId: row.business_id,
+      permissions: permissionsOf(row.permissions),
+      campaignCount: row.campaign_count,
+      activeCampaignCount: row.active_campaign_count,
+      totalSpendLast30d: spends.get(row.id) ?? 0,
+      connectedAt: row.connected_at,
+      connectedBy: row.connected_by,
+      sync: syncStateOf(row, isSyncing(row.id), line.sync.lastError),
+    };
+  });
   return { accounts, revisions };
 }
 
@@ -310,6 +307,27 @@ type AccountLineRow = Pick<
   | 'run_error'
 >;
 
+/** An account's own row as every view shows it: the portfolio's line, to which the list adds. */
+function accountLineOf(row: AccountLineRow, now: Date): AccountLine {
+  return {
+    id: row.id,
+    platformAccountId: row.platform_account_id,
+    name: row.name,
+    businessName: row.business_name,
+    currency: row.currency,
+    timezone: row.timezone,
+    status: row.status,
+    connectionStatus: row.connection_status,
+    disableReason: disableReasonName(row.disable_reason),
+    spendCap: row.spend_cap_micros === null ? null : microsToAmount(row.spend_cap_micros),
+    amountSpent: row.amount_spent_micros === null ? null : microsToAmount(row.amount_spent_micros),
+    lastSyncedAt: row.last_synced_at,
+    tokenExpiresAt: row.token_expires_at,
+    tokenWarning: row.connection_status === 'active' ? tokenWarning(row.token_expires_at, now) : null,
+    sync: { lastError: lastErrorOf(row) },
+  };
+}
+
 /**
  * Every account the context sees as a portfolio line, by name, with the revisions their rows were
  * read at. Half the columns of `readAccounts`: for an agency's 500 accounts the list's columns were
@@ -327,28 +345,13 @@ export async function readAccountLines(
        c.token_expires_at, a.revision, r.status AS run_status, r.error AS run_error
      FROM ad_accounts a
      JOIN platform_connections c ON c.id = a.connection_id
-     LEFT JOIN sync_runs r ON r.id = (SELECT id FROM sync_runs WHERE account_id = a.id
-                                      ORDER BY ${LATEST_FIRST} LIMIT 1)
+     ${LATEST_RUN}
      WHERE ${where}
      ORDER BY a.name, a.id`,
     params,
   );
-  const accounts = rows.map((row): AccountLine => ({
-    id: row.id,
-    platformAccountId: row.platform_account_id,
-    name: row.name,
-    businessName: row.business_name,
-    currency: row.currency,
-    timezone: row.timezone,
-    status: row.status,
-    connectionStatus: row.connection_status,
-    disableReason: disableReasonName(row.disable_reason),
-    spendCap: row.spend_cap_micros === null ? null : microsToAmount(row.spend_cap_micros),
-    amountSpent: row.amount_spent_micros === null ? null : microsToAmount(row.amount_spent_micros),
-    lastSyncedAt: row.last_synced_at,
-    tokenExpiresAt: row.token_expires_at,
-    tokenWarning: row.connection_status === 'active' ? tokenWarning(row.token_expires_at, now) : null,
-    sync: { lastError: lastErrorOf(row) },
-  }));
-  return { accounts, revisions: new Map(rows.map((row) => [row.id, row.revision])) };
+  return {
+    accounts: rows.map((row) => accountLineOf(row, now)),
+    revisions: new Map(rows.map((row) => [row.id, row.revision])),
+  };
 }

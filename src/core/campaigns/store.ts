@@ -290,6 +290,12 @@ export interface PageRow extends CampaignBaseRow {
   win_to: string;
 }
 
+/** An account as a page's insight windows need it (a `VisibleAccount`, or a listed campaign's account). */
+export interface WindowedAccount {
+  id: string;
+  timezone: string;
+}
+
 /**
  * One page of the /v1 list, each account over its own insight window (its own "today"), and the
  * same campaigns over each account's comparison window when one is given.
@@ -300,18 +306,10 @@ export interface PageRow extends CampaignBaseRow {
  * counts, and only the page's rows are read. Sorting by spend needs every campaign's spend in its
  * window, so it sums the selected accounts' campaign days (cheap for an account, heavy for a whole
  * agency: see docs/scale.md).
- */
-/** An account as a page's insight windows need it (a `VisibleAccount`, or a listed campaign's account). */
-export interface WindowedAccount {
-  id: string;
-  timezone: string;
-}
-
-/**
- * A page of campaigns with their insights over each account's window. `accounts: null` is the whole
- * workspace without its accounts read: a page by name needs only the accounts of its own campaigns
- * (an agency's 500 are not read for 50 lines); a page by spend ranks every account's window, so it
- * reads them here.
+ *
+ * `accounts: null` is the whole workspace without its accounts read: a page by name needs only the
+ * accounts of its own campaigns (an agency's 500 are not read for 20 lines); a page by spend ranks
+ * every account's window, so it reads them here.
  */
 export async function campaignPage(
   sql: Sql,
@@ -372,10 +370,13 @@ export async function campaignPage(
   }
   const insights = await insightsByWindow(sql, rows, (row) => ({ from: row.win_from, to: row.win_to }));
   let previous: Map<string, StoreInsights> | null = null;
-  const comparisonFor = (row: PageRow) =>
-    comparisonOf ? comparisonOf({ id: row.account_id, timezone: row.timezone }) : null;
-  if (comparisonOf && rows.every((row) => comparisonFor(row) !== null))
-    previous = await insightsByWindow(sql, rows, (row) => comparisonFor(row) as DateWindow);
+  if (comparisonOf) {
+    const compared = new Map(
+      rows.map((row) => [row.id, comparisonOf({ id: row.account_id, timezone: row.timezone })]),
+    );
+    if ([...compared.values()].every((w) => w !== null))
+      previous = await insightsByWindow(sql, rows, (row) => compared.get(row.id) as DateWindow);
+  }
   return { rows, total, insights, previous };
 }
 

@@ -350,38 +350,31 @@ async function accountDaysByCurrency(
   accountsByCurrency: ReadonlyMap<string, readonly string[]>,
   window: Window,
 ): Promise<Map<string, Day[]>> {
+  const name = `days|${window.from}|${window.to}`;
   const out = new Map<string, Day[]>();
   for (const [currency, accountIds] of accountsByCurrency) {
-    const sum = figures.across(
-      revisions,
-      accountIds,
-      `days|${window.from}|${window.to}|${currency}`,
-      async () => {
-        // The group's accounts that exist (an account gone since the caller listed it has no days).
-        const own = new Map(
-          accountIds.flatMap((id) => (revisions.has(id) ? [[id, revisions.get(id) ?? 0]] : [])),
-        );
-        const days = await figures.each<Day[]>(
-          own,
-          `days|${window.from}|${window.to}`,
-          (ids) => daysPerAccount(sql, ids, window),
-          [],
-        );
-        const byDate = new Map<string, Day>();
-        for (const accountDays of days.values()) {
-          for (const day of accountDays) {
-            let total = byDate.get(day.date);
-            if (!total) {
-              total = zeroDay(day.date);
-              byDate.set(day.date, total);
-            }
-            addInto(total, day);
+    const days = await figures.across(revisions, accountIds, `${name}|${currency}`, async () => {
+      // The group's accounts that exist (an account gone since the caller listed it has no days).
+      const own = new Map<string, number>();
+      for (const id of accountIds) {
+        const revision = revisions.get(id);
+        if (revision !== undefined) own.set(id, revision);
+      }
+      const perAccount = await figures.each<Day[]>(own, name, (ids) => daysPerAccount(sql, ids, window), []);
+      const byDate = new Map<string, Day>();
+      for (const accountDays of perAccount.values()) {
+        for (const day of accountDays) {
+          let total = byDate.get(day.date);
+          if (!total) {
+            total = zeroDay(day.date);
+            byDate.set(day.date, total);
           }
+          addInto(total, day);
         }
-        return [...byDate.values()];
-      },
-    );
-    out.set(currency, await sum);
+      }
+      return [...byDate.values()];
+    });
+    out.set(currency, days);
   }
   return out;
 }

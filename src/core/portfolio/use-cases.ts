@@ -32,11 +32,8 @@ import {
 } from './store';
 import { goalStatus, type GoalTarget } from './goals';
 import { accountGoals } from '../goals/store';
-import { toResultGroups } from '../insights/result-groups';
-import { accountResults } from '../insights/account-results';
+import { accountResultGroups } from '../insights/account-results';
 import type { Revisions } from '../insights/account-figures';
-
-export { toResultGroups };
 
 /** Money at risk looks at the last 7 days of spend (what a problem costs per week). */
 const RISK_DAYS = 7;
@@ -52,8 +49,8 @@ interface AccountDays {
   month: ReturnType<typeof monthOf>;
   /** The first day of the week whose spend is at risk. */
   weekFrom: string;
+  /** The name of its month and week sums (account-figures.ts). */
   sumsKey: string;
-  resultsKey: string;
 }
 
 function daysOf(today: string): AccountDays {
@@ -64,7 +61,6 @@ function daysOf(today: string): AccountDays {
     month,
     weekFrom,
     sumsKey: `portfolio|${month.from}|${today}|${weekFrom}`,
-    resultsKey: `result-groups|${month.from}|${month.to}`,
   };
 }
 
@@ -88,8 +84,7 @@ export function portfolioUseCases(services: AppServices) {
     from: string,
     to: string,
   ): Promise<ResultGroup[]> {
-    const groups = await accountResults(sql, figures, revisions, () => ({ from, to }));
-    return toResultGroups(groups.get(accountId) ?? []);
+    return (await accountResultGroups(sql, figures, revisions, () => ({ from, to }))).get(accountId) ?? [];
   }
 
   function rowOf(
@@ -166,7 +161,7 @@ export function portfolioUseCases(services: AppServices) {
     };
   }
 
-  /** The accounts' rows; `revisions` as their account rows were read (readAccounts). */
+  /** The accounts' rows; `revisions` as their account rows were read (readAccountLines, readAccounts). */
   async function rowsFor(
     ctx: RequestContext,
     accounts: readonly AccountLine[],
@@ -223,17 +218,7 @@ export function portfolioUseCases(services: AppServices) {
       sql,
       accounts.map((a) => a.id),
     );
-    // Each account's result groups of the month, kept as the line shows them.
-    const results = await figures.each<ResultGroup[]>(
-      revisions,
-      (id) => dayOf(id).resultsKey,
-      async (ids) => {
-        const own = new Map(ids.map((id) => [id, revisions.get(id) as number]));
-        const rows = await accountResults(sql, figures, own, (id) => dayOf(id).month);
-        return new Map(ids.map((id) => [id, toResultGroups(rows.get(id) ?? [])]));
-      },
-      [],
-    );
+    const results = await accountResultGroups(sql, figures, revisions, (id) => dayOf(id).month);
     const risk = await campaignRisks(revisions, atRisk, dayOf);
     return accounts.map((a) =>
       rowOf(
