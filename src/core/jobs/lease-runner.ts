@@ -25,6 +25,8 @@ export interface LeaseRunnerOptions {
   onError?(error: unknown, job: ClaimedJob | null): void;
   /** The lease ran out and another process may have taken this job over: its work may now be doubled. */
   onLeaseLost?(job: ClaimedJob): void;
+  /** A job launched here has run and its outcome is recorded (or could not be). */
+  onSettled?(job: ClaimedJob): void;
 }
 
 /** An owner name unique to this process: readable in the table (host, pid), never reused. */
@@ -108,6 +110,7 @@ export class LeaseRunner {
     const key = `${job.kind}:${job.id}`;
     const done = this.runLeased(job).finally(() => {
       this.running.delete(key);
+      this.options.onSettled?.(job);
       this.wake();
     });
     this.running.set(key, done);

@@ -10,6 +10,19 @@ import { TeamJobQueue } from './team-queue';
 
 const server = postgresPerFile();
 
+/** Records outcomes a little late, as a busy database does: idle must still mean recorded. */
+class SlowOutcomes extends PgJobLeases {
+  override async complete(...args: Parameters<PgJobLeases['complete']>): Promise<boolean> {
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    return super.complete(...args);
+  }
+
+  override async fail(...args: Parameters<PgJobLeases['fail']>): Promise<boolean> {
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    return super.fail(...args);
+  }
+}
+
 async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -19,7 +32,7 @@ async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void
 }
 
 describe('TeamJobQueue', () => {
-  it('runs each job once across processes that all enqueue it, and reports a failure', async () => {
+  it('runs each job once across processes that all enqueue it, reports a failure, and is idle once outcomes are recorded', async () => {
     const url = await server.createDatabase();
     const pools: PgPool[] = [connectPg(url), connectPg(url), connectPg(url)];
     await migratePg(pools[0] as PgPool);
@@ -28,7 +41,7 @@ describe('TeamJobQueue', () => {
     const queues = pools.map((pool, n) => {
       const queue = new TeamJobQueue({
         kind: 'diagnostic',
-        leases: new PgJobLeases(pool),
+        leases: new SlowOutcomes(pool),
         owner: jobOwner(),
         pollMs: 50,
         concurrency: 2,

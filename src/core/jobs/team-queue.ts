@@ -40,10 +40,12 @@ export class TeamJobQueue implements Jobs {
         } catch (error) {
           options.onError?.(job.id, error);
           throw error;
-        } finally {
-          this.running.delete(job.id);
-          this.notifyIfIdle();
         }
+      },
+      // Idle only once the outcome is in job_leases: whoever waits then reads it there.
+      onSettled: (job) => {
+        this.running.delete(job.id);
+        this.notifyIfIdle();
       },
       onError: (error, job) => {
         // A job's own failure was reported above; here only the database being out of reach.
