@@ -13,6 +13,7 @@ import type { App } from '../app';
 import { Admission, type AdmissionOptions } from './admission';
 import { Authenticator } from './auth';
 import { describeError, describeZodError, isJsonContentType, parseQuery, readBody, sendError } from './http';
+import { jsonChunks } from './json-text';
 import { RateLimiter, type RateLimitCounters } from './rate-limit';
 import { ResponseCache } from './response-cache';
 import { Router, type Route, type RouteResult } from './route';
@@ -20,23 +21,32 @@ import { apiRoutes } from './routes';
 import { buildOpenApiDocument } from './openapi';
 
 /** `{"data":…,"pagination":…` without its closing brace, so meta can be appended per request. */
-function jsonFragment(result: Extract<RouteResult, { kind: 'json' }>): string {
-  const text = JSON.stringify(
+function jsonFragment(result: Extract<RouteResult, { kind: 'json' }>): Buffer[] {
+  const chunks = jsonChunks(
     result.pagination ? { data: result.data, pagination: result.pagination } : { data: result.data },
   );
-  return text.slice(0, -1);
+  const last = chunks.length - 1;
+  chunks[last] = (chunks[last] as Buffer).subarray(0, -1);
+  return chunks;
 }
 
-function writeFragment(res: ServerResponse, status: number, fragment: Buffer, remaining: number): void {
+function writeFragment(
+  res: ServerResponse,
+  status: number,
+  fragment: readonly Buffer[],
+  remaining: number,
+): void {
   const tail = `,"meta":{"remaining_requests":${remaining}}}`;
+  let length = tail.length;
+  for (const chunk of fragment) length += chunk.length;
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': fragment.length + tail.length,
+    'content-length': length,
     'cache-control': 'no-store',
   });
-  // One packet for both parts: the cached body is not copied to append the per-request meta.
+  // One packet for all parts: kept bodies and lines are written as they are, not copied together.
   res.cork();
-  res.write(fragment);
+  for (const chunk of fragment) if (chunk.length > 0) res.write(chunk);
   res.end(tail);
   process.nextTick(() => res.uncork());
 }
@@ -219,7 +229,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
         : undefined;
     const cached = cacheKey ? responses?.get(cacheKey) : undefined;
     if (cached) {
-      writeFragment(res, 200, cached, decision.remaining);
+      writeFragment(res, 200, [cached], decision.remaining);
       return;
     }
     const rawQuery = parseQuery(search);
@@ -257,10 +267,9 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
       },
     });
     if (result.kind === 'json') {
-      // Encoded once, then written as bytes: a socket given a long string measures its UTF-8 length
-      // and encodes it again (645 KB of portfolio: 0.9 ms of CPU, against 0.2 for these two steps).
-      const fragment = Buffer.from(jsonFragment(result), 'utf8');
-      if (cacheKey && result.status === 200) responses?.set(cacheKey, fragment);
+      // Written as bytes: a socket given a long string measures its UTF-8 length and encodes it again.
+      const fragment = jsonFragment(result);
+      if (cacheKey && result.status === 200) responses?.set(cacheKey, Buffer.concat(fragment));
       writeFragment(res, result.status, fragment, decision.remaining);
       return;
     }

@@ -21,8 +21,7 @@ import {
   accountWindowSums,
   campaignWindowSpends,
   dailyBudgetsMicros,
-  liveIssueCounts,
-  seriousIssueScopes,
+  liveIssues,
 } from '../portfolio/store';
 import type { Sql } from '../store/sql';
 import { adIssuesOf, deliveryIssuesOf } from './blockers';
@@ -605,12 +604,11 @@ describe.each(ENGINES)('read models on %s', (engine) => {
       act_2: 20_000_000,
       act_none: 0,
     });
-    const counts = await liveIssueCounts(sql, 'ws_a');
-    expect(counts.sort((a, b) => a.severity.localeCompare(b.severity))).toEqual([
-      { account_id: 'act_1', severity: 'HIGH', n: 2 },
-      { account_id: 'act_1', severity: 'LOW', n: 1 },
+    const live = await liveIssues(sql, 'ws_a');
+    expect(live.sort((a, b) => a.severity.localeCompare(b.severity))).toEqual([
+      { account_id: 'act_1', campaign_id: 'c_gamma', severity: 'HIGH', n: 2 },
+      { account_id: 'act_1', campaign_id: 'c_beta', severity: 'LOW', n: 1 },
     ]);
-    expect(await seriousIssueScopes(sql, 'ws_a')).toEqual([{ account_id: 'act_1', campaign_id: 'c_gamma' }]);
     const spends = await campaignWindowSpends(sql, [
       { campaignId: 'c_gamma', from: '2026-02-28', to: '2026-03-01' },
       { campaignId: 'c_beta', from: '2030-01-01', to: '2030-01-07' },

@@ -1,6 +1,7 @@
 // Small HTTP helpers of the dashboard: JSON in and out, cookies, and the security headers every
 // dashboard response carries.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonChunks } from '../api/json-text';
 import { AppError } from '../errors';
 
 /** The renderer loads only its own files and talks only to its own origin. */
@@ -31,14 +32,17 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
+  const chunks = jsonChunks(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': chunks.reduce((sum, chunk) => sum + chunk.length, 0),
     'Cache-Control': 'no-store',
     ...headers,
   });
-  res.end(text);
+  res.cork();
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
+  process.nextTick(() => res.uncork());
 }
 
 export function sendError(res: ServerResponse, status: number, type: string, message: string): void {

@@ -271,6 +271,23 @@ describe('portfolio.home', () => {
     expect(row(await t.app.use.portfolio.home(ctx), ids.alpha!).results[0]!.results).toBe(before.results);
   });
 
+  it('hands back the lines of the last read while they did not change, and a new line where one did', async () => {
+    const first = await t.app.use.portfolio.home(ctx);
+    const again = await t.app.use.portfolio.home(ctx);
+    expect(again.items).toBe(first.items);
+    expect(Object.isFrozen(first.items[0])).toBe(true);
+    await t.app.use.goals.set(ctx, { accountId: ids.delta!, kind: 'CPA', target: 10 });
+    const moved = await t.app.use.portfolio.home(ctx);
+    expect(moved.items).not.toBe(first.items);
+    for (const line of moved.items) {
+      if (line.accountId === ids.delta) expect(line).not.toBe(row(first, ids.delta!));
+      else expect(line).toBe(row(first, line.accountId));
+    }
+    expect(row(moved, ids.delta!).goal).toMatchObject({ kind: 'CPA', target: 10 });
+    await t.app.use.goals.clear(ctx, { accountId: ids.delta! });
+    expect(row(await t.app.use.portfolio.home(ctx), ids.delta!).goal).toBeNull();
+  });
+
   it('shows only the workspace’s accounts, and a key only its mode', async () => {
     const p = await t.app.use.portfolio.home(ctx);
     expect(p.items.some((r) => r.accountId === ids.foreign)).toBe(false);

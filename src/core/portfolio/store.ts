@@ -91,26 +91,17 @@ export async function dailyBudgetsMicros(
   return new Map(rows.map((r) => [r.accountId, r.micros]));
 }
 
-/** Live issues (open or acknowledged) of the workspace by account and severity. */
-export function liveIssueCounts(
+/**
+ * Live issues (open or acknowledged) of the workspace, counted by account, campaign (null = the whole
+ * account) and severity: the portfolio's issue counts and its campaigns at risk, in one statement.
+ */
+export function liveIssues(
   sql: Sql,
   workspaceId: string,
-): Promise<Array<{ account_id: string; severity: RiskLevel; n: number }>> {
+): Promise<Array<{ account_id: string; campaign_id: string | null; severity: RiskLevel; n: number }>> {
   return sql.all(
-    `SELECT account_id, severity, count(*) AS n FROM issues
-     WHERE workspace_id = ? AND state IN ('open', 'acknowledged') GROUP BY account_id, severity`,
-    [workspaceId],
-  );
-}
-
-/** The campaigns (null = the whole account) of the workspace with a live HIGH or CRITICAL issue. */
-export function seriousIssueScopes(
-  sql: Sql,
-  workspaceId: string,
-): Promise<Array<{ account_id: string; campaign_id: string | null }>> {
-  return sql.all(
-    `SELECT DISTINCT account_id, campaign_id FROM issues
-     WHERE workspace_id = ? AND state IN ('open', 'acknowledged') AND severity IN ('HIGH', 'CRITICAL')`,
+    `SELECT account_id, campaign_id, severity, count(*) AS n FROM issues
+     WHERE workspace_id = ? AND state IN ('open', 'acknowledged') GROUP BY account_id, campaign_id, severity`,
     [workspaceId],
   );
 }

@@ -27,10 +27,10 @@ import {
   type AccountWindowSums,
   campaignWindowSpends,
   dailyBudgetsMicros,
-  liveIssueCounts,
-  seriousIssueScopes,
+  liveIssues,
 } from './store';
 import { goalStatus, type GoalTarget } from './goals';
+import { KeptLines } from '../kept-lines';
 import { accountGoals } from '../goals/store';
 import { accountResultGroups } from '../insights/account-results';
 import type { Revisions } from '../insights/account-figures';
@@ -64,6 +64,11 @@ function daysOf(today: string): AccountDays {
   };
 }
 
+/** Whose list: who reads it decides which accounts are on it. */
+function listKey(ctx: RequestContext): string {
+  return `${ctx.workspaceId}|${ctx.mode}|${ctx.userId ?? ''}|${ctx.keyId ?? ''}`;
+}
+
 function blockedReason(a: AccountLine, capReached: boolean): string | null {
   if (a.connectionStatus === 'token_expired') return 'token expired: reconnect';
   if (a.connectionStatus === 'disconnected') return 'disconnected';
@@ -76,6 +81,8 @@ export function portfolioUseCases(services: AppServices) {
   const { core, sync } = services;
   const { sql, clock, figures } = core;
   const isSyncing = (id: string): boolean => sync.isSyncing(id);
+  // A line (and the sorted list) that did not change since the last read is handed back as it was.
+  const kept = new KeptLines<PortfolioRow>();
 
   /** One account's result groups over a window, kept under its revision. */
   async function resultsOf(
@@ -169,16 +176,16 @@ export function portfolioUseCases(services: AppServices) {
     now: Date,
   ): Promise<PortfolioRow[]> {
     const issues = new Map<string, Record<RiskLevel, number>>();
-    for (const r of await liveIssueCounts(sql, ctx.workspaceId)) {
-      const counts = issues.get(r.account_id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
-      counts[r.severity] = r.n;
-      issues.set(r.account_id, counts);
-    }
+    // The campaigns (null = the whole account) with a live HIGH or CRITICAL issue.
     const atRisk = new Map<string, (string | null)[]>();
-    for (const r of await seriousIssueScopes(sql, ctx.workspaceId)) {
+    for (const r of await liveIssues(sql, ctx.workspaceId)) {
+      const counts = issues.get(r.account_id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
+      counts[r.severity] += r.n;
+      issues.set(r.account_id, counts);
+      if (r.severity !== 'HIGH' && r.severity !== 'CRITICAL') continue;
       const scopes = atRisk.get(r.account_id);
-      if (scopes) scopes.push(r.campaign_id);
-      else atRisk.set(r.account_id, [r.campaign_id]);
+      if (!scopes) atRisk.set(r.account_id, [r.campaign_id]);
+      else if (!scopes.includes(r.campaign_id)) scopes.push(r.campaign_id);
     }
     // Accounts of one time zone share their days: worked out once per zone, not per account.
     const byZone = new Map<string, AccountDays>();
@@ -221,16 +228,19 @@ export function portfolioUseCases(services: AppServices) {
     const results = await accountResultGroups(sql, figures, revisions, (id) => dayOf(id).month);
     const risk = await campaignRisks(revisions, atRisk, dayOf);
     return accounts.map((a) =>
-      rowOf(
-        a,
-        issues,
-        atRisk,
-        dayOf(a.id),
-        sums.get(a.id) ?? undefined,
-        budgets.get(a.id) ?? 0,
-        goals.get(a.id) ?? null,
-        risk.get(a.id) ?? 0,
-        results.get(a.id) ?? [],
+      kept.keep(
+        `${ctx.workspaceId}|${a.id}`,
+        rowOf(
+          a,
+          issues,
+          atRisk,
+          dayOf(a.id),
+          sums.get(a.id) ?? undefined,
+          budgets.get(a.id) ?? 0,
+          goals.get(a.id) ?? null,
+          risk.get(a.id) ?? 0,
+          results.get(a.id) ?? [],
+        ),
       ),
     );
   }
@@ -278,7 +288,7 @@ export function portfolioUseCases(services: AppServices) {
       const items = (await rowsFor(ctx, accounts, revisions, now)).sort(
         (x, y) => y.attention.score - x.attention.score || x.name.localeCompare(y.name),
       );
-      return { generatedAt: now.toISOString(), items };
+      return { generatedAt: now.toISOString(), items: kept.keepList(listKey(ctx), items) };
     },
 
     /** One account: KPIs of the last N days (30 by default) against the N days before, and what to look at. */
