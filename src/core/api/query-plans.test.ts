@@ -202,6 +202,10 @@ async function exercise(t: TestApi, seeded: Awaited<ReturnType<typeof seedPlanWo
   await get('/v1/campaigns');
   // The whole workspace's list by name (both directions), a deep page, and the status filter.
   await get('/v1/campaigns?sort=-name&page=2&page_size=1');
+  // The next pages seek from the anchors the pages before left (both directions).
+  await get('/v1/campaigns?sort=-name&page=3&page_size=1');
+  await get('/v1/campaigns?page=2&page_size=1');
+  await get('/v1/campaigns?page=3&page_size=1');
   await get('/v1/campaigns?status=ACTIVE');
   await get(`/v1/campaigns?account_id=${account.id}&status=ACTIVE`);
   const report = await call(t.url, '/v1/reports', {

@@ -36,6 +36,7 @@ import {
   targetCpaMicros,
   toRows,
 } from './store';
+import { PageAnchors } from './page-anchors';
 import { adSetsOf, adsOf } from './views';
 
 const engines = engineStores();
@@ -226,6 +227,58 @@ async function seed(sql: Sql): Promise<void> {
 const WINDOW = { from: '2026-02-24', to: '2026-03-01' };
 
 describe.each(ENGINES)('read models on %s', (engine) => {
+  it('pages the whole workspace by name from remembered page anchors, and anew once the list changed', async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    // Enough campaigns that pages start past the first: 3 per page over 4 + 14 campaigns.
+    for (let i = 0; i < 14; i++)
+      await sql.run(
+        `INSERT INTO campaigns (id, account_id, platform_campaign_id, name, status, effective_status, objective,
+           buying_type, created_time, updated_time)
+         VALUES (?, ?, ?, ?, 'ACTIVE', 'ACTIVE', 'OUTCOME_SALES', 'AUCTION', ?, ?)`,
+        [`c_n${i}`, i % 2 ? 'act_1' : 'act_2', `p_n${i}`, `Name ${String(i % 7).padStart(2, '0')}`, AT, AT],
+      );
+    const anchors = new PageAnchors();
+    const pageOf = async (sort: string, page: number, kept?: PageAnchors) =>
+      (
+        await campaignPage(
+          sql,
+          CTX,
+          null,
+          { sort, page, pageSize: 3, wholeWorkspace: true },
+          () => WINDOW,
+          () => null,
+          kept,
+        )
+      ).rows.map((r) => r.id);
+    const walk = async (sort: string, pages: number[], kept?: PageAnchors) => {
+      const out: string[][] = [];
+      for (const page of pages) out.push(await pageOf(sort, page, kept));
+      return out;
+    };
+    // In turn, backwards and skipping about: always the pages read without anchors (ties on name by id).
+    const orders = [
+      [1, 2, 3, 4, 5, 6, 7],
+      [7, 5, 6, 2, 4, 1, 3, 7],
+    ];
+    for (const sort of ['name', '-name'])
+      for (const pages of orders) expect(await walk(sort, pages, anchors)).toEqual(await walk(sort, pages));
+    expect((await pageOf('name', 6, anchors)).length).toBe(3);
+    expect(await pageOf('name', 7, anchors)).toEqual([]);
+    // A campaign renamed to the front, and one added: the anchors of the old list no longer apply.
+    await sql.run(`UPDATE campaigns SET name = 'Aaa' WHERE id = 'c_n6'`);
+    await sql.run(
+      `INSERT INTO campaigns (id, account_id, platform_campaign_id, name, status, effective_status, objective,
+         buying_type, created_time, updated_time)
+       VALUES ('c_new', 'act_1', 'p_new', 'Name 03', 'ACTIVE', 'ACTIVE', 'OUTCOME_SALES', 'AUCTION', ?, ?)`,
+      [AT, AT],
+    );
+    for (const sort of ['name', '-name'])
+      expect(await walk(sort, [4, 2, 7, 1], anchors)).toEqual(await walk(sort, [4, 2, 7, 1]));
+    expect((await pageOf('name', 1, anchors))[0]).toBe('c_n6');
+    await close();
+  });
+
   it('pages campaigns by name and by spend, filtered by account and status, with totals and insights', async () => {
     const { sql, close } = await engines.open(engine);
     await seed(sql);

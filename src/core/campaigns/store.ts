@@ -22,6 +22,7 @@ import type { Sql } from '../store/sql';
 import { campaignInsights, type CampaignInsights as StoreInsights } from '../insights';
 import { deriveMetrics } from '../insights/metrics';
 import { microsToAmount } from '../money';
+import type { PageAnchors } from './page-anchors';
 import type { CampaignRow as CampaignBaseRow } from './views';
 
 interface CampaignDbRow {
@@ -325,6 +326,8 @@ export async function campaignPage(
   },
   windowOf: (account: WindowedAccount) => { from: string; to: string },
   comparisonOf?: (account: WindowedAccount) => { from: string; to: string } | null,
+  /** Where pages of the whole workspace by name begin (kept by the caller, one per process). */
+  anchors?: PageAnchors,
 ): Promise<{
   rows: PageRow[];
   total: number;
@@ -337,7 +340,10 @@ export async function campaignPage(
   const listed = accounts ?? (bySpend ? await visibleAccounts(sql, ctx) : null);
   const offset = (filter.page - 1) * filter.pageSize;
   const selection = selectionOf(sql, ctx, listed ?? [], filter);
-  const total = await countSelection(sql, ctx, selection, filter);
+  const { total, version } = await countSelection(sql, ctx, selection, filter);
+  // The list of this reader's scope (workspace and mode) at this version.
+  const anchored =
+    anchors && version !== null ? { anchors, list: `${ctx.workspaceId}|${ctx.mode}|${version}` } : undefined;
   const ids =
     bySpend && listed
       ? await idsBySpend(
@@ -349,7 +355,7 @@ export async function campaignPage(
           filter.pageSize,
           offset,
         )
-      : await idsInOrder(sql, selection, filter.sort, filter.pageSize, offset);
+      : await idsInOrder(sql, selection, filter.sort, filter.pageSize, offset, anchored);
   const byId = new Map(
     (
       await sql.all<CampaignBaseRow & { ad_set_count: number; ad_count: number }>(
@@ -421,35 +427,49 @@ function selectionOf(
   return { sql: parts.join(' AND '), params, wholeWorkspace: filter.wholeWorkspace === true, accountIds };
 }
 
-/** The total of the list: maintained per-account counts unless a status filter needs counting. */
+/**
+ * The total of the list: maintained per-account counts unless a status filter needs counting. The
+ * whole workspace's unfiltered list also gets its version: the number of the scope's accounts and the
+ * sum of their revisions. Accounts and campaigns are never deleted (archived, not removed) and any
+ * write to a campaign moves its account's revision up, so every campaign added or renamed in the
+ * scope, and every account added to it, gives another version (page-anchors.ts keeps anchors under it).
+ */
 async function countSelection(
   sql: Sql,
   ctx: RequestContext,
   selection: Selection,
   filter: { status?: string | undefined },
-): Promise<number> {
-  let row: { n: number } | undefined;
+): Promise<{ total: number; version: string | null }> {
   if (filter.status) {
-    row = await sql.get(`SELECT count(*) AS n FROM campaigns c WHERE ${selection.sql}`, selection.params);
-  } else if (selection.wholeWorkspace) {
+    const row = await sql.get<{ n: number }>(
+      `SELECT count(*) AS n FROM campaigns c WHERE ${selection.sql}`,
+      selection.params,
+    );
+    return { total: row?.n ?? 0, version: null };
+  }
+  if (selection.wholeWorkspace) {
     const scope = accountScope(ctx);
-    row = await sql.get(
-      `SELECT coalesce(sum(a.campaign_count), 0) AS n FROM ad_accounts a WHERE ${scope.sql}`,
+    const row = await sql.get<{ n: number; accounts: number; revisions: number | string }>(
+      `SELECT coalesce(sum(a.campaign_count), 0) AS n, count(*) AS accounts,
+         coalesce(sum(a.revision), 0) AS revisions
+       FROM ad_accounts a WHERE ${scope.sql}`,
       scope.params,
     );
-  } else {
-    row = await sql.get(
-      `SELECT coalesce(sum(campaign_count), 0) AS n FROM ad_accounts WHERE id IN ${jsonValues(sql)}`,
-      [JSON.stringify(selection.accountIds)],
-    );
+    const total = row?.n ?? 0;
+    return { total, version: `${total}:${row?.accounts ?? 0}:${row?.revisions ?? 0}` };
   }
-  return row?.n ?? 0;
+  const row = await sql.get<{ n: number }>(
+    `SELECT coalesce(sum(campaign_count), 0) AS n FROM ad_accounts WHERE id IN ${jsonValues(sql)}`,
+    [JSON.stringify(selection.accountIds)],
+  );
+  return { total: row?.n ?? 0, version: null };
 }
 
 /**
  * A page's IDs in a column order. The whole workspace by name walks campaigns_name_order (sorted,
- * covering), stopping after the page; otherwise the selection is small enough (some accounts) or the
- * order has no index (created/updated time), and SQLite sorts what the selection holds.
+ * covering), stopping after the page, from the nearest page anchor when `anchored` (the list's
+ * version is known); otherwise the selection is small enough (some accounts) or the order has no index
+ * (created/updated time), and the database sorts what the selection holds.
  */
 async function idsInOrder(
   sql: Sql,
@@ -457,16 +477,30 @@ async function idsInOrder(
   sort: string,
   limit: number,
   offset: number,
+  anchored?: { anchors: PageAnchors; list: string },
 ): Promise<string[]> {
   const order = SORT_SQL[sort] ?? (SORT_SQL.name as string);
   const byName = sort === 'name' || sort === '-name';
   // SQLite's planner is told which index walks the name order; PostgreSQL has no such hint.
   const index =
     selection.wholeWorkspace && byName && sql.engine === 'sqlite' ? ' INDEXED BY campaigns_name_order' : '';
-  const rows = await sql.all<{ id: string }>(
-    `SELECT c.id FROM campaigns c${index} WHERE ${selection.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    [...selection.params, limit, offset],
+  if (!byName || !selection.wholeWorkspace || !anchored) {
+    const rows = await sql.all<{ id: string }>(
+      `SELECT c.id FROM campaigns c${index} WHERE ${selection.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      [...selection.params, limit, offset],
+    );
+    return rows.map((r) => r.id);
+  }
+  const list = `${anchored.list}|${sort}`;
+  const from = anchored.anchors.nearest(list, offset);
+  // The anchor's own campaign is the first row from it: the same order's comparison, ties on id.
+  const seek = from ? ` AND (c.name, c.id) ${sort === 'name' ? '>=' : '<='} (?, ?)` : '';
+  const rows = await sql.all<{ id: string; name: string }>(
+    `SELECT c.id, c.name FROM campaigns c${index} WHERE ${selection.sql}${seek} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    [...selection.params, ...(from ? [from.name, from.id] : []), limit, offset - (from?.offset ?? 0)],
   );
+  const first = rows[0];
+  if (first) anchored.anchors.remember(list, { offset, name: first.name, id: first.id });
   return rows.map((r) => r.id);
 }
 

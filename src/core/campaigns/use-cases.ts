@@ -39,6 +39,7 @@ import { adSetsOf, adsOf, campaignBase, toInsights } from './views';
 import { adIssuesOf, deliveryIssuesOf } from './blockers';
 import { campaignChanges } from './changes';
 import type { ChangeEvent } from '../../shared/api/changes';
+import { PageAnchors } from './page-anchors';
 
 export type CampaignInclude = 'adSets' | 'ads' | 'diagnostics' | 'insights';
 
@@ -47,6 +48,7 @@ const money = (micros: number | null): number | null => (micros === null ? null 
 export function campaignUseCases(services: AppServices) {
   const { core, diagnostics } = services;
   const { sql, clock } = core;
+  const anchors = new PageAnchors();
 
   /**
    * The window of a screen's range. With one account, its own "today"; across accounts, the latest
@@ -185,6 +187,7 @@ export function campaignUseCases(services: AppServices) {
         },
         (a) => rangeOf(a).window,
         (a) => rangeOf(a).comparison,
+        anchors,
       );
       const latest = await diagnostics.latestForCampaigns(rows.map((row) => row.id));
       const blockers = await deliveryIssuesOf(
