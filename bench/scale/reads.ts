@@ -55,10 +55,10 @@ export async function sequential(urls: string[], key: string, read: Read, sample
 /**
  * `clients` connections, each sending its next request when its last is answered, for about
  * `seconds` judged from the one-at-a-time median (at least two requests per client, so a read of
- * several seconds still gives figures; at most 400 requests). With several server processes the
- * connections are shared out among them in turn, by one load generator: its percentiles are those of
- * all the requests together (two generators would each give a p99 of half the requests, and the worst
- * of those is nearer the maximum than the p99).
+ * several seconds still gives figures; at most 400 requests), after two untimed requests per client.
+ * With several server processes the connections are shared out among them in turn, by one load
+ * generator: its percentiles are those of all the requests together (two generators would each give a
+ * p99 of half the requests, and the worst of those is nearer the maximum than the p99).
  */
 export async function concurrent(
   urls: string[],
@@ -73,13 +73,18 @@ export async function concurrent(
     400,
     Math.max(clients * 2, Math.round((seconds * 1000 * clients) / Math.max(1, medianMs))),
   );
-  const result = await autocannon({
-    url: urls,
-    connections: clients,
-    amount,
-    timeout: 120,
-    requests: read.paths.map((path) => ({ method: 'GET', path, headers })),
-  });
+  const run = (requests: number) =>
+    autocannon({
+      url: urls,
+      connections: clients,
+      amount: requests,
+      timeout: 120,
+      requests: read.paths.map((path) => ({ method: 'GET', path, headers })),
+    });
+  // Warm-up, not timed: the one-at-a-time requests ran on one of a process's pooled database
+  // connections, and each other connection prepares its statements on its first use.
+  await run(clients * 2);
+  const result = await run(amount);
   const answered = result.requests.total > 0;
   return {
     p50: answered ? result.latency.p50 : NaN,
