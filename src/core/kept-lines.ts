@@ -1,11 +1,19 @@
 // A read model's lines handed back as the very objects of the last read when nothing in them changed.
-// Kept lines are frozen: nobody can change them, so a transport may keep their serialized form
-// (api/json-text.ts) and a 500-account answer is not written out again line by line on every request.
+// Kept lines are frozen all the way down: nobody can change them, so a transport may keep their
+// serialized form (isKept, api/json-text.ts) and a 500-account answer is not written out again line by
+// line on every request.
 
 /** Past this many lines the oldest are let go (a line costs a few KB, its JSON as much again). */
 const MAX_LINES = 20_000;
 /** Lists are kept per reader (workspace, key or user). */
 const MAX_LISTS = 1_000;
+
+/** Lines and lists a KeptLines handed out: deeply frozen, so their JSON never changes. */
+const handedOut = new WeakSet<object>();
+
+export function isKept(value: object): boolean {
+  return handedOut.has(value);
+}
 
 export function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
@@ -50,6 +58,7 @@ export class KeptLines<T extends object> {
       this.lines.delete(this.lines.keys().next().value as string);
     }
     this.lines.set(key, deepFreeze(line));
+    handedOut.add(line);
     return line;
   }
 
@@ -64,6 +73,7 @@ export class KeptLines<T extends object> {
       this.lists.delete(this.lists.keys().next().value as string);
     }
     const list = Object.freeze([...lines]) as T[];
+    handedOut.add(list);
     this.lists.set(key, list);
     return list;
   }

@@ -1,7 +1,9 @@
-// The JSON of an answer as UTF-8 chunks to write in order, reusing the bytes of frozen values already
-// written: a read model's kept lines (kept-lines.ts) are frozen and handed back as the same objects
-// while unchanged, so a long list that did not move (645 KB for 500 accounts) costs a lookup instead of
-// a serialization, a copy into one string and an encoding on every request.
+// The JSON of an answer as UTF-8 chunks to write in order, reusing the bytes of kept values already
+// written: a read model's kept lines (kept-lines.ts) are deeply frozen and handed back as the same
+// objects while unchanged, so a long list that did not move (645 KB for 500 accounts) costs a lookup
+// instead of a serialization, a copy into one string and an encoding on every request.
+import { isKept } from '../kept-lines';
+
 const written = new WeakMap<object, Buffer>();
 
 const OPEN = Buffer.from('{');
@@ -11,12 +13,12 @@ const COMMA = Buffer.from(',');
 /** Appends the JSON of `value` to `chunks` (and returns them). */
 export function jsonChunks(value: unknown, chunks: Buffer[] = []): Buffer[] {
   if (value !== null && typeof value === 'object') {
-    if (Object.isFrozen(value)) {
+    if (isKept(value)) {
       chunks.push(keptBytes(value));
       return chunks;
     }
     // A plain answer around kept values (`{data: {generatedAt, items: kept}}`): member by member.
-    if (!Array.isArray(value) && holdsFrozen(value)) {
+    if (!Array.isArray(value) && holdsKept(value)) {
       chunks.push(OPEN);
       let first = true;
       for (const [name, member] of Object.entries(value)) {
@@ -61,15 +63,15 @@ function listChunks(list: readonly unknown[]): Buffer[] {
 }
 
 /**
- * A frozen value among the members, or among theirs (the envelope's `data`). Only plain objects are
- * looked into, never an unfrozen list (that would walk every answer), nor a value with toJSON.
+ * A kept value among the members, or among theirs (the envelope's `data`). Only plain objects are
+ * looked into, never a list that is not kept (that would walk every answer), nor a value with toJSON.
  */
-function holdsFrozen(value: object, depth = 2): boolean {
+function holdsKept(value: object, depth = 2): boolean {
   if ('toJSON' in value) return false;
   for (const member of Object.values(value)) {
     if (member === null || typeof member !== 'object') continue;
-    if (Object.isFrozen(member)) return true;
-    if (depth > 1 && !Array.isArray(member) && holdsFrozen(member, depth - 1)) return true;
+    if (isKept(member)) return true;
+    if (depth > 1 && !Array.isArray(member) && holdsKept(member, depth - 1)) return true;
   }
   return false;
 }
