@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open';
 import { sqliteSql } from '../store/sql';
+import { KeptLines } from '../kept-lines';
 import { campaignDaily, campaignInsights, deriveMetrics, insightsSummary, previousPeriod } from './index';
+import type { BreakdownLine } from './summary';
 
 let store: Store;
 
@@ -97,6 +99,26 @@ describe('insightsSummary', () => {
     const leaked = await insightsSummary(sqliteSql(store.db), { ...query, campaignIds: ['camp_3'] });
     expect(leaked.totals.spend).toBe(0);
     expect(leaked.breakdown).toEqual([]);
+  });
+
+  it('hands back the breakdown lines of an earlier answer where they read the same, and new ones where not', async () => {
+    const sql = sqliteSql(store.db);
+    const kept = new KeptLines<BreakdownLine>();
+    const first = await insightsSummary(sql, query, undefined, kept);
+    const again = await insightsSummary(sql, query, undefined, kept);
+    expect(again.breakdown).toBe(first.breakdown);
+    expect(Object.isFrozen(first.breakdown[0])).toBe(true);
+    // Another window keeps its own lines.
+    const week = await insightsSummary(sql, { ...query, to: '2026-03-13' }, undefined, kept);
+    expect(week.breakdown).not.toBe(first.breakdown);
+    store.db
+      .prepare(`UPDATE insights_campaign_daily SET conversions = 6 WHERE campaign_id = 'camp_1' AND date = ?`)
+      .run('2026-03-10');
+    const moved = await insightsSummary(sql, query, undefined, kept);
+    expect(moved.breakdown).not.toBe(first.breakdown);
+    expect(moved.breakdown[0]).not.toBe(first.breakdown[0]);
+    expect(moved.breakdown[0]?.conversions).toBe(6);
+    expect(moved.breakdown[1]).toBe(first.breakdown[1]);
   });
 
   it('gives null trends when the previous period is empty, and zeros with nulls on no data', async () => {

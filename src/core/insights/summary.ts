@@ -22,6 +22,7 @@ import type { ReportingCurrency } from '../../shared/api/reporting-currency';
 import { convertersFor, convertTotals, type MicrosConverter } from './currencies';
 import { AccountFigures, type Revisions } from './account-figures';
 import { accountResults } from './account-results';
+import type { KeptLines } from '../kept-lines';
 import {
   campaignLabels,
   daysPerAccount,
@@ -180,8 +181,11 @@ export async function insightsSummary(
   sql: Sql,
   q: InsightsQuery,
   figures: AccountFigures = new AccountFigures(),
+  /** Breakdown lines of earlier answers, handed back where a line reads the same (kept-lines.ts). */
+  kept?: KeptLines<BreakdownLine>,
 ): Promise<InsightsSummary> {
   const compared = q.comparison === undefined ? previousPeriod(q.from, q.to) : q.comparison;
+  const keep = kept ? keeperOf(kept, q, compared) : null;
   const revisions = q.campaignIds ? null : (q.revisions ?? (await figures.revisions(sql, q.accountIds)));
   const parts =
     q.breakdown === 'account' && revisions
@@ -206,8 +210,8 @@ export async function insightsSummary(
     previous: previousOf(accountIds),
   }));
   const [only] = groups;
-  if (groups.length > 1) return acrossCurrencies(q, groups, parts, compared !== null);
-  return buildSummary(q, q.currency, {
+  if (groups.length > 1) return acrossCurrencies(q, groups, parts, compared !== null, keep);
+  return buildSummary(q, q.currency, keep, {
     days: only?.days ?? [],
     previous: compared ? (only?.previous ?? ZERO_TOTALS) : null,
     lines: parts.lines,
@@ -414,6 +418,7 @@ function acrossCurrencies(
   groups: CurrencyGroup[],
   parts: Parts,
   comparing: boolean,
+  keep: Keeper | null,
 ): InsightsSummary {
   const currencyOfAccount = new Map(groups.flatMap((g) => g.accountIds.map((id) => [id, g.currency])));
   const currencyOf = (accountId: string): string => currencyOfAccount.get(accountId) ?? q.currency;
@@ -449,7 +454,7 @@ function acrossCurrencies(
           }));
         }),
       );
-    const summary = buildSummary(q, q.reporting.currency, {
+    const summary = buildSummary(q, q.reporting.currency, keep, {
       days,
       previous,
       lines: parts.lines.map((line) => {
@@ -469,16 +474,15 @@ function acrossCurrencies(
   const previous = comparing
     ? groups.reduce<RawTotals>((sum, g) => (g.previous ? addTotals(sum, g.previous) : sum), ZERO_TOTALS)
     : null;
-  const summary = buildSummary(q, NO_CURRENCY, {
+  const summary = buildSummary(q, NO_CURRENCY, keep, {
     days: addByDate(groups.map((g) => ({ days: g.days, convert: null }))),
     previous,
     lines: parts.lines,
     resultsNow: [],
     resultsBefore: null,
+    // Each line keeps its own currency.
+    lineCurrency: (line) => currencyOf(line.accountId),
   });
-  const lineCurrency = new Map(parts.lines.map((line) => [line.entity.id, currencyOf(line.accountId)]));
-  // The lines were just made for this answer: each gets its currency in place (500 copies cost more).
-  for (const entry of summary.breakdown) entry.currency = lineCurrency.get(entry.entity.id) as string;
   return {
     ...summary,
     totals: { ...summary.totals, spend: 0, cpa: null, roas: null, cpm: null },
@@ -545,12 +549,14 @@ interface Summed {
   lines: Line[];
   resultsNow: ResultTypeRow[];
   resultsBefore: ResultTypeRow[] | null;
+  /** Across currencies without rates: each line's own currency. */
+  lineCurrency?: (line: Line) => string;
 }
 
 const moneyOf = ({ spend, conversions, cpa, roas }: DerivedMetrics) => ({ spend, conversions, cpa, roas });
 
 /** The spec's summary (and its additions) from the window's sums, all in `currency`. */
-function buildSummary(q: InsightsQuery, currency: string, raw: Summed): InsightsSummary {
+function buildSummary(q: InsightsQuery, currency: string, keep: Keeper | null, raw: Summed): InsightsSummary {
   const current = raw.days.reduce<RawTotals>(addTotals, ZERO_TOTALS);
   const byDate = new Map(raw.days.map((row) => [row.date, row]));
   const timeSeries = dateRange(q.from, q.to).map((date) => {
@@ -575,14 +581,16 @@ function buildSummary(q: InsightsQuery, currency: string, raw: Summed): Insights
     .sort((a, b) => b.now.spendMicros - a.now.spendMicros || a.entity.id.localeCompare(b.entity.id))
     .map((line) => {
       const m = deriveMetrics(line.now);
-      return {
+      const made: BreakdownLine = {
         entity: line.entity,
         ...moneyOf(m),
         previous: line.before ? moneyOf(deriveMetrics(line.before)) : null,
         resultType: line.resultType,
         resultName: line.resultName,
         revenue: m.revenue,
+        ...(raw.lineCurrency ? { currency: raw.lineCurrency(line) } : {}),
       };
+      return keep ? keep.line(currency, made) : made;
     });
 
   return {
@@ -592,7 +600,25 @@ function buildSummary(q: InsightsQuery, currency: string, raw: Summed): Insights
     totals: totalsOf(current),
     trends: trendsOf(current, raw.previous),
     timeSeries,
-    breakdown,
+    breakdown: keep ? keep.list(currency, breakdown) : breakdown,
     resultsByType,
+  };
+}
+
+export type BreakdownLine = InsightsSummary['breakdown'][number];
+
+/** Hands back kept breakdown lines (and lists) of one window and comparison, per currency shown. */
+interface Keeper {
+  line(currency: string, line: BreakdownLine): BreakdownLine;
+  list(currency: string, lines: BreakdownLine[]): BreakdownLine[];
+}
+
+function keeperOf(kept: KeptLines<BreakdownLine>, q: InsightsQuery, compared: Window | null): Keeper {
+  // The key only finds a line's earlier self; whether it is handed back is the lines' comparison.
+  const window = `${q.from}|${q.to}|${compared ? `${compared.from}|${compared.to}` : '-'}`;
+  return {
+    line: (currency, line) => kept.keep(`${window}|${currency}|${line.entity.type}|${line.entity.id}`, line),
+    list: (currency, lines) =>
+      kept.keepList(`${window}|${currency}|${lines.length}|${lines[0]?.entity.id ?? ''}`, lines),
   };
 }

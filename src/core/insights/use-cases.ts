@@ -19,6 +19,8 @@ import type { DateRangeSpec } from '../../shared/date-ranges';
 import { firstInsightDates } from './index';
 import { reportingCurrencyOf } from '../settings/use-cases';
 import { insightsSummary, type BreakdownLevel, type InsightsSummary } from './index';
+import type { BreakdownLine } from './summary';
+import { KeptLines } from '../kept-lines';
 
 /** Shown when nothing is selected (no visible account): the summary is all zeros anyway. */
 const EMPTY_CURRENCY = 'USD';
@@ -42,6 +44,8 @@ export interface SummaryInput {
 
 export function insightUseCases(services: AppServices) {
   const { sql, clock, figures } = services.core;
+  // A breakdown line that reads as it did in an earlier answer is that line, its JSON kept with it.
+  const kept = new KeptLines<BreakdownLine>();
   return {
     async summary(ctx: RequestContext, input: SummaryInput): Promise<InsightsSummary> {
       // An explicit range is checked first: its error (invalid_date_range) comes before any lookup.
@@ -132,6 +136,7 @@ export function insightUseCases(services: AppServices) {
           ...(comparison !== undefined ? { comparison } : {}),
         },
         figures,
+        kept,
       );
     },
   };
