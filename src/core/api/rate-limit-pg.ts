@@ -14,6 +14,8 @@ import {
 // The sweep leaves a spare window: processes' clocks differ a little, and a row one process thinks
 // expired may still be inside another's window.
 const KEPT_MS = 2 * WINDOW_MS;
+/** The advisory lock class of a key's windows ("ADRL", as rate_limit_take takes it: migration 0008). */
+const KEY_LOCK_CLASS = 1094996556;
 
 /** A counter's requests in the window before this one, and the oldest of them (null: none). */
 interface CounterUsage {
@@ -61,22 +63,37 @@ export class PgRateLimiter implements RateLimitCounters {
 
   async forget(keyId: string): Promise<void> {
     try {
-      await this.pool.query('DELETE FROM team_rate_limit_requests WHERE key_id = $1', [keyId]);
+      // Under the key's lock (as a take holds it), so that no take counts one table without the other.
+      await this.pool.query(
+        `WITH held AS (SELECT pg_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext($1))),
+           requests AS (DELETE FROM team_rate_limit_requests WHERE key_id = $1 AND EXISTS (SELECT 1 FROM held))
+         DELETE FROM team_rate_limit_totals WHERE key_id = $1 AND EXISTS (SELECT 1 FROM held)`,
+        [keyId],
+      );
     } catch (error) {
       throw pgFailure(error, 'forgetting rate-limit windows');
     }
   }
 
   /**
-   * Deletes requests no process counts any more, keys long idle included; each process does it once a
-   * window. SKIP LOCKED: two processes sweeping together never wait for (or deadlock on) each other.
+   * Deletes requests no process counts any more, of keys long idle (a busy key's takes delete their
+   * own), and takes them off their keys' totals; each process does it once a window. Only keys whose
+   * lock it gets at once: it never waits for a take (nor another sweep), and a take of a key it holds
+   * waits until both tables agree again.
    */
   async sweep(now = this.clock.now().getTime()): Promise<void> {
     this.sweptAt = now;
     try {
       await this.pool.query(
-        `DELETE FROM team_rate_limit_requests WHERE ctid = ANY (ARRAY(
-           SELECT ctid FROM team_rate_limit_requests WHERE made_at <= $1 FOR UPDATE SKIP LOCKED))`,
+        `WITH gone AS (
+           DELETE FROM team_rate_limit_requests WHERE ctid = ANY (ARRAY(
+             SELECT r.ctid FROM (
+               SELECT ctid, key_id FROM team_rate_limit_requests WHERE made_at <= $1 OFFSET 0) r
+             WHERE pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext(r.key_id))))
+           RETURNING key_id, counter),
+         counted AS (SELECT key_id, counter, count(*)::integer AS n FROM gone GROUP BY key_id, counter)
+         UPDATE team_rate_limit_totals t SET requests = t.requests - c.n FROM counted c
+         WHERE t.key_id = c.key_id AND t.counter = c.counter`,
         [now - KEPT_MS],
       );
     } catch (error) {

@@ -20,6 +20,7 @@ const TEAM_ONLY_TABLES = new Set([
   'schema_migrations',
   'report_files',
   'team_rate_limit_requests',
+  'team_rate_limit_totals',
   'team_event_payloads',
   'job_leases',
   'ad_account_pacing',
