@@ -363,12 +363,39 @@ describe.each(ENGINES)('read models on %s', (engine) => {
     await close();
   });
 
+  it("finds each campaign's newest completed diagnostic in a long history, past newer unfinished ones", async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    const add = (id: string, status: string, completedAt: string | null) =>
+      sql.run(
+        `INSERT INTO diagnostics (id, workspace_id, account_id, campaign_id, status, date_from, date_to, risk_level,
+           issues_detected, created_at, completed_at) VALUES (?, 'ws_a', 'act_1', 'c_beta', ?, '2026-02-01', '2026-02-28', 'LOW', 1, ?, ?)`,
+        [id, status, AT, completedAt],
+      );
+    // A diagnosis after every sync: 40 completed, the last two at the same instant (the higher ID wins).
+    for (let i = 0; i < 40; i++)
+      await add(
+        `hist_${String(i).padStart(2, '0')}`,
+        'completed',
+        `2026-03-01T${String(i % 24).padStart(2, '0')}:${String(Math.floor(i / 24)).padStart(2, '0')}:00Z`,
+      );
+    await add('hist_zz', 'completed', '2026-03-01T23:59:00Z');
+    await add('hist_zy', 'completed', '2026-03-01T23:59:00Z');
+    await add('hist_failed', 'failed', '2026-03-02T00:00:00Z');
+    await add('hist_running', 'running', null);
+    const latest = await latestDiagnostics(sql, ['c_beta', 'c_gamma']);
+    expect(latest.get('c_beta')?.id).toBe('hist_zz');
+    expect(latest.get('c_gamma')?.id).toBe('diag_2');
+    expect((await latestDiagnostics(sql, [])).size).toBe(0);
+    await close();
+  });
+
   it('reads the table rows, the latest diagnostic per campaign, the detail and its blockers', async () => {
     const { sql, close } = await engines.open(engine);
     await seed(sql);
     const rows = await campaignRows(sql, CTX, 'AND c.account_id = ?', ['act_1']);
     expect(rows.map((r) => r.id)).toEqual(['c_alpha', 'c_beta', 'c_gamma']);
-    const latest = await latestDiagnostics(sql, CTX);
+    const latest = await latestDiagnostics(sql, ['c_alpha', 'c_beta', 'c_gamma', 'c_unknown']);
     expect(latest.get('c_gamma')).toEqual({
       id: 'diag_2',
       riskLevel: 'HIGH',
@@ -378,7 +405,7 @@ describe.each(ENGINES)('read models on %s', (engine) => {
     expect(latest.get('c_beta')?.id).toBe('diag_4');
     expect(latest.has('c_alpha')).toBe(false);
     const metrics = await campaignInsightsInWindows(sql, [{ accountId: 'act_1', ...WINDOW }]);
-    const table = await toRows(sql, CTX, rows, metrics, null);
+    const table = await toRows(sql, rows, metrics, null);
     expect(table.map((r) => [r.id, r.spend, r.adSetCount, r.latestDiagnostic?.riskLevel ?? null])).toEqual([
       ['c_alpha', 0, 0, null],
       ['c_beta', 4_500_000_000, 1, 'MEDIUM'],

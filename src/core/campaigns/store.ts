@@ -17,7 +17,7 @@ import {
   type RequestContext,
   type VisibleAccount,
 } from '../identity/access';
-import { jsonValues } from '../store/dialect';
+import { jsonEach, jsonValues, unindexed } from '../store/dialect';
 import type { Sql } from '../store/sql';
 import { campaignInsights, type CampaignInsights as StoreInsights } from '../insights';
 import { deriveMetrics } from '../insights/metrics';
@@ -67,11 +67,17 @@ export function campaignRows(
   );
 }
 
-/** The newest finished diagnostic per campaign, in one query. */
+/**
+ * The newest completed diagnostic of each campaign, in one statement: one probe of the
+ * (campaign_id, completed_at) index per campaign, read from its newest end and stopped at the first
+ * completed one. A campaign re-diagnosed after every sync has a long history; the page's 20
+ * campaigns, or one campaign's screen, must not read it all (nor the workspace's).
+ */
 export async function latestDiagnostics(
   sql: Sql,
-  ctx: RequestContext,
+  campaignIds: readonly string[],
 ): Promise<Map<string, LatestDiagnostic>> {
+  if (campaignIds.length === 0) return new Map();
   const rows = await sql.all<{
     id: string;
     campaign_id: string;
@@ -79,12 +85,13 @@ export async function latestDiagnostics(
     issues_detected: number;
     completed_at: string | null;
   }>(
-    `SELECT id, campaign_id, risk_level, issues_detected, completed_at FROM (
-       SELECT d.*, ROW_NUMBER() OVER (PARTITION BY campaign_id ORDER BY completed_at DESC NULLS LAST, id DESC) AS n
-       FROM diagnostics d
-       WHERE workspace_id = ? AND campaign_id IS NOT NULL AND status = 'completed') latest
-     WHERE n = 1`,
-    [ctx.workspaceId],
+    `SELECT d.id, d.campaign_id, d.risk_level, d.issues_detected, d.completed_at FROM diagnostics d
+     WHERE d.id IN (
+       SELECT (SELECT x.id FROM diagnostics x
+               WHERE x.campaign_id = value AND ${unindexed(sql, 'x.status')} = 'completed'
+               ORDER BY x.completed_at DESC, x.id DESC LIMIT 1)
+       FROM ${jsonEach(sql)})`,
+    [JSON.stringify(campaignIds)],
   );
   return new Map(
     rows.map((r) => [
@@ -130,12 +137,14 @@ function metricsOf(m: StoreInsights | undefined): CampaignMetrics {
 /** Campaign rows with their metrics over the range and, when compared, over the comparison period. */
 export async function toRows(
   sql: Sql,
-  ctx: RequestContext,
   rows: CampaignDbRow[],
   metrics: Map<string, StoreInsights>,
   previous: Map<string, StoreInsights> | null,
 ): Promise<CampaignRow[]> {
-  const latest = await latestDiagnostics(sql, ctx);
+  const latest = await latestDiagnostics(
+    sql,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     platformCampaignId: r.platform_campaign_id,

@@ -303,7 +303,7 @@ export function campaignUseCases(services: AppServices) {
       return {
         dateRange: ranges.reference.window,
         comparison: ranges.reference.comparison,
-        items: await toRows(sql, ctx, rows, metrics, previous),
+        items: await toRows(sql, rows, metrics, previous),
       };
     },
 
@@ -325,7 +325,6 @@ export function campaignUseCases(services: AppServices) {
       const campaign = (
         await toRows(
           sql,
-          ctx,
           [row],
           await campaignInsights(sql, [row.id], from, to, [row.account_id]),
           compared

@@ -15,8 +15,10 @@ import { newId } from '../ids';
 import type { RequestContext } from '../identity/access';
 import { IDLE_STOP_MS, JobThread } from '../jobs/thread';
 import { issuesTracked } from '../issues/tracker';
-import { jsonValues, unindexed } from '../store/dialect';
-import { isUniqueViolation, type Sql } from '../store/sql';
+import { jsonValues } from '../store/dialect';
+import { latestDiagnostics } from '../campaigns/store';
+import type { LatestDiagnostic } from '../../shared/ipc/types';
+import { isUniqueViolation } from '../store/sql';
 import { recordFeedback, setProfile, getProfile, type ActionKind } from './andromeda';
 import {
   computeDiagnosis,
@@ -321,40 +323,9 @@ export class DiagnosticsService {
     return { items: rows.map(toListItem), total };
   }
 
-  /**
-   * The newest completed campaign diagnostic of each campaign (for the campaign list's latestDiagnostic).
-   * `unindexed` keeps SQLite on the (campaign_id, completed_at) index rather than the status one.
-   */
-  async latestForCampaigns(
-    campaignIds: string[],
-  ): Promise<
-    Map<
-      string,
-      { id: string; riskLevel: RiskLevel | null; issuesDetected: number; completedAt: string | null }
-    >
-  > {
-    const out = new Map<
-      string,
-      { id: string; riskLevel: RiskLevel | null; issuesDetected: number; completedAt: string | null }
-    >();
-    if (campaignIds.length === 0) return out;
-    const rows = await this.sql.all<{
-      campaign_id: string;
-      id: string;
-      risk_level: RiskLevel | null;
-      issues_detected: number;
-      completed_at: string | null;
-    }>(latestText(this.sql), [JSON.stringify(campaignIds)]);
-    for (const r of rows) {
-      if (out.has(r.campaign_id)) continue;
-      out.set(r.campaign_id, {
-        id: r.id,
-        riskLevel: r.risk_level,
-        issuesDetected: r.issues_detected,
-        completedAt: r.completed_at,
-      });
-    }
-    return out;
+  /** The newest completed diagnostic of each campaign (for the campaign list's latestDiagnostic). */
+  latestForCampaigns(campaignIds: string[]): Promise<Map<string, LatestDiagnostic>> {
+    return latestDiagnostics(this.sql, campaignIds);
   }
 
   /**
@@ -442,13 +413,4 @@ export class DiagnosticsService {
     if (!owned) throw new AppError('not_found', `Diagnostic ${input.diagnosticId} was not found.`);
     return recordFeedback(this.sql, { ...input, userId, now: this.now() });
   }
-}
-
-const LATEST: Partial<Record<Sql['engine'], string>> = {};
-/** The completed diagnostics of some campaigns, each campaign's newest first. */
-function latestText(sql: Sql): string {
-  return (LATEST[sql.engine] ??= `SELECT d.campaign_id, d.id, d.risk_level, d.issues_detected, d.completed_at
-     FROM diagnostics d
-     WHERE d.campaign_id IN ${jsonValues(sql)} AND ${unindexed(sql, 'd.status')} = 'completed'
-     ORDER BY d.campaign_id, d.completed_at DESC, d.id DESC`);
 }
