@@ -137,7 +137,21 @@ describe('DiagnosticsService', () => {
       id: created.id,
       issuesDetected: 2,
     });
-    // Estimates now come from measured run times.
+    // Estimates now come from measured run times: this workspace's, not another's slower runs since.
+    const other = seedWorkspace(core.db);
+    core.db
+      .prepare(
+        `INSERT INTO diagnostics (id, workspace_id, account_id, status, date_from, date_to, created_at,
+           completed_at, processing_time_ms) VALUES ('diag_other', ?, ?, 'completed', ?, ?, ?, ?, 600000)`,
+      )
+      .run(
+        other.workspaceId,
+        other.accountId,
+        FROM,
+        TODAY,
+        '2999-01-01T00:00:00.000Z',
+        '2999-01-01T00:00:00.000Z',
+      );
     const next = await service.create(ctx(), {
       accountId: ws.accountId,
       campaignId,

@@ -15,7 +15,7 @@ import { newId } from '../ids';
 import type { RequestContext } from '../identity/access';
 import { IDLE_STOP_MS, JobThread } from '../jobs/thread';
 import { issuesTracked } from '../issues/tracker';
-import { jsonValues } from '../store/dialect';
+import { jsonValues, unindexed } from '../store/dialect';
 import { latestDiagnostics } from '../campaigns/store';
 import type { LatestDiagnostic } from '../../shared/ipc/types';
 import { isUniqueViolation } from '../store/sql';
@@ -189,7 +189,7 @@ export class DiagnosticsService {
       }
       throw error;
     }
-    const estimatedCompletionSeconds = await this.estimateSeconds();
+    const estimatedCompletionSeconds = await this.estimateSeconds(ctx.workspaceId);
     this.emit(ctx.workspaceId, id, input.campaignId, 'pending', null);
     this.enqueue(id);
     return { id, campaignId: input.campaignId, status: 'pending', createdAt, estimatedCompletionSeconds };
@@ -204,11 +204,18 @@ export class DiagnosticsService {
     return detail;
   }
 
-  /** Seconds from the mean of the last 20 processing times, times the jobs ahead in the queue. */
-  private async estimateSeconds(): Promise<number> {
+  /**
+   * Seconds from the mean of the workspace's last 20 processing times (its newest completed
+   * diagnostics), times the jobs ahead in the queue. Read from the newest end of
+   * (workspace_id, created_at) and stopped after 20: the table keeps every diagnostic ever run, and
+   * an automatic re-diagnosis creates hundreds at once.
+   */
+  private async estimateSeconds(workspaceId: string): Promise<number> {
     const row = await this.sql.get<{ ms: number | null }>(
       `SELECT AVG(processing_time_ms) AS ms FROM (SELECT processing_time_ms FROM diagnostics
-       WHERE status = 'completed' AND processing_time_ms IS NOT NULL ORDER BY completed_at DESC LIMIT 20) AS recent`,
+       WHERE workspace_id = ? AND ${unindexed(this.sql, 'status')} = 'completed' AND processing_time_ms IS NOT NULL
+       ORDER BY created_at DESC LIMIT 20) AS recent`,
+      [workspaceId],
     );
     const perJob = row?.ms ?? 1000;
     const ahead = this.jobs.queued + (this.jobs.active ? 1 : 0) + 1;

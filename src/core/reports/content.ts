@@ -23,7 +23,7 @@ import { translator, type MessageKey, type Translate } from '../../shared/report
 import { campaignInsights, insightsSummary, previousPeriod } from '../insights';
 import { round2 } from '../insights/metrics';
 import { getWorkspaceOwner } from '../identity/users';
-import { jsonValues } from '../store/dialect';
+import { jsonEach, jsonValues, unindexed } from '../store/dialect';
 import type { Sql } from '../store/sql';
 import { kpiTiles, previousCampaigns } from './kpis';
 import { goalsAgainstActuals } from './goals';
@@ -206,14 +206,21 @@ async function latestDiagnostics(
   to: string,
   t: Translate,
 ): Promise<Map<string, ReportDiagnostic>> {
+  // The newest one of each campaign and the account's newest, by one probe each from the newest end of
+  // their (…, completed_at) index: diagnostics pile up (one per sync that revised a campaign), and a
+  // report must not read every result of its range.
+  const inRange = `${unindexed(sql, 'x.status')} = 'completed' AND x.completed_at IS NOT NULL
+    AND x.workspace_id = ? AND x.account_id = ? AND x.date_to >= ? AND x.date_from <= ?
+    ORDER BY x.completed_at DESC, x.id DESC LIMIT 1`;
   const rows = await sql.all<DiagnosticRow>(
     `SELECT id, campaign_id, risk_level, summary, result, date_from, date_to, completed_at
        FROM diagnostics
-      WHERE workspace_id = ? AND account_id = ? AND status = 'completed' AND completed_at IS NOT NULL
-        AND (campaign_id IS NULL OR campaign_id IN ${jsonValues(sql)})
-        AND date_to >= ? AND date_from <= ?
+      WHERE id IN (
+        SELECT (SELECT x.id FROM diagnostics x WHERE x.campaign_id = value AND ${inRange}) FROM ${jsonEach(sql)}
+        UNION ALL
+        SELECT (SELECT x.id FROM diagnostics x WHERE x.campaign_id IS NULL AND ${inRange}))
       ORDER BY completed_at DESC, id DESC`,
-    [workspaceId, accountId, JSON.stringify(campaignIds), from, to],
+    [workspaceId, accountId, from, to, JSON.stringify(campaignIds), workspaceId, accountId, from, to],
   );
   const out = new Map<string, ReportDiagnostic>();
   const accountLevel = rows.filter((row) => row.campaign_id === null);
