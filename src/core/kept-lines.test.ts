@@ -32,6 +32,12 @@ describe('KeptLines', () => {
     }).toThrow(TypeError);
   });
 
+  it('freezes a kept line all the way down, past members frozen on top only', () => {
+    const kept = new KeptLines<{ goal: { target: { value: number } } }>();
+    const line = kept.keep('a', { goal: Object.freeze({ target: { value: 1 } }) });
+    expect(Object.isFrozen(line.goal.target)).toBe(true);
+  });
+
   it('hands back the kept list while it holds the same lines in the same order', () => {
     const kept = new KeptLines<{ id: string }>();
     const a = kept.keep('a', { id: 'a' });

@@ -15,10 +15,14 @@ export function isKept(value: object): boolean {
   return handedOut.has(value);
 }
 
+/**
+ * Freezes a JSON-like value and everything in it. It walks even into what is frozen already: a value
+ * frozen elsewhere may be frozen on top only, with members that still change.
+ */
 export function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  if (value === null || typeof value !== 'object') return value;
   for (const member of Object.values(value)) deepFreeze(member);
-  return Object.freeze(value);
+  return Object.isFrozen(value) ? value : Object.freeze(value);
 }
 
 /**
