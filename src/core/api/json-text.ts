@@ -2,13 +2,33 @@
 // written: a read model's kept lines (kept-lines.ts) are deeply frozen and handed back as the same
 // objects while unchanged, so a long list that did not move (645 KB for 500 accounts) costs a lookup
 // instead of a serialization, a copy into one string and an encoding on every request.
+import type { Writable } from 'node:stream';
 import { isKept } from '../kept-lines';
 
 const written = new WeakMap<object, Buffer>();
 
 const OPEN = Buffer.from('{');
 const CLOSE = Buffer.from('}');
+const OPEN_LIST = Buffer.from('[');
+const CLOSE_LIST = Buffer.from(']');
 const COMMA = Buffer.from(',');
+
+/** The chunks' total length in bytes (their content-length). */
+export function byteLength(chunks: readonly Buffer[]): number {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  return length;
+}
+
+/**
+ * Writes the chunks and ends the response, in one packet: corked, kept bodies and lines are written as
+ * they are, not copied together (end() uncorks).
+ */
+export function endWithChunks(res: Writable, chunks: readonly Buffer[]): void {
+  res.cork();
+  for (const chunk of chunks) if (chunk.length > 0) res.write(chunk);
+  res.end();
+}
 
 /** Appends the JSON of `value` to `chunks` (and returns them). */
 export function jsonChunks(value: unknown, chunks: Buffer[] = []): Buffer[] {
@@ -53,12 +73,12 @@ function keptBytes(value: object): Buffer {
 }
 
 function listChunks(list: readonly unknown[]): Buffer[] {
-  const chunks: Buffer[] = [Buffer.from('[')];
+  const chunks: Buffer[] = [OPEN_LIST];
   list.forEach((item, i) => {
     if (i > 0) chunks.push(COMMA);
     jsonChunks(item === undefined || typeof item === 'function' ? null : item, chunks);
   });
-  chunks.push(Buffer.from(']'));
+  chunks.push(CLOSE_LIST);
   return chunks;
 }
 

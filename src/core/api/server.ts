@@ -13,7 +13,7 @@ import type { App } from '../app';
 import { Admission, type AdmissionOptions } from './admission';
 import { Authenticator } from './auth';
 import { describeError, describeZodError, isJsonContentType, parseQuery, readBody, sendError } from './http';
-import { jsonChunks } from './json-text';
+import { byteLength, endWithChunks, jsonChunks } from './json-text';
 import { RateLimiter, type RateLimitCounters } from './rate-limit';
 import { ResponseCache } from './response-cache';
 import { Router, type Route, type RouteResult } from './route';
@@ -36,19 +36,13 @@ function writeFragment(
   fragment: readonly Buffer[],
   remaining: number,
 ): void {
-  const tail = `,"meta":{"remaining_requests":${remaining}}}`;
-  let length = tail.length;
-  for (const chunk of fragment) length += chunk.length;
+  const chunks = [...fragment, Buffer.from(`,"meta":{"remaining_requests":${remaining}}}`)];
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': length,
+    'content-length': byteLength(chunks),
     'cache-control': 'no-store',
   });
-  // One packet for all parts: kept bodies and lines are written as they are, not copied together.
-  res.cork();
-  for (const chunk of fragment) if (chunk.length > 0) res.write(chunk);
-  res.end(tail);
-  process.nextTick(() => res.uncork());
+  endWithChunks(res, chunks);
 }
 
 export interface ApiServerOptions {

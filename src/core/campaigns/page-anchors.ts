@@ -22,18 +22,7 @@ export class PageAnchors {
   nearest(list: string, offset: number): Anchor | null {
     const anchors = this.lists.get(list);
     if (!anchors) return null;
-    let low = 0;
-    let high = anchors.length - 1;
-    let found: Anchor | null = null;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const anchor = anchors[middle] as Anchor;
-      if (anchor.offset <= offset) {
-        found = anchor;
-        low = middle + 1;
-      } else high = middle - 1;
-    }
-    return found;
+    return anchors[after(anchors, offset) - 1] ?? null;
   }
 
   remember(list: string, anchor: Anchor): void {
@@ -43,10 +32,20 @@ export class PageAnchors {
       anchors = [];
       this.lists.set(list, anchors);
     }
-    const at = anchors.findIndex((a) => a.offset >= anchor.offset);
-    if (at >= 0 && anchors[at]?.offset === anchor.offset) return;
-    if (anchors.length >= MAX_ANCHORS_PER_LIST) return;
-    if (at < 0) anchors.push(anchor);
-    else anchors.splice(at, 0, anchor);
+    const at = after(anchors, anchor.offset);
+    if (anchors[at - 1]?.offset === anchor.offset || anchors.length >= MAX_ANCHORS_PER_LIST) return;
+    anchors.splice(at, 0, anchor);
   }
+}
+
+/** The index of the first anchor past `offset` (anchors are in offset order): a binary search. */
+function after(anchors: readonly Anchor[], offset: number): number {
+  let low = 0;
+  let high = anchors.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((anchors[middle] as Anchor).offset <= offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

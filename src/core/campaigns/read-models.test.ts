@@ -31,11 +31,11 @@ import {
   campaignRows,
   campaignWithAccount,
   firstInsightDate,
-  latestDiagnostics,
   screenAdSetsAndAds,
   targetCpaMicros,
   toRows,
 } from './store';
+import { latestDiagnostics } from '../diagnostics/latest';
 import { PageAnchors } from './page-anchors';
 import { adSetsOf, adsOf } from './views';
 

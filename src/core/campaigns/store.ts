@@ -1,14 +1,7 @@
 // The campaign read models' SQL: the /v1 list page (sorted, filtered, per-account insight windows),
-// the screens' table and detail (ad sets and ads with their metrics), and the latest diagnostic per
-// campaign, each computed set-based so 1,000 rows stay cheap.
-import type {
-  AdSetView,
-  AdView,
-  CampaignMetrics,
-  CampaignRow,
-  LatestDiagnostic,
-  RiskLevel,
-} from '../../shared/ipc/types';
+// the screens' table and detail (ad sets and ads with their metrics) with each campaign's latest
+// diagnostic (diagnostics/latest.ts), each computed set-based so 1,000 rows stay cheap.
+import type { AdSetView, AdView, CampaignMetrics, CampaignRow } from '../../shared/ipc/types';
 import { effectiveGoal, goalsOf } from '../goals/store';
 import {
   accountScope,
@@ -17,7 +10,8 @@ import {
   type RequestContext,
   type VisibleAccount,
 } from '../identity/access';
-import { jsonEach, jsonValues, unindexed } from '../store/dialect';
+import { jsonValues } from '../store/dialect';
+import { latestDiagnostics } from '../diagnostics/latest';
 import type { Sql } from '../store/sql';
 import { campaignInsights, type CampaignInsights as StoreInsights } from '../insights';
 import { deriveMetrics } from '../insights/metrics';
@@ -64,40 +58,6 @@ export function campaignRows(
        WHERE a.workspace_id = ? ${where}
        ORDER BY c.name, c.id`,
     [ctx.workspaceId, ...params],
-  );
-}
-
-/**
- * The newest completed diagnostic of each campaign, in one statement: one probe of the
- * (campaign_id, completed_at) index per campaign, read from its newest end and stopped at the first
- * completed one. A campaign re-diagnosed after every sync has a long history; the page's 20
- * campaigns, or one campaign's screen, must not read it all (nor the workspace's).
- */
-export async function latestDiagnostics(
-  sql: Sql,
-  campaignIds: readonly string[],
-): Promise<Map<string, LatestDiagnostic>> {
-  if (campaignIds.length === 0) return new Map();
-  const rows = await sql.all<{
-    id: string;
-    campaign_id: string;
-    risk_level: RiskLevel | null;
-    issues_detected: number;
-    completed_at: string | null;
-  }>(
-    `SELECT d.id, d.campaign_id, d.risk_level, d.issues_detected, d.completed_at FROM diagnostics d
-     WHERE d.id IN (
-       SELECT (SELECT x.id FROM diagnostics x
-               WHERE x.campaign_id = value AND ${unindexed(sql, 'x.status')} = 'completed'
-               ORDER BY x.completed_at DESC, x.id DESC LIMIT 1)
-       FROM ${jsonEach(sql)})`,
-    [JSON.stringify(campaignIds)],
-  );
-  return new Map(
-    rows.map((r) => [
-      r.campaign_id,
-      { id: r.id, riskLevel: r.risk_level, issuesDetected: r.issues_detected, completedAt: r.completed_at },
-    ]),
   );
 }
 

@@ -1,7 +1,7 @@
 // Small HTTP helpers of the dashboard: JSON in and out, cookies, and the security headers every
 // dashboard response carries.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonChunks } from '../api/json-text';
+import { byteLength, endWithChunks, jsonChunks } from '../api/json-text';
 import { AppError } from '../errors';
 
 /** The renderer loads only its own files and talks only to its own origin. */
@@ -35,14 +35,11 @@ export function sendJson(
   const chunks = jsonChunks(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': chunks.reduce((sum, chunk) => sum + chunk.length, 0),
+    'Content-Length': byteLength(chunks),
     'Cache-Control': 'no-store',
     ...headers,
   });
-  res.cork();
-  for (const chunk of chunks) res.write(chunk);
-  res.end();
-  process.nextTick(() => res.uncork());
+  endWithChunks(res, chunks);
 }
 
 export function sendError(res: ServerResponse, status: number, type: string, message: string): void {

@@ -16,7 +16,7 @@ import type { RequestContext } from '../identity/access';
 import { IDLE_STOP_MS, JobThread } from '../jobs/thread';
 import { issuesTracked } from '../issues/tracker';
 import { jsonValues, unindexed } from '../store/dialect';
-import { latestDiagnostics } from '../campaigns/store';
+import { latestDiagnostics } from './latest';
 import type { LatestDiagnostic } from '../../shared/ipc/types';
 import { isUniqueViolation } from '../store/sql';
 import { recordFeedback, setProfile, getProfile, type ActionKind } from './andromeda';
