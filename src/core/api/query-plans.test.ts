@@ -261,6 +261,12 @@ async function exercise(t: TestApi, seeded: Awaited<ReturnType<typeof seedPlanWo
   await t.app.use.diagnostics.history(ctx, { accountId: account.id });
   await t.app.use.diagnostics.changes(ctx, diagnosticId);
   await t.app.use.diagnostics.evidence(ctx, diagnosticId);
+  // A month-old automatic diagnosis: the watcher's pass thins it (every statement of the thinning).
+  await t.app.core.sql.run(
+    `INSERT INTO diagnostics (id, workspace_id, account_id, status, date_from, date_to, created_at, completed_at,
+       trigger) VALUES ('diag_old', ?, ?, 'completed', '2026-01-10', '2026-02-06', ?, ?, 'automatic')`,
+    [workspaceId, account.id, '2026-02-07T10:00:00.000Z', '2026-02-07T10:01:00.000Z'],
+  );
   await t.app.watcher.tick();
   await t.app.watcher.judgeNewData();
 }

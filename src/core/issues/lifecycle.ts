@@ -189,6 +189,9 @@ export async function reconcileIssues(core: Core, findings: DiagnosisFindings): 
       await updateIssue(tx, row);
       changes.push({ issueId: row.id, change: 'resolved', row });
     }
+    // The issues' histories name this diagnosis: it outlives the thinning of old ones (watch/retention.ts).
+    if (changes.length > 0)
+      await tx.run(`UPDATE diagnostics SET retained = 1 WHERE id = ?`, [findings.diagnosticId]);
   });
   for (const change of changes) announce(core, change);
   return changes;

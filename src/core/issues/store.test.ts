@@ -206,12 +206,20 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
         judgedCampaignIds: [null, 'cmp_1'],
         found: issues,
       });
+    for (const id of ['diag_1', 'diag_2', 'diag_2b', 'diag_3', 'diag_4'])
+      await sql.run(
+        `INSERT INTO diagnostics (id, workspace_id, account_id, status, date_from, date_to, created_at, trigger)
+         VALUES (?, 'ws_a', 'acc_1', 'completed', '2026-03-01', '2026-03-09', ?, 'automatic')`,
+        [id, AT],
+      );
     const changes = async (p: ReturnType<typeof diagnose>) => (await p).map((c) => c.change);
     expect(await changes(diagnose(AT, 'diag_1', found('MEDIUM'), found('LOW', null)))).toEqual([
       'opened',
       'opened',
     ]);
     expect(await changes(diagnose(AT, 'diag_2', found('HIGH'), found('LOW', null)))).toEqual(['worsened']);
+    // Nothing changed: no history names this diagnosis, so old history may thin it (watch/retention.ts).
+    expect(await changes(diagnose(AT, 'diag_2b', found('HIGH'), found('LOW', null)))).toEqual([]);
     expect(await changes(diagnose('2026-03-11T00:00:00.000Z', 'diag_3', found('LOW', null)))).toEqual([
       'resolved',
     ]);
@@ -234,6 +242,16 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
       'worsened',
       'resolved',
       'reopened',
+    ]);
+    const retained = await sql.all<{ id: string; retained: number }>(
+      `SELECT id, retained FROM diagnostics ORDER BY id`,
+    );
+    expect(retained.map((r) => [r.id, Number(r.retained)])).toEqual([
+      ['diag_1', 1],
+      ['diag_2', 1],
+      ['diag_2b', 0],
+      ['diag_3', 1],
+      ['diag_4', 1],
     ]);
     // A failure inside the transaction leaves nothing half-written: the account-wide issue, updated
     // first, keeps its earlier diagnosis.

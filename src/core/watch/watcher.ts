@@ -12,6 +12,7 @@ import { isAppError } from '../errors';
 import { wakeSnoozed } from '../issues/lifecycle';
 import { pausedRuns } from '../sync/runs';
 import type { SyncService } from '../sync/service';
+import { thinHistory } from './retention';
 import { backoffMs, nextIncremental, nextNightly } from './slots';
 import {
   accountZone,
@@ -113,15 +114,27 @@ export class Watcher {
     return run;
   }
 
-  /** One pass: snoozes that ended, syncs that are due, new data to judge. */
+  /** One pass: snoozes that ended, syncs that are due, new data to judge, old history to thin. */
   tick(): Promise<TickReport> {
     return this.safely(async () => {
       await wakeSnoozed(this.core);
       const started = await this.startDueSyncs();
       const diagnosed = await this.judgeNow();
       this.alerts?.tick();
+      await this.thin();
       return { started, diagnosed };
     });
+  }
+
+  /** A bounded share of the old history, each pass (retention.ts); a failure waits for the next. */
+  private async thin(): Promise<void> {
+    const { sql, clock, logger } = this.core;
+    try {
+      const thinned = await thinHistory(sql, clock.now());
+      if (thinned.diagnoses + thinned.syncRuns > 0) logger.info('old history thinned', { ...thinned });
+    } catch (error) {
+      logger.warn('thinning old history failed', { error: String(error) });
+    }
   }
 
   private async startDueSyncs(): Promise<TickReport['started']> {

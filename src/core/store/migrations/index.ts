@@ -13,6 +13,7 @@ import { sql as detectorsStructure } from './0012_detectors_structure_and_meta_r
 import { sql as agencyScale } from './0013_agency_scale';
 import { sql as interruptedRuns } from './0014_interrupted_runs';
 import { sql as accountRevisions } from './0015_account_revisions';
+import { sql as historyRetention } from './0016_history_retention';
 
 export interface Migration {
   version: number;
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   { version: 13, name: 'agency_scale', sql: agencyScale },
   { version: 14, name: 'interrupted_runs', sql: interruptedRuns },
   { version: 15, name: 'account_revisions', sql: accountRevisions },
+  { version: 16, name: 'history_retention', sql: historyRetention },
 ];
