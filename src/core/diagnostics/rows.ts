@@ -79,7 +79,29 @@ export function storedDiagnosis(content: DiagnosisContent): StoredDiagnosis {
 export const SELECT = `SELECT d.*, c.name AS campaign_name, c.platform_campaign_id, a.name AS account_name
   FROM diagnostics d LEFT JOIN campaigns c ON c.id = d.campaign_id LEFT JOIN ad_accounts a ON a.id = d.account_id`;
 
-export function toListItem(row: DiagnosticRow): DiagnosticListItem {
+/** A list's columns: never the stored result (about 70 KB an account diagnosis) nor its error. */
+export const LIST_SELECT = `SELECT d.id, d.campaign_id, d.account_id, d.status, d.risk_level, d.summary,
+    d.issues_detected, d.recommendation_count, d.created_at, d.completed_at, c.name AS campaign_name,
+    a.name AS account_name
+  FROM diagnostics d LEFT JOIN campaigns c ON c.id = d.campaign_id LEFT JOIN ad_accounts a ON a.id = d.account_id`;
+
+export type DiagnosticListRow = Pick<
+  DiagnosticRow,
+  | 'id'
+  | 'campaign_id'
+  | 'account_id'
+  | 'status'
+  | 'risk_level'
+  | 'summary'
+  | 'issues_detected'
+  | 'recommendation_count'
+  | 'created_at'
+  | 'completed_at'
+  | 'campaign_name'
+  | 'account_name'
+>;
+
+export function toListItem(row: DiagnosticListRow): DiagnosticListItem {
   return {
     id: row.id,
     campaignId: row.campaign_id,

@@ -10,6 +10,7 @@ import type {
   RiskLevel,
 } from '../../shared/api/diagnostics';
 import type { Core } from '../core';
+import { addDays } from '../clock';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { RequestContext } from '../identity/access';
@@ -29,10 +30,12 @@ import {
 } from './compute';
 import { deleteGoal, saveGoal } from '../goals/store';
 import {
+  LIST_SELECT,
   SELECT,
   storedDiagnosis,
   toDetail,
   toListItem,
+  type DiagnosticListRow,
   type DiagnosticRow,
   type StoredDiagnosis,
 } from './rows';
@@ -306,8 +309,14 @@ export class DiagnosticsService {
     ctx: DiagnosticsContext,
     f: ListDiagnosticsFilter,
   ): Promise<{ items: DiagnosticListItem[]; total: number }> {
-    const where = [`d.workspace_id = ?`, `d.account_id IN ${jsonValues(this.sql)}`];
-    const params: (string | number)[] = [ctx.workspaceId, JSON.stringify(f.accountIds)];
+    // One account (an account's page, the usual script): its own (account_id, created_at) range, not
+    // the workspace's diagnoses walked for its rows (SQLite would take the workspace index otherwise).
+    const one = f.accountIds.length === 1 ? f.accountIds[0] : undefined;
+    const where =
+      one === undefined
+        ? [`d.workspace_id = ?`, `d.account_id IN ${jsonValues(this.sql)}`]
+        : [`${unindexed(this.sql, 'd.workspace_id')} = ?`, `d.account_id = ?`];
+    const params: (string | number)[] = [ctx.workspaceId, one ?? JSON.stringify(f.accountIds)];
     const add = (condition: string, value: string | undefined): void => {
       if (!value) return;
       where.push(condition);
@@ -316,15 +325,16 @@ export class DiagnosticsService {
     add(`d.risk_level = ?`, f.riskLevel);
     add(`d.status = ?`, f.status);
     add(`d.campaign_id = ?`, f.campaignId);
-    // date_start/date_end: the period in which diagnostics were created (calendar dates, UTC).
-    add(`substr(d.created_at, 1, 10) >= ?`, f.dateStart);
-    add(`substr(d.created_at, 1, 10) <= ?`, f.dateEnd);
+    // date_start/date_end: the period in which diagnostics were created (calendar dates, UTC), as a
+    // range of the instants (an ISO instant of a day sorts after the day's date and before the next's).
+    add(`d.created_at >= ?`, f.dateStart);
+    add(`d.created_at < ?`, f.dateEnd === undefined ? undefined : addDays(f.dateEnd, 1));
     const clause = where.join(' AND ');
     const total =
       (await this.sql.get<{ n: number }>(`SELECT count(*) AS n FROM diagnostics d WHERE ${clause}`, params))
         ?.n ?? 0;
-    const rows = await this.sql.all<DiagnosticRow>(
-      `${SELECT} WHERE ${clause} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`,
+    const rows = await this.sql.all<DiagnosticListRow>(
+      `${LIST_SELECT} WHERE ${clause} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`,
       [...params, f.pageSize, (f.page - 1) * f.pageSize],
     );
     return { items: rows.map(toListItem), total };

@@ -284,6 +284,13 @@ describe.each(ENGINES)('the diagnostics stores on %s', (engine) => {
       'diag_2',
       'diag_3',
     ]);
+    // Whole UTC days: the next day's midnight is out, the day's own is in.
+    expect((await list({ dateStart: '2026-03-11', dateEnd: '2026-03-11' })).items.map((d) => d.id)).toEqual([
+      'diag_3',
+    ]);
+    expect((await list({ dateStart: '2026-03-12', dateEnd: '2026-03-12' })).items.map((d) => d.id)).toEqual([
+      'diag_2',
+    ]);
     expect(await service.get(ctx, 'diag_2')).toMatchObject({ id: 'diag_2', status: 'completed' });
     expect(await service.get({ workspaceId: 'ws_b', userId: null }, 'diag_2')).toBeUndefined();
 

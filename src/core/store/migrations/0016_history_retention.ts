@@ -10,8 +10,9 @@ UPDATE diagnostics SET retained = 1 WHERE trigger = 'automatic' AND id IN (
   SELECT json_extract(h.value, '$.diagnosticId') FROM issues, json_each(issues.history) h);
 -- The automatic diagnoses still to thin, oldest first.
 CREATE INDEX diagnostics_unthinned ON diagnostics(created_at) WHERE trigger = 'automatic' AND retained = 0;
--- An account's automatic diagnoses of one day, newest first (the one kept).
-CREATE INDEX diagnostics_automatic_account ON diagnostics(account_id, created_at) WHERE trigger = 'automatic';
+-- An account's diagnoses by time: the one a day keeps, and an account's list (its page and its count)
+-- without walking every account's diagnoses of the workspace.
+CREATE INDEX diagnostics_account_created ON diagnostics(account_id, created_at);
 -- Whether an issue still points at a diagnosis.
 CREATE INDEX issues_diagnostic ON issues(diagnostic_id);
 -- Old sync runs, oldest first.

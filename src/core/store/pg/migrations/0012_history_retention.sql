@@ -5,6 +5,6 @@ ALTER TABLE diagnostics ADD COLUMN retained BIGINT NOT NULL DEFAULT 0;
 UPDATE diagnostics SET retained = 1 WHERE trigger = 'automatic' AND id IN (
   SELECT h.value ->> 'diagnosticId' FROM issues, json_array_elements(issues.history::json) h);
 CREATE INDEX diagnostics_unthinned ON diagnostics(created_at) WHERE trigger = 'automatic' AND retained = 0;
-CREATE INDEX diagnostics_automatic_account ON diagnostics(account_id, created_at) WHERE trigger = 'automatic';
+CREATE INDEX diagnostics_account_created ON diagnostics(account_id, created_at);
 CREATE INDEX issues_diagnostic ON issues(diagnostic_id);
 CREATE INDEX sync_runs_started ON sync_runs(started_at);
