@@ -8,7 +8,7 @@ import { HeldJobQueue } from './held-queue';
 import { HAND_OVER } from './jobs';
 import { LeaseRunner, type LeaseRunnerOptions } from './lease-runner';
 import type { ClaimedJob, JobRef } from './leases';
-import { PgJobLeases } from './leases-pg';
+import { FINISHED_KEPT_DAYS, PgJobLeases } from './leases-pg';
 
 let server: TestPostgres;
 const pools: PgPool[] = [];
@@ -128,6 +128,36 @@ describe('PgJobLeases', () => {
     expect(await other.release('b', { kind: 'report', id: 'rep_1' })).toBe(false);
     expect(await one.release('a', { kind: 'report', id: 'rep_1' })).toBe(true);
     expect((await other.claimNext('b', ['report'], 5_000))?.id).toBe('rep_1');
+  });
+});
+
+describe('PgJobLeases forgetting', () => {
+  it('forgets records of jobs finished over a week ago, as it offers, and keeps every other', async () => {
+    const { pools, leases } = await processes(1);
+    const [pool, one] = [pools[0] as PgPool, leases[0] as PgJobLeases];
+    for (const id of ['old_done', 'old_failed', 'recent_done', 'running', 'waiting'])
+      await one.offer(sync(id));
+    for (const id of ['old_done', 'old_failed', 'recent_done', 'running']) {
+      const claimed = await one.claimNext('a', ['sync'], 60_000);
+      if (!claimed) throw new Error('nothing to claim');
+    }
+    await one.complete('a', sync('old_done'));
+    await one.fail('a', sync('old_failed'), 'boom');
+    await one.complete('a', sync('recent_done'));
+    await pool.query(
+      `UPDATE job_leases SET finished_at = now() - $2 * interval '1 day' WHERE job_id = ANY($1::text[])`,
+      [['old_done', 'old_failed'], FINISHED_KEPT_DAYS + 1],
+    );
+    await pool.query(
+      `UPDATE job_leases SET finished_at = now() - $1 * interval '1 day' WHERE job_id = 'recent_done'`,
+      [FINISHED_KEPT_DAYS - 1],
+    );
+    // A new process's first offer forgets them (then once an hour).
+    const next = new PgJobLeases(pool);
+    expect(await next.offer(sync('new'))).toBe(true);
+    const { rows } = await pool.query<{ job_id: string }>('SELECT job_id FROM job_leases ORDER BY job_id');
+    expect(rows.map((r) => r.job_id)).toEqual(['new', 'recent_done', 'running', 'waiting']);
+    expect(await next.forgetFinished()).toBe(0);
   });
 });
 

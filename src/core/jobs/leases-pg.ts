@@ -7,6 +7,14 @@ import type { ClaimedJob, JobKind, JobLeases, JobRef } from './leases';
 // A claim of a key another claimer took in the same instant: the unique index refused the second.
 const KEY_TAKEN = 'job_leases_one_running';
 const CLAIM_TRIES = 3;
+/**
+ * Finished jobs' records are kept this long, then forgotten (an agency's hourly syncs and diagnoses
+ * leave some 24,000 a day). A finished job is never offered again: resume() offers only what its
+ * service's own table shows unfinished.
+ */
+export const FINISHED_KEPT_DAYS = 7;
+/** How often a process forgets old records, as it offers jobs. */
+const FORGET_EVERY_MS = 60 * 60_000;
 
 interface ClaimRow {
   kind: JobKind;
@@ -16,6 +24,8 @@ interface ClaimRow {
 }
 
 export class PgJobLeases implements JobLeases {
+  private forgotAt = -Infinity;
+
   constructor(private readonly pool: PgPool) {}
 
   async offer(job: JobRef, options: { exclusiveKey?: string } = {}): Promise<boolean> {
@@ -24,7 +34,20 @@ export class PgJobLeases implements JobLeases {
        ON CONFLICT (kind, job_id) DO NOTHING`,
       [job.kind, job.id, options.exclusiveKey ?? null],
     );
+    // A failed pass costs only space: the offer stands, and the next hour tries again.
+    if (Date.now() - this.forgotAt >= FORGET_EVERY_MS) await this.forgetFinished().catch(() => 0);
     return rowCount === 1;
+  }
+
+  /** Forgets the records of jobs finished more than FINISHED_KEPT_DAYS ago; returns how many. */
+  async forgetFinished(): Promise<number> {
+    this.forgotAt = Date.now();
+    const { rowCount } = await this.pool.query(
+      `DELETE FROM job_leases WHERE status IN ('done', 'failed')
+         AND finished_at < now() - $1 * interval '1 day'`,
+      [FINISHED_KEPT_DAYS],
+    );
+    return rowCount ?? 0;
   }
 
   async claimNext(owner: string, kinds: readonly JobKind[], leaseMs: number): Promise<ClaimedJob | null> {

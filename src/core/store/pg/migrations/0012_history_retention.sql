@@ -8,3 +8,5 @@ CREATE INDEX diagnostics_unthinned ON diagnostics(created_at) WHERE trigger = 'a
 CREATE INDEX diagnostics_account_created ON diagnostics(account_id, created_at);
 CREATE INDEX issues_diagnostic ON issues(diagnostic_id);
 CREATE INDEX sync_runs_started ON sync_runs(started_at);
+-- Finished job records, forgotten after a week (jobs/leases-pg.ts).
+CREATE INDEX job_leases_finished ON job_leases(finished_at) WHERE status IN ('done', 'failed');
