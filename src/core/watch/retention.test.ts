@@ -6,7 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seedAccountRows } from '../../test-support/ad-rows';
 import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
 import type { Sql } from '../store/sql';
-import { DIAGNOSES_KEPT_WHOLE_DAYS, SYNC_RUNS_KEPT_DAYS, thinHistory } from './retention';
+import {
+  ALERT_DELIVERIES_KEPT_DAYS,
+  DIAGNOSES_KEPT_WHOLE_DAYS,
+  SYNC_RUNS_KEPT_DAYS,
+  thinHistory,
+} from './retention';
 
 const engines = engineStores();
 afterAll(() => engines.stop(), 60_000);
@@ -124,7 +129,12 @@ describe.each(ENGINES)('thinning old history on %s', (engine) => {
     expect(totals.diagnoses).toBe(21 * 24 - (expected.length - 1) + 3);
 
     // A second pass finds nothing; a later day moves the week on by one day.
-    expect(await thinHistory(sql, NOW)).toEqual({ diagnoses: 0, syncRuns: 0, done: true });
+    expect(await thinHistory(sql, NOW)).toEqual({
+      diagnoses: 0,
+      syncRuns: 0,
+      alertDeliveries: 0,
+      done: true,
+    });
     const nextDay = await thinHistory(sql, new Date('2026-03-22T00:30:00.000Z'));
     expect(nextDay.diagnoses).toBe(23);
     expect(await ids(sql, 'diagnostics', 'acc_1')).not.toContain(`a_${pad(cutoffDay)}_21`);
@@ -170,6 +180,48 @@ describe.each(ENGINES)('thinning old history on %s', (engine) => {
     expect(await ids(sql, 'sync_runs', 'acc_1')).toEqual([...kept, 'r_running'].sort());
     expect(await ids(sql, 'sync_runs', 'acc_2')).toEqual(['q_2', 'q_3']);
     expect(deleted).toBe(all.length - kept.length + 1);
+    await close();
+  });
+
+  it('keeps a month of alert deliveries, each destination’s last, and pending ones', async () => {
+    const { sql, close } = await engines.open(engine);
+    await seedWorkspaceRows(sql, 'ws_a');
+    for (const id of ['dst_busy', 'dst_quiet'])
+      await sql.run(
+        `INSERT INTO alert_destinations (id, workspace_id, kind, target, types, created_at)
+         VALUES (?, 'ws_a', 'webhook', 'http://127.0.0.1/hook', '["issue.opened"]', '2026-01-01T00:00:00.000Z')`,
+        [id],
+      );
+    const delivery = (id: string, destinationId: string, createdAt: string, status: string) =>
+      sql.run(
+        `INSERT INTO alert_deliveries (id, destination_id, dedupe_key, type, payload, status, attempts, created_at,
+           next_attempt_at, expires_at) VALUES (?, ?, ?, 'issue.opened', '{}', ?, 1, ?, ?, ?)`,
+        [id, destinationId, `key:${id}`, status, createdAt, createdAt, createdAt],
+      );
+    // dst_busy: one a day from Jan 1 to Mar 21, one still pending from February; dst_quiet: two in January.
+    const days: string[] = [];
+    for (let t = Date.UTC(2026, 0, 1); t <= NOW.getTime(); t += 86_400_000) {
+      const at = new Date(t).toISOString();
+      days.push(at);
+      await delivery(`b_${at.slice(0, 10)}`, 'dst_busy', at, t % 3 === 0 ? 'failed' : 'delivered');
+    }
+    await delivery('b_pending', 'dst_busy', '2026-02-02T05:00:00.000Z', 'pending');
+    await delivery('q_1', 'dst_quiet', '2026-01-05T00:00:00.000Z', 'delivered');
+    await delivery('q_2', 'dst_quiet', '2026-01-06T00:00:00.000Z', 'failed');
+
+    const thinned = await thinHistory(sql, NOW);
+    const before = new Date(Date.UTC(2026, 2, 21) - ALERT_DELIVERIES_KEPT_DAYS * 86_400_000).toISOString();
+    const kept = days.filter((at) => at >= before).map((at) => `b_${at.slice(0, 10)}`);
+    const left = async (destinationId: string) =>
+      (
+        await sql.all<{ id: string }>(
+          `SELECT id FROM alert_deliveries WHERE destination_id = ? ORDER BY id`,
+          [destinationId],
+        )
+      ).map((r) => r.id);
+    expect(await left('dst_busy')).toEqual([...kept, 'b_pending'].sort());
+    expect(await left('dst_quiet')).toEqual(['q_2']);
+    expect(thinned.alertDeliveries).toBe(days.length - kept.length + 1);
     await close();
   });
 });

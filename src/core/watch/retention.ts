@@ -7,6 +7,8 @@
 //   never touched.
 // - Sync runs are kept for 30 days, besides each account's newest run and newest completed one
 //   (what the account line and the next incremental sync read); a run not yet judged stays.
+// - Alert deliveries that ended are kept for 30 days, besides each destination's last (its status
+//   in Settings); their dedupe keys never come back (an issue's key holds its history's length).
 // Each pass does a bounded amount of work (batches of short statements, so a sync's writes are never
 // held up for long), oldest first, and picks up where the last one stopped, after a restart too.
 import { addDays } from '../clock';
@@ -15,9 +17,11 @@ import type { Sql } from '../store/sql';
 
 /** Days every automatic diagnosis is kept, hour by hour. */
 export const DIAGNOSES_KEPT_WHOLE_DAYS = 3;
-/** Days every sync run is kept. */
+/** Days every sync run, and every alert delivery, is kept. */
 export const SYNC_RUNS_KEPT_DAYS = 30;
+export const ALERT_DELIVERIES_KEPT_DAYS = 30;
 const DIAGNOSES_PER_BATCH = 200;
+/** Sync runs or alert deliveries per statement (small rows). */
 const RUNS_PER_BATCH = 1_000;
 /** Statements that delete, at most, per pass (every 30 s: 4,000 diagnoses, or 20,000 runs). */
 const BATCHES_PER_PASS = 20;
@@ -25,6 +29,7 @@ const BATCHES_PER_PASS = 20;
 export interface Thinned {
   diagnoses: number;
   syncRuns: number;
+  alertDeliveries: number;
   /** Nothing old is left to thin (false: the pass stopped at its budget). */
   done: boolean;
 }
@@ -37,7 +42,12 @@ export async function thinHistory(sql: Sql, now: Date, batches = BATCHES_PER_PAS
   const budget = { left: batches };
   const diagnoses = await thinDiagnoses(sql, dayStart(addDays(today, -DIAGNOSES_KEPT_WHOLE_DAYS)), budget);
   const syncRuns = await thinSyncRuns(sql, dayStart(addDays(today, -SYNC_RUNS_KEPT_DAYS)), budget);
-  return { diagnoses, syncRuns, done: budget.left > 0 };
+  const alertDeliveries = await thinAlertDeliveries(
+    sql,
+    dayStart(addDays(today, -ALERT_DELIVERIES_KEPT_DAYS)),
+    budget,
+  );
+  return { diagnoses, syncRuns, alertDeliveries, done: budget.left > 0 };
 }
 
 /** Whole UTC days of automatic diagnoses before `before`, the oldest first. */
@@ -69,45 +79,75 @@ async function thinDiagnoses(sql: Sql, before: string, budget: { left: number })
            OR EXISTS (SELECT 1 FROM recommendation_feedback f WHERE f.diagnostic_id = diagnostics.id))`,
       [from, to, from, to, from, to],
     );
-    for (;;) {
-      if (budget.left <= 0) return deleted;
-      budget.left -= 1;
-      // Named since the day was marked (a feedback given meanwhile): left, and marked on the next pass.
-      const gone = await sql.run(
-        `DELETE FROM diagnostics WHERE id IN (
-           SELECT d.id FROM diagnostics d
-           WHERE d.trigger = 'automatic' AND d.retained = 0 AND d.created_at >= ? AND d.created_at < ?
-             AND d.status IN ('completed', 'failed')
-             AND NOT EXISTS (SELECT 1 FROM issues i WHERE i.diagnostic_id = d.id)
-             AND NOT EXISTS (SELECT 1 FROM recommendation_feedback f WHERE f.diagnostic_id = d.id)
-           LIMIT ${DIAGNOSES_PER_BATCH})`,
-        [from, to],
-      );
-      deleted += gone.changes;
-      if (gone.changes < DIAGNOSES_PER_BATCH) break;
-    }
+    // Named since the day was marked (a feedback given meanwhile): left, and marked on the next pass.
+    deleted += await inBatches(
+      sql,
+      `DELETE FROM diagnostics WHERE id IN (
+         SELECT d.id FROM diagnostics d
+         WHERE d.trigger = 'automatic' AND d.retained = 0 AND d.created_at >= ? AND d.created_at < ?
+           AND d.status IN ('completed', 'failed')
+           AND NOT EXISTS (SELECT 1 FROM issues i WHERE i.diagnostic_id = d.id)
+           AND NOT EXISTS (SELECT 1 FROM recommendation_feedback f WHERE f.diagnostic_id = d.id)
+         LIMIT ${DIAGNOSES_PER_BATCH})`,
+      [from, to],
+      DIAGNOSES_PER_BATCH,
+      budget,
+    );
+  }
+  return deleted;
+}
+
+/**
+ * Runs `statement` (a DELETE of at most `batch` rows) until it deletes fewer, or the pass's budget is
+ * spent; returns the rows deleted.
+ */
+async function inBatches(
+  sql: Sql,
+  statement: string,
+  params: readonly string[],
+  batch: number,
+  budget: { left: number },
+): Promise<number> {
+  let deleted = 0;
+  while (budget.left > 0) {
+    budget.left -= 1;
+    const gone = await sql.run(statement, params);
+    deleted += gone.changes;
+    if (gone.changes < batch) break;
   }
   return deleted;
 }
 
 /** Sync runs started before `before`, except each account's newest and newest completed, and unjudged ones. */
-async function thinSyncRuns(sql: Sql, before: string, budget: { left: number }): Promise<number> {
-  let deleted = 0;
-  while (budget.left > 0) {
-    budget.left -= 1;
-    const gone = await sql.run(
-      `DELETE FROM sync_runs WHERE id IN (
-         SELECT r.id FROM sync_runs r
-         WHERE r.started_at < ? AND r.status <> 'running' AND (r.status <> 'completed' OR r.judged_at IS NOT NULL)
-           AND r.id <> (SELECT n.id FROM sync_runs n WHERE n.account_id = r.account_id
-                        ORDER BY ${LATEST_FIRST} LIMIT 1)
-           AND r.id <> coalesce((SELECT n.id FROM sync_runs n WHERE n.account_id = r.account_id
-                                   AND n.status = 'completed' ORDER BY ${LATEST_FIRST} LIMIT 1), '')
-         ORDER BY r.started_at LIMIT ${RUNS_PER_BATCH})`,
-      [before],
-    );
-    deleted += gone.changes;
-    if (gone.changes < RUNS_PER_BATCH) break;
-  }
-  return deleted;
+function thinSyncRuns(sql: Sql, before: string, budget: { left: number }): Promise<number> {
+  return inBatches(
+    sql,
+    `DELETE FROM sync_runs WHERE id IN (
+       SELECT r.id FROM sync_runs r
+       WHERE r.started_at < ? AND r.status <> 'running' AND (r.status <> 'completed' OR r.judged_at IS NOT NULL)
+         AND r.id <> (SELECT n.id FROM sync_runs n WHERE n.account_id = r.account_id
+                      ORDER BY ${LATEST_FIRST} LIMIT 1)
+         AND r.id <> coalesce((SELECT n.id FROM sync_runs n WHERE n.account_id = r.account_id
+                                 AND n.status = 'completed' ORDER BY ${LATEST_FIRST} LIMIT 1), '')
+       ORDER BY r.started_at LIMIT ${RUNS_PER_BATCH})`,
+    [before],
+    RUNS_PER_BATCH,
+    budget,
+  );
+}
+
+/** Alert deliveries queued before `before` and ended (delivered or failed), except each destination's last. */
+function thinAlertDeliveries(sql: Sql, before: string, budget: { left: number }): Promise<number> {
+  return inBatches(
+    sql,
+    `DELETE FROM alert_deliveries WHERE id IN (
+       SELECT d.id FROM alert_deliveries d
+       WHERE d.created_at < ? AND d.status <> 'pending'
+         AND d.id <> (SELECT n.id FROM alert_deliveries n WHERE n.destination_id = d.destination_id
+                      ORDER BY n.created_at DESC, n.id DESC LIMIT 1)
+       ORDER BY d.created_at LIMIT ${RUNS_PER_BATCH})`,
+    [before],
+    RUNS_PER_BATCH,
+    budget,
+  );
 }

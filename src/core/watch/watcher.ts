@@ -131,7 +131,8 @@ export class Watcher {
     const { sql, clock, logger } = this.core;
     try {
       const thinned = await thinHistory(sql, clock.now());
-      if (thinned.diagnoses + thinned.syncRuns > 0) logger.info('old history thinned', { ...thinned });
+      if (thinned.diagnoses + thinned.syncRuns + thinned.alertDeliveries > 0)
+        logger.info('old history thinned', { ...thinned });
     } catch (error) {
       logger.warn('thinning old history failed', { error: String(error) });
     }

@@ -17,4 +17,7 @@ CREATE INDEX diagnostics_account_created ON diagnostics(account_id, created_at);
 CREATE INDEX issues_diagnostic ON issues(diagnostic_id);
 -- Old sync runs, oldest first.
 CREATE INDEX sync_runs_started ON sync_runs(started_at);
+-- Alert deliveries by time (old ones thinned), and a destination's last one in one probe.
+CREATE INDEX alert_deliveries_created ON alert_deliveries(created_at);
+CREATE INDEX alert_deliveries_destination_created ON alert_deliveries(destination_id, created_at);
 `;

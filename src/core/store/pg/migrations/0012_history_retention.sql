@@ -10,3 +10,5 @@ CREATE INDEX issues_diagnostic ON issues(diagnostic_id);
 CREATE INDEX sync_runs_started ON sync_runs(started_at);
 -- Finished job records, forgotten after a week (jobs/leases-pg.ts).
 CREATE INDEX job_leases_finished ON job_leases(finished_at) WHERE status IN ('done', 'failed');
+CREATE INDEX alert_deliveries_created ON alert_deliveries(created_at);
+CREATE INDEX alert_deliveries_destination_created ON alert_deliveries(destination_id, created_at);
