@@ -183,7 +183,7 @@ const suite: BenchSuite = {
           name: 'load (bulk: prepared statements, daily tables bare, indexes and rollup after)',
           value: agency.loadMs / 1000,
           unit: 's',
-          note: `${rows.campaigns.toLocaleString('en-US')} campaigns, ${rows.adSets.toLocaleString('en-US')} ad sets, ${rows.campaignDays.toLocaleString('en-US')} campaign days, ${rows.adSetDays.toLocaleString('en-US')} ad-set days; ${Math.round(rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s${postgres ? ', beside the PostgreSQL load' : ''}${keptNote}`,
+          note: `${rows.campaigns.toLocaleString('en-US')} campaigns, ${rows.adSets.toLocaleString('en-US')} ad sets, ${rows.campaignDays.toLocaleString('en-US')} campaign days, ${rows.adSetDays.toLocaleString('en-US')} ad-set days, ${rows.syncRuns.toLocaleString('en-US')} sync runs, ${rows.diagnoses.toLocaleString('en-US')} diagnoses; ${Math.round(rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s${postgres ? ', beside the PostgreSQL load' : ''}${keptNote}`,
         }),
         figure({ suite: SUITE, name: 'size on disk', value: agency.bytesOnDisk / 2 ** 30, unit: 'GiB' }),
       );
@@ -246,6 +246,8 @@ const suite: BenchSuite = {
 /** What `ADLENS_SCALE_KEEP` keeps beside the stores: the shape and what each load returned. */
 interface Kept {
   scale: number;
+  /** The agency's generation: a store loaded by an older walk (before sync and diagnosis history) is loaded again. */
+  generation?: number;
   shape: AgencyShape;
   loadedAt: string;
   sqlite: LoadedAgency;
@@ -257,8 +259,10 @@ function readKept(dir: string): Kept | null {
   if (!existsSync(file)) return null;
   const kept = JSON.parse(readFileSync(file, 'utf8')) as Kept;
   const wantsPostgres = ENGINES.includes('postgres');
-  if (kept.scale !== SCALE || (kept.postgres !== null) !== wantsPostgres) {
-    log(`  ${dir} holds another agency (scale ${kept.scale}): loading again`);
+  if (kept.scale !== SCALE || kept.generation !== GENERATION || (kept.postgres !== null) !== wantsPostgres) {
+    log(
+      `  ${dir} holds another agency (scale ${kept.scale}, generation ${kept.generation ?? 1}): loading again`,
+    );
     return null;
   }
   return kept;
@@ -272,6 +276,7 @@ function writeKept(
 ): void {
   const kept: Kept = {
     scale: SCALE,
+    generation: GENERATION,
     shape,
     loadedAt: new Date().toISOString(),
     sqlite,
@@ -282,6 +287,8 @@ function writeKept(
 }
 
 const KEPT_DATABASE = 'adlens_scale';
+/** 2: accounts carry a month of sync runs and 90 days of automatic diagnoses (walk.ts history). */
+const GENERATION = 2;
 
 /** The kept PostgreSQL server started again on its data, with its key file. */
 async function startKeptPostgres(kept: NonNullable<Kept['postgres']>): Promise<LoadedPostgres> {
@@ -359,6 +366,10 @@ async function measureReads(
       paths: [`/v1/insights/summary?date_start=${from}&date_end=${to}`],
     },
     { name: 'GET /v1/portfolio', paths: ['/v1/portfolio'] },
+    {
+      name: "GET /v1/diagnostics?account_id=… (page 1 of an account's 159 diagnoses)",
+      paths: platformIds.map((id) => `/v1/diagnostics?account_id=${id}`),
+    },
     {
       name: 'GET /v1/diagnostics/{id} (stored account diagnostic)',
       paths: diagnosticIds.map((id) => `/v1/diagnostics/${id}`),

@@ -1,6 +1,7 @@
 // The scale bench's agency as rows, engine-neutral: one walk over the generator (accounts, their
 // connection, campaigns, ad sets and daily insights) that hands each row, in its table's column order,
 // to an engine's sink (bench/scale/load-*.ts). Both loaders write exactly the same rows.
+import { DIAGNOSES_KEPT_WHOLE_DAYS, SYNC_RUNS_KEPT_DAYS } from '../../src/core/watch/retention';
 import { account, adSet, campaign, datesEnding, days, type AgencyShape, type GeneratedDay } from './agency';
 
 export type ColumnType = 'text' | 'bigint' | 'double' | 'bytea';
@@ -98,6 +99,41 @@ export const TABLES = {
     campaign_id: 'text',
     ...METRICS,
   },
+  // The history the watcher leaves an account in steady state (src/core/watch/retention.ts): a month
+  // of hourly sync runs, and automatic diagnoses hour by hour for the last days, then one a day.
+  sync_runs: {
+    id: 'text',
+    account_id: 'text',
+    kind: 'text',
+    status: 'text',
+    phase: 'text',
+    percent: 'bigint',
+    error: 'text',
+    stats: 'text',
+    started_at: 'text',
+    finished_at: 'text',
+    judged_at: 'text',
+  },
+  diagnostics: {
+    id: 'text',
+    workspace_id: 'text',
+    account_id: 'text',
+    status: 'text',
+    date_from: 'text',
+    date_to: 'text',
+    risk_level: 'text',
+    summary: 'text',
+    issues_detected: 'bigint',
+    recommendation_count: 'bigint',
+    result: 'text',
+    processing_time_ms: 'bigint',
+    created_at: 'text',
+    started_at: 'text',
+    completed_at: 'text',
+    trigger: 'text',
+    campaign_scope: 'text',
+    retained: 'bigint',
+  },
 } as const satisfies Record<string, Record<string, ColumnType>>;
 
 export type Table = keyof typeof TABLES;
@@ -114,7 +150,14 @@ export interface WalkedAgency {
   /** A few campaigns per account (the first ones) for detail reads. */
   sampleCampaignIds: string[];
   currencies: string[];
-  rows: { campaigns: number; adSets: number; campaignDays: number; adSetDays: number };
+  rows: {
+    campaigns: number;
+    adSets: number;
+    campaignDays: number;
+    adSetDays: number;
+    syncRuns: number;
+    diagnoses: number;
+  };
 }
 
 /**
@@ -150,6 +193,8 @@ export async function walkAgency(
     act: sequentialIds('act'),
     camp: sequentialIds('camp'),
     adset: sequentialIds('adset'),
+    run: sequentialIds('run'),
+    diag: sequentialIds('diag'),
   };
   const campaignDates = datesEnding(shape.today, shape.campaignDays);
   const adSetDates = datesEnding(shape.today, shape.adSetDays);
@@ -157,7 +202,7 @@ export async function walkAgency(
     accountIds: [],
     sampleCampaignIds: [],
     currencies: [],
-    rows: { campaigns: 0, adSets: 0, campaignDays: 0, adSetDays: 0 },
+    rows: { campaigns: 0, adSets: 0, campaignDays: 0, adSetDays: 0, syncRuns: 0, diagnoses: 0 },
   };
   const currencies = new Set<string>();
   const token = Buffer.from('scale-bench');
@@ -252,9 +297,91 @@ export async function walkAgency(
         out.rows.adSetDays += adSetDates.length;
       }
     }
+    history(shape, { workspaceId, accountId, index }, nextId, sink, out.rows);
     await sink.endAccount();
     progress(index + 1, out.rows);
   }
   out.currencies = [...currencies].sort();
   return out;
+}
+
+const HOUR_MS = 3_600_000;
+/** Days of automatic diagnoses an account holds, one a day past the last whole ones. */
+const DIAGNOSIS_HISTORY_DAYS = 90;
+/**
+ * A diagnosis's stored result, small: real ones are about 65 KB for 100 campaigns, which is disk, not
+ * the reads measured here (a list never reads it; a stored diagnosis's GET reads one the bench made).
+ */
+const HISTORY_RESULT = JSON.stringify({
+  metrics: null,
+  issues: [],
+  recommendations: [],
+  campaignsAnalyzed: 100,
+});
+
+/**
+ * An account's history in steady state: an hourly sync for the last SYNC_RUNS_KEPT_DAYS days (the
+ * 03:00 one full, one in 40 failed), each judged, with the automatic diagnosis it brought kept hour by
+ * hour for DIAGNOSES_KEPT_WHOLE_DAYS days and the day's last before that.
+ */
+function history(
+  shape: AgencyShape,
+  owner: { workspaceId: string; accountId: string; index: number },
+  nextId: { run: () => string; diag: () => string },
+  sink: AgencySink,
+  rows: WalkedAgency['rows'],
+): void {
+  const { workspaceId, accountId, index } = owner;
+  // The last hour of `today`, each account a few minutes apart.
+  const last = Date.parse(`${shape.today}T23:00:00Z`) + (index % 50) * 60_000;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  for (let h = SYNC_RUNS_KEPT_DAYS * 24 - 1; h >= 0; h--) {
+    const started = last - h * HOUR_MS;
+    const failed = (index + h) % 40 === 7;
+    const full = new Date(started).getUTCHours() === 3;
+    sink.row('sync_runs', [
+      nextId.run(),
+      accountId,
+      full ? 'full' : 'incremental',
+      failed ? 'failed' : 'completed',
+      'done',
+      100,
+      failed ? '{"type":"platform_error","message":"Service temporarily unavailable"}' : null,
+      failed ? '{}' : `{"changedCampaignIds":[],"campaigns":100,"insightRows":${full ? 2400 : 100}}`,
+      iso(started),
+      iso(started + 40_000),
+      failed ? null : iso(started + 60_000),
+    ]);
+    rows.syncRuns += 1;
+  }
+  const dates = datesEnding(shape.today, DIAGNOSIS_HISTORY_DAYS + 1);
+  for (let h = DIAGNOSIS_HISTORY_DAYS * 24 - 1; h >= 0; h--) {
+    const created = last - h * HOUR_MS + 90_000;
+    const wholeDay = h < DIAGNOSES_KEPT_WHOLE_DAYS * 24;
+    const lastOfDay = new Date(created).getUTCHours() === 23;
+    if (!wholeDay && !lastOfDay) continue;
+    const dateTo = (dates[dates.length - 1 - Math.floor(h / 24)] ?? shape.today) as string;
+    const risk = ['LOW', 'MEDIUM', 'HIGH', 'LOW'][(index + h) % 4] as string;
+    sink.row('diagnostics', [
+      nextId.diag(),
+      workspaceId,
+      accountId,
+      'completed',
+      datesEnding(dateTo, 28)[0] as string,
+      dateTo,
+      risk,
+      `${risk === 'LOW' ? 'No' : 'Two'} issues across 100 campaigns`,
+      risk === 'LOW' ? 0 : 2,
+      risk === 'LOW' ? 0 : 3,
+      HISTORY_RESULT,
+      1800,
+      iso(created),
+      iso(created + 1_000),
+      iso(created + 2_800),
+      'automatic',
+      '[]',
+      wholeDay ? 0 : 1,
+    ]);
+    rows.diagnoses += 1;
+  }
 }
