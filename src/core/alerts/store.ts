@@ -240,11 +240,14 @@ export function syncsFailedSince(
   accountIds: string[],
   since: string,
 ): Promise<{ account_name: string; finished_at: string; error: string | null }[]> {
+  // Runs started within a day before `since` at the earliest (a sync takes minutes): a keyed range of
+  // each account's (account_id, started_at), not the month of hourly runs it keeps.
+  const startedAfter = new Date(Date.parse(since) - 86_400_000).toISOString();
   return sql.all<{ account_name: string; finished_at: string; error: string | null }>(
     `SELECT a.name AS account_name, r.finished_at, r.error FROM sync_runs r JOIN ad_accounts a ON a.id = r.account_id
-     WHERE r.account_id IN ${jsonValues(sql)} AND r.status = 'failed' AND r.finished_at > ?
+     WHERE r.account_id IN ${jsonValues(sql)} AND r.started_at > ? AND r.status = 'failed' AND r.finished_at > ?
      ORDER BY r.finished_at, r.id`,
-    [JSON.stringify(accountIds), since],
+    [JSON.stringify(accountIds), startedAfter, since],
   );
 }
 
