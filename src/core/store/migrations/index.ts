@@ -14,6 +14,7 @@ import { sql as agencyScale } from './0013_agency_scale';
 import { sql as interruptedRuns } from './0014_interrupted_runs';
 import { sql as accountRevisions } from './0015_account_revisions';
 import { sql as historyRetention } from './0016_history_retention';
+import { sql as latestRunIndex } from './0017_latest_run_index';
 
 export interface Migration {
   version: number;
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: 'interrupted_runs', sql: interruptedRuns },
   { version: 15, name: 'account_revisions', sql: accountRevisions },
   { version: 16, name: 'history_retention', sql: historyRetention },
+  { version: 17, name: 'latest_run_index', sql: latestRunIndex },
 ];
