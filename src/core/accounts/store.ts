@@ -10,7 +10,7 @@ import type { Sql } from '../store/sql';
 import type { AccountFigures } from '../insights/account-figures';
 import { nextScheduledSync } from '../watch/slots';
 import { tokenWarning } from '../sync/token-expiry';
-import { LATEST_FIRST, resumeAfterOf } from '../sync/runs';
+import { resumeAfterOf } from '../sync/runs';
 import type { AccountView, SyncState } from '../../shared/ipc/types';
 
 interface AccountRow {
@@ -45,9 +45,8 @@ interface AccountRow {
   token_expires_at: string | null;
 }
 
-/** The account's (`a`) newest sync run, any status, as `r`. */
-const LATEST_RUN = `LEFT JOIN sync_runs r ON r.id = (SELECT id FROM sync_runs WHERE account_id = a.id
-                                   ORDER BY ${LATEST_FIRST} LIMIT 1)`;
+/** The account's (`a`) newest sync run, any status, as `r`: by the pointer its row keeps (migration 18). */
+const LATEST_RUN = `LEFT JOIN sync_runs r ON r.id = a.latest_run_id`;
 
 // The page's accounts are chosen first (ORDER BY … LIMIT in the inner select), so the per-row lookups
 // (last sync run) run for the page only, not for every account before sorting; campaign counts are

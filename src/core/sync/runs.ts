@@ -120,10 +120,13 @@ export function lastCompletedRun(sql: Sql, accountId: string): Promise<SyncRunRo
  */
 export const LATEST_FIRST = `started_at DESC, (finished_at IS NULL) DESC, finished_at DESC, id DESC`;
 
-/** The account's newest run (any status). */
+/**
+ * The account's newest run (any status), by the pointer its row keeps (`ad_accounts.latest_run_id`,
+ * set by a trigger on every run written: the latest started, the last recorded of equal starts).
+ */
 export function latestRun(sql: Sql, accountId: string): Promise<SyncRunRow | undefined> {
   return sql.get<SyncRunRow>(
-    `SELECT * FROM sync_runs WHERE account_id = ? ORDER BY ${LATEST_FIRST} LIMIT 1`,
+    `SELECT r.* FROM ad_accounts a JOIN sync_runs r ON r.id = a.latest_run_id WHERE a.id = ?`,
     [accountId],
   );
 }
@@ -133,7 +136,7 @@ export async function pausedRuns(sql: Sql): Promise<{ accountId: string; resumeA
   const rows = await sql.all<{ account_id: string; error: string }>(
     `SELECT r.account_id, r.error FROM sync_runs r
      WHERE r.status = 'interrupted' AND r.error LIKE '%"rate_limited"%'
-       AND r.id = (SELECT id FROM sync_runs WHERE account_id = r.account_id ORDER BY ${LATEST_FIRST} LIMIT 1)
+       AND r.id = (SELECT a.latest_run_id FROM ad_accounts a WHERE a.id = r.account_id)
      ORDER BY r.account_id`,
   );
   const out: { accountId: string; resumeAfter: string }[] = [];

@@ -307,6 +307,57 @@ describe.each(ENGINES)('sync runs on %s', (engine) => {
   });
 });
 
+describe.each(ENGINES)('the newest run pointer on %s', (engine) => {
+  it('points at the latest started run whoever writes runs and in whatever order', async () => {
+    const { sql, close } = await engines.open(engine);
+    await seed(sql);
+    const insert = (id: string, status: string, startedAt: string, error: string | null = null) =>
+      sql.run(
+        `INSERT INTO sync_runs (id, account_id, kind, status, error, started_at, finished_at)
+         VALUES (?, ?, 'incremental', ?, ?, ?, ?)`,
+        [id, ALPHA, status, error, startedAt, status === 'running' ? null : startedAt],
+      );
+    const pointer = async () =>
+      (
+        await sql.get<{ id: string | null }>(`SELECT latest_run_id AS id FROM ad_accounts WHERE id = ?`, [
+          ALPHA,
+        ])
+      )?.id;
+    expect(await pointer()).toBeNull();
+    // Recorded out of order (a copy, a command-line process): an older start never takes the pointer.
+    await insert(
+      'sync_b',
+      'failed',
+      '2026-03-15T09:00:00.000Z',
+      '{"type":"platform_error","message":"down"}',
+    );
+    await insert('sync_a', 'completed', '2026-03-15T08:00:00.000Z');
+    expect(await pointer()).toBe('sync_b');
+    expect((await latestRun(sql, ALPHA))?.id).toBe('sync_b');
+    const ctx = {
+      workspaceId: 'ws_1',
+      plan: 'agency' as const,
+      userId: null,
+      keyId: null,
+      mode: 'all' as const,
+    };
+    const line = async () =>
+      (await readAccounts(sql, ctx, { id: ALPHA, page: 1, pageSize: 1 }, NOW, () => false)).accounts[0]?.sync;
+    expect((await line())?.lastError).toEqual({ type: 'platform_error', message: 'down' });
+    // Started at the same instant (a pinned clock): the last recorded.
+    await insert('sync_c', 'completed', '2026-03-15T09:00:00.000Z');
+    expect(await pointer()).toBe('sync_c');
+    expect((await line())?.lastError).toBeNull();
+    // Another account's runs leave this one's pointer alone.
+    await sql.run(
+      `INSERT INTO sync_runs (id, account_id, kind, status, started_at) VALUES ('sync_x', ?, 'full', 'running', ?)`,
+      [BRAVO, '2026-03-16T00:00:00.000Z'],
+    );
+    expect(await pointer()).toBe('sync_c');
+    await close();
+  });
+});
+
 describe.each(ENGINES)('accounts on %s', (engine) => {
   it('lists accounts with counts, the 30-day spend in their own time zone and the latest run', async () => {
     const { sql, close } = await engines.open(engine);

@@ -125,8 +125,7 @@ function thinSyncRuns(sql: Sql, before: string, budget: { left: number }): Promi
     `DELETE FROM sync_runs WHERE id IN (
        SELECT r.id FROM sync_runs r
        WHERE r.started_at < ? AND r.status <> 'running' AND (r.status <> 'completed' OR r.judged_at IS NOT NULL)
-         AND r.id <> (SELECT n.id FROM sync_runs n WHERE n.account_id = r.account_id
-                      ORDER BY ${LATEST_FIRST} LIMIT 1)
+         AND r.id <> coalesce((SELECT a.latest_run_id FROM ad_accounts a WHERE a.id = r.account_id), '')
          AND r.id <> coalesce((SELECT n.id FROM sync_runs n WHERE n.account_id = r.account_id
                                  AND n.status = 'completed' ORDER BY ${LATEST_FIRST} LIMIT 1), '')
        ORDER BY r.started_at LIMIT ${RUNS_PER_BATCH})`,

@@ -15,6 +15,7 @@ import { sql as interruptedRuns } from './0014_interrupted_runs';
 import { sql as accountRevisions } from './0015_account_revisions';
 import { sql as historyRetention } from './0016_history_retention';
 import { sql as latestRunIndex } from './0017_latest_run_index';
+import { sql as latestRunPointer } from './0018_latest_run_pointer';
 
 export interface Migration {
   version: number;
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: 'account_revisions', sql: accountRevisions },
   { version: 16, name: 'history_retention', sql: historyRetention },
   { version: 17, name: 'latest_run_index', sql: latestRunIndex },
+  { version: 18, name: 'latest_run_pointer', sql: latestRunPointer },
 ];
