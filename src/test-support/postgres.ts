@@ -13,6 +13,8 @@ import pg from 'pg';
 export interface TestPostgres {
   /** A new, empty database on this server; returns its postgres:// URL. */
   createDatabase(): Promise<string>;
+  /** With `socket`: the database's URL through the server's Unix socket (libpq's `host=/dir` form). */
+  socketUrl(database: string): string;
   /** The URL of the database `name`, created (empty) unless it exists; `created` says which. */
   namedDatabase(name: string): Promise<{ url: string; created: boolean }>;
   stop(): Promise<void>;
@@ -73,6 +75,8 @@ export interface TestPostgresOptions {
    * initialised on first use, started as it is after that.
    */
   keepIn?: string;
+  /** Also listen on a Unix socket, in the data directory (default: TCP on loopback only). */
+  socket?: boolean;
 }
 
 export async function startTestPostgres(options: TestPostgresOptions = {}): Promise<TestPostgres> {
@@ -92,7 +96,8 @@ export async function startTestPostgres(options: TestPostgresOptions = {}): Prom
     persistent: keepIn !== undefined,
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ['--no-sync', '--encoding=UTF8', '--locale=C'],
-    // A throwaway server: no durability, TCP on loopback only (no socket file in /tmp).
+    // A throwaway server: no durability, TCP on loopback only (no socket file in /tmp), and a socket in
+    // its own data directory when asked for.
     postgresFlags: [
       '-c',
       'fsync=off',
@@ -103,7 +108,7 @@ export async function startTestPostgres(options: TestPostgresOptions = {}): Prom
       '-c',
       'listen_addresses=127.0.0.1',
       '-c',
-      'unix_socket_directories=',
+      `unix_socket_directories=${options.socket ? join(parent, 'data') : ''}`,
     ],
     onLog: (message) => void log.push(message),
     onError: (error) => void log.push(String(error)),
@@ -130,6 +135,12 @@ export async function startTestPostgres(options: TestPostgresOptions = {}): Prom
     }
   };
   return {
+    socketUrl(database) {
+      if (!options.socket)
+        throw new Error('this test server has no socket (startTestPostgres({ socket: true }))');
+      const dir = encodeURIComponent(join(parent, 'data'));
+      return `postgres://${USER}:${PASSWORD}@/${database}?host=${dir}&port=${port}`;
+    },
     async createDatabase() {
       const name = `adlens_${randomBytes(6).toString('hex')}`;
       await onServer((client) => client.query(`CREATE DATABASE ${name}`));

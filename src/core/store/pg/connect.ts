@@ -31,15 +31,35 @@ const types = {
         : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * The URL as a WHATWG URL. A server on the same host is often reached through its Unix socket, which
+ * libpq and `pg` write with no host and the socket's directory in `host=`
+ * (`postgres://user:password@/database?host=/var/run/postgresql`): a URL with credentials needs a
+ * host, so that form is read with a placeholder host (`pg` reads the original).
+ */
+function parseDatabaseUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    const socket =
+      /^(postgres(?:ql)?:\/\/[^/?#]*@)(\/[^?#]*\?(?:[^#]*&)?host=%2F|\/[^?#]*\?(?:[^#]*&)?host=\/)/i;
+    if (!socket.test(url)) return null;
+    try {
+      return new URL(url.replace(/^(postgres(?:ql)?:\/\/[^/?#]*@)\//i, '$1localhost/'));
+    } catch {
+      return null;
+    }
+  }
+}
+
 /** Checks the URL's shape (never echoes it: it may hold a password) and opens a pool. */
 export function connectPg(url: string, options: { max?: number } = {}): PgPool {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
+  const parsed = parseDatabaseUrl(url);
+  if (!parsed) {
     throw new AppError(
       'invalid_request',
-      'the database URL is not a URL (expected postgres://user:password@host:port/database)',
+      'the database URL is not a URL (expected postgres://user:password@host:port/database, or ' +
+        'postgres://user:password@/database?host=/socket/directory for a Unix socket)',
     );
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
@@ -64,14 +84,14 @@ export function connectPg(url: string, options: { max?: number } = {}): PgPool {
 
 /** The database a URL names, for logs and the ready line: `user@host:port/database`, never the password. */
 export function describeDatabase(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
-    const port = parsed.port ? `:${parsed.port}` : '';
-    return `postgres://${user}${parsed.hostname}${port}${parsed.pathname}`;
-  } catch {
-    return 'postgres (unreadable URL)';
-  }
+  const parsed = parseDatabaseUrl(url);
+  if (!parsed) return 'postgres (unreadable URL)';
+  const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
+  const port = parsed.port || parsed.searchParams.get('port');
+  const socket =
+    parsed.searchParams.get('host') ?? (parsed.hostname.startsWith('%2F') ? parsed.hostname : null);
+  const where = socket ? `[socket ${decodeURIComponent(socket)}]` : parsed.hostname;
+  return `postgres://${user}${where}${port ? `:${port}` : ''}${parsed.pathname}`;
 }
 
 /** Runs `work` in one transaction on one client: committed when it resolves, rolled back when it throws. */
