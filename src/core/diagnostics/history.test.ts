@@ -12,7 +12,7 @@ import {
 import { startTestApi, type TestApi } from '../../test-support/api-server';
 import type { RequestContext } from '../identity/access';
 import type { DiagnosticDetail, Issue } from '../../shared/api/diagnostics';
-import { compareDiagnostics } from './history';
+import { compareDiagnostics, historyPoints } from './history';
 
 let t: TestApi;
 let ctx: RequestContext;
@@ -133,5 +133,31 @@ describe('diagnostics.history, changes and evidence', () => {
     });
     await expect(t.app.use.diagnostics.changes(other, d.id)).rejects.toMatchObject({ type: 'not_found' });
     await expect(t.app.use.diagnostics.evidence(other, d.id)).rejects.toMatchObject({ type: 'not_found' });
+  });
+});
+
+describe('the points of a history', () => {
+  const row = (at: string, trigger: 'manual' | 'automatic' = 'automatic') => ({ completed_at: at, trigger });
+  // An hourly diagnosis for 4 days (newest first), the last at 2026-03-10T12:00, and one asked for.
+  const hourly = Array.from({ length: 96 }, (_, h) =>
+    row(new Date(Date.parse('2026-03-10T12:00:00.000Z') - h * 3_600_000).toISOString()),
+  );
+  const manual = row('2026-03-08T09:30:00.000Z', 'manual');
+  const rows = [...hourly, manual].sort((a, b) => b.completed_at.localeCompare(a.completed_at));
+
+  it('keeps the last 24 hours whole, then the last of each earlier day and every one asked for', () => {
+    const points = historyPoints(rows, 50);
+    const at = points.map((p) => p.completed_at);
+    // 25 points of the 24 hours up to the newest (both ends; Mar 9 has its points there), then the last
+    // of each earlier day (23:00) and the analyst's run.
+    expect(at.slice(0, 25)).toEqual(hourly.slice(0, 25).map((r) => r.completed_at));
+    expect(at.slice(25)).toEqual([
+      '2026-03-08T23:00:00.000Z',
+      '2026-03-08T09:30:00.000Z',
+      '2026-03-07T23:00:00.000Z',
+      '2026-03-06T23:00:00.000Z',
+    ]);
+    expect(historyPoints(rows, 10)).toHaveLength(10);
+    expect(historyPoints([], 50)).toEqual([]);
   });
 });

@@ -27,6 +27,34 @@ function refOf(i: Issue, campaignId: string | null): IssueRef {
   };
 }
 
+/** The hours before the newest diagnosis that a history shows whole. */
+const WHOLE_HOURS = 24;
+
+/**
+ * The points of a scope's history, newest first: every diagnosis of the 24 hours up to the newest,
+ * then of each earlier UTC day the last one, and every one an analyst asked for; at most `limit`.
+ * The watcher re-diagnoses an account after each hourly sync, so 50 points taken as they come span two
+ * days; taken this way they span weeks (the thinning keeps one a day past 3 days: watch/retention.ts).
+ */
+export function historyPoints<T extends { completed_at: string; trigger: 'manual' | 'automatic' }>(
+  newestFirst: readonly T[],
+  limit: number,
+): T[] {
+  const newest = newestFirst[0];
+  if (!newest) return [];
+  const whole = new Date(Date.parse(newest.completed_at) - WHOLE_HOURS * 3_600_000).toISOString();
+  const days = new Set<string>();
+  const points: T[] = [];
+  for (const row of newestFirst) {
+    if (points.length >= limit) break;
+    const day = row.completed_at.slice(0, 10);
+    const firstOfDay = !days.has(day);
+    days.add(day);
+    if (row.completed_at >= whole || firstOfDay || row.trigger === 'manual') points.push(row);
+  }
+  return points;
+}
+
 /** New, resolved, worse and better issues of `current` against `previous` (null: all are new). */
 export function compareDiagnostics(
   current: DiagnosticDetail,

@@ -27,11 +27,12 @@ import type {
   EvidenceSeries,
 } from '../../shared/api/diagnostic-history';
 import { feedbackGiven } from './andromeda';
-import { compareDiagnostics, evidenceSeries } from './history';
+import { compareDiagnostics, evidenceSeries, historyPoints } from './history';
 import { completedDiagnostics, previousDiagnosticId } from './history-store';
 
-/** How many past diagnostics a history shows. */
+/** How many past diagnostics a history shows, picked from how many of the newest (historyPoints). */
 const HISTORY_LIMIT = 50;
+const HISTORY_READ = 500;
 import type { Profile } from './types';
 
 export interface RunInput {
@@ -152,11 +153,8 @@ export function diagnosticUseCases(services: AppServices) {
       const accountRef = campaign?.accountId ?? input.accountId;
       if (!accountRef) throw new AppError('invalid_request', 'Name the account or the campaign.');
       const account = await resolveAccount(sql, ctx, accountRef);
-      const rows = await completedDiagnostics(
-        sql,
-        ctx.workspaceId,
-        account.id,
-        campaign?.id ?? null,
+      const rows = historyPoints(
+        await completedDiagnostics(sql, ctx.workspaceId, account.id, campaign?.id ?? null, HISTORY_READ),
         HISTORY_LIMIT,
       );
       return {
