@@ -2,7 +2,7 @@
 // boundary (either engine).
 import type { IssueChange, IssueState, TrackedIssue } from '../../shared/api/issues';
 import type { RiskLevel } from '../../shared/api/diagnostics';
-import { jsonValues, orEmpty } from '../store/dialect';
+import { jsonValues, orEmpty, unindexed } from '../store/dialect';
 import type { Sql } from '../store/sql';
 
 export interface IssueRow {
@@ -156,15 +156,18 @@ export async function listIssueRows(
   sql: Sql,
   f: IssueFilter,
 ): Promise<{ rows: (IssueRow & { account_name: string; campaign_name: string | null })[]; total: number }> {
+  // One account (its screen, a script's filter): its own (account_id, state, updated_at) range, not the
+  // workspace's issues of those states walked for its rows (SQLite takes the workspace index otherwise).
+  const one = f.accountIds.length === 1 ? f.accountIds[0] : undefined;
   const where = [
-    `i.workspace_id = ?`,
-    `i.account_id IN ${jsonValues(sql)}`,
+    one === undefined ? `i.workspace_id = ?` : `${unindexed(sql, 'i.workspace_id')} = ?`,
+    one === undefined ? `i.account_id IN ${jsonValues(sql)}` : `i.account_id = ?`,
     `i.state IN ${jsonValues(sql)}`,
     `${SEVERITY_RANK_SQL} >= ?`,
   ];
   const params: (string | number)[] = [
     f.workspaceId,
-    JSON.stringify(f.accountIds),
+    one ?? JSON.stringify(f.accountIds),
     JSON.stringify(f.states),
     f.minSeverityRank,
   ];

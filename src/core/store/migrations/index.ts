@@ -16,6 +16,7 @@ import { sql as accountRevisions } from './0015_account_revisions';
 import { sql as historyRetention } from './0016_history_retention';
 import { sql as latestRunIndex } from './0017_latest_run_index';
 import { sql as latestRunPointer } from './0018_latest_run_pointer';
+import { sql as issuesByAccount } from './0019_issues_by_account';
 
 export interface Migration {
   version: number;
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   { version: 16, name: 'history_retention', sql: historyRetention },
   { version: 17, name: 'latest_run_index', sql: latestRunIndex },
   { version: 18, name: 'latest_run_pointer', sql: latestRunPointer },
+  { version: 19, name: 'issues_by_account', sql: issuesByAccount },
 ];
