@@ -1,7 +1,9 @@
 // The scale bench's agency as rows, engine-neutral: one walk over the generator (accounts, their
 // connection, campaigns, ad sets and daily insights) that hands each row, in its table's column order,
 // to an engine's sink (bench/scale/load-*.ts). Both loaders write exactly the same rows.
+import { addDays } from '../../src/core/clock';
 import { DIAGNOSES_KEPT_WHOLE_DAYS, SYNC_RUNS_KEPT_DAYS } from '../../src/core/watch/retention';
+import { diagnosticWindow } from '../../src/core/windows';
 import { account, adSet, campaign, datesEnding, days, type AgencyShape, type GeneratedDay } from './agency';
 
 export type ColumnType = 'text' | 'bigint' | 'double' | 'bytea';
@@ -354,21 +356,21 @@ function history(
     ]);
     rows.syncRuns += 1;
   }
-  const dates = datesEnding(shape.today, DIAGNOSIS_HISTORY_DAYS + 1);
   for (let h = DIAGNOSIS_HISTORY_DAYS * 24 - 1; h >= 0; h--) {
     const created = last - h * HOUR_MS + 90_000;
     const wholeDay = h < DIAGNOSES_KEPT_WHOLE_DAYS * 24;
     const lastOfDay = new Date(created).getUTCHours() === 23;
     if (!wholeDay && !lastOfDay) continue;
-    const dateTo = (dates[dates.length - 1 - Math.floor(h / 24)] ?? shape.today) as string;
+    // The watcher's window, as of the day it ran.
+    const window = diagnosticWindow(addDays(shape.today, -Math.floor(h / 24)));
     const risk = ['LOW', 'MEDIUM', 'HIGH', 'LOW'][(index + h) % 4] as string;
     sink.row('diagnostics', [
       nextId.diag(),
       workspaceId,
       accountId,
       'completed',
-      datesEnding(dateTo, 28)[0] as string,
-      dateTo,
+      window.from,
+      window.to,
       risk,
       `${risk === 'LOW' ? 'No' : 'Two'} issues across 100 campaigns`,
       risk === 'LOW' ? 0 : 2,

@@ -76,14 +76,18 @@ export function storedDiagnosis(content: DiagnosisContent): StoredDiagnosis {
   };
 }
 
+/** A diagnostic (`d`) with its campaign's (`c`) and account's (`a`) names. */
+const FROM = `FROM diagnostics d LEFT JOIN campaigns c ON c.id = d.campaign_id
+  LEFT JOIN ad_accounts a ON a.id = d.account_id`;
+
 export const SELECT = `SELECT d.*, c.name AS campaign_name, c.platform_campaign_id, a.name AS account_name
-  FROM diagnostics d LEFT JOIN campaigns c ON c.id = d.campaign_id LEFT JOIN ad_accounts a ON a.id = d.account_id`;
+  ${FROM}`;
 
 /** A list's columns: never the stored result (about 70 KB an account diagnosis) nor its error. */
 export const LIST_SELECT = `SELECT d.id, d.campaign_id, d.account_id, d.status, d.risk_level, d.summary,
     d.issues_detected, d.recommendation_count, d.created_at, d.completed_at, c.name AS campaign_name,
     a.name AS account_name
-  FROM diagnostics d LEFT JOIN campaigns c ON c.id = d.campaign_id LEFT JOIN ad_accounts a ON a.id = d.account_id`;
+  ${FROM}`;
 
 export type DiagnosticListRow = Pick<
   DiagnosticRow,

@@ -16,7 +16,7 @@ import { newId } from '../ids';
 import type { RequestContext } from '../identity/access';
 import { IDLE_STOP_MS, JobThread } from '../jobs/thread';
 import { issuesTracked } from '../issues/tracker';
-import { jsonValues, unindexed } from '../store/dialect';
+import { inAccounts, unindexed } from '../store/dialect';
 import { latestDiagnostics } from './latest';
 import type { LatestDiagnostic } from '../../shared/ipc/types';
 import { isUniqueViolation } from '../store/sql';
@@ -309,14 +309,10 @@ export class DiagnosticsService {
     ctx: DiagnosticsContext,
     f: ListDiagnosticsFilter,
   ): Promise<{ items: DiagnosticListItem[]; total: number }> {
-    // One account (an account's page, the usual script): its own (account_id, created_at) range, not
-    // the workspace's diagnoses walked for its rows (SQLite would take the workspace index otherwise).
-    const one = f.accountIds.length === 1 ? f.accountIds[0] : undefined;
-    const where =
-      one === undefined
-        ? [`d.workspace_id = ?`, `d.account_id IN ${jsonValues(this.sql)}`]
-        : [`${unindexed(this.sql, 'd.workspace_id')} = ?`, `d.account_id = ?`];
-    const params: (string | number)[] = [ctx.workspaceId, one ?? JSON.stringify(f.accountIds)];
+    // One account (an account's page, the usual script) reads its (account_id, created_at) range.
+    const scope = inAccounts(this.sql, 'd', ctx.workspaceId, f.accountIds);
+    const where = scope.terms;
+    const params: (string | number)[] = scope.params;
     const add = (condition: string, value: string | undefined): void => {
       if (!value) return;
       where.push(condition);

@@ -2,7 +2,7 @@
 // boundary (either engine).
 import type { IssueChange, IssueState, TrackedIssue } from '../../shared/api/issues';
 import type { RiskLevel } from '../../shared/api/diagnostics';
-import { jsonValues, orEmpty, unindexed } from '../store/dialect';
+import { inAccounts, jsonValues, orEmpty } from '../store/dialect';
 import type { Sql } from '../store/sql';
 
 export interface IssueRow {
@@ -156,21 +156,10 @@ export async function listIssueRows(
   sql: Sql,
   f: IssueFilter,
 ): Promise<{ rows: (IssueRow & { account_name: string; campaign_name: string | null })[]; total: number }> {
-  // One account (its screen, a script's filter): its own (account_id, state, updated_at) range, not the
-  // workspace's issues of those states walked for its rows (SQLite takes the workspace index otherwise).
-  const one = f.accountIds.length === 1 ? f.accountIds[0] : undefined;
-  const where = [
-    one === undefined ? `i.workspace_id = ?` : `${unindexed(sql, 'i.workspace_id')} = ?`,
-    one === undefined ? `i.account_id IN ${jsonValues(sql)}` : `i.account_id = ?`,
-    `i.state IN ${jsonValues(sql)}`,
-    `${SEVERITY_RANK_SQL} >= ?`,
-  ];
-  const params: (string | number)[] = [
-    f.workspaceId,
-    one ?? JSON.stringify(f.accountIds),
-    JSON.stringify(f.states),
-    f.minSeverityRank,
-  ];
+  // One account (its screen, a script's filter) reads its (account_id, state, updated_at) range.
+  const scope = inAccounts(sql, 'i', f.workspaceId, f.accountIds);
+  const where = [...scope.terms, `i.state IN ${jsonValues(sql)}`, `${SEVERITY_RANK_SQL} >= ?`];
+  const params: (string | number)[] = [...scope.params, JSON.stringify(f.states), f.minSeverityRank];
   if (f.campaignId) {
     where.push(`i.campaign_id = ?`);
     params.push(f.campaignId);

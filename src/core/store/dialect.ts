@@ -24,6 +24,30 @@ export function jsonEach(sql: Sql): string {
   return sql.engine === 'postgres' ? `unnest(json_texts(CAST(? AS json))) AS j(value)` : `json_each(?)`;
 }
 
+/**
+ * A workspace's rows of some accounts (`alias.workspace_id`, `alias.account_id`), as WHERE terms and
+ * their parameters. One account reads its own range of an `(account_id, …)` index: SQLite would
+ * otherwise walk the workspace's index for the account's rows, so the workspace term is kept off any
+ * index there (`unindexed`). Several accounts go through `jsonValues`.
+ */
+export function inAccounts(
+  sql: Sql,
+  alias: string,
+  workspaceId: string,
+  accountIds: readonly string[],
+): { terms: string[]; params: string[] } {
+  const [one] = accountIds;
+  return accountIds.length === 1 && one !== undefined
+    ? {
+        terms: [`${unindexed(sql, `${alias}.workspace_id`)} = ?`, `${alias}.account_id = ?`],
+        params: [workspaceId, one],
+      }
+    : {
+        terms: [`${alias}.workspace_id = ?`, `${alias}.account_id IN ${jsonValues(sql)}`],
+        params: [workspaceId, JSON.stringify(accountIds)],
+      };
+}
+
 /** The smaller of two values of a row (SQLite's scalar `min(a, b)`, PostgreSQL's `LEAST`). */
 export function least(sql: Sql, a: string, b: string): string {
   return sql.engine === 'postgres' ? `LEAST(${a}, ${b})` : `min(${a}, ${b})`;

@@ -41,11 +41,9 @@ function parseDatabaseUrl(url: string): URL | null {
   try {
     return new URL(url);
   } catch {
-    const socket =
-      /^(postgres(?:ql)?:\/\/[^/?#]*@)(\/[^?#]*\?(?:[^#]*&)?host=%2F|\/[^?#]*\?(?:[^#]*&)?host=\/)/i;
-    if (!socket.test(url)) return null;
     try {
-      return new URL(url.replace(/^(postgres(?:ql)?:\/\/[^/?#]*@)\//i, '$1localhost/'));
+      const socket = new URL(url.replace(/^(postgres(?:ql)?:\/\/[^/?#]*@)\//i, '$1localhost/'));
+      return socket.searchParams.get('host')?.startsWith('/') ? socket : null;
     } catch {
       return null;
     }
