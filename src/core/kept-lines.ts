@@ -66,6 +66,11 @@ export class KeptLines<T extends object> {
     return line;
   }
 
+  /** The list last kept under `key`. */
+  list(key: string): T[] | undefined {
+    return this.lists.get(key);
+  }
+
   /**
    * `lines` as kept the last time under `key` when they are the same lines in the same order.
    * Typed as the read model's own list type, but frozen like its lines.

@@ -5,7 +5,7 @@ import { addDays, dateInZone } from '../clock';
 import { type RequestContext, accountScope } from '../identity/access';
 import { microsToAmount } from '../money';
 import { disableReasonName } from '../../shared/disable-reasons';
-import { jsonTuples } from '../store/dialect';
+import { jsonTuples, jsonValues } from '../store/dialect';
 import type { Sql } from '../store/sql';
 import type { AccountFigures } from '../insights/account-figures';
 import { nextScheduledSync } from '../watch/slots';
@@ -328,14 +328,15 @@ function accountLineOf(row: AccountLineRow, now: Date): AccountLine {
 }
 
 /**
- * Every account the context sees as a portfolio line, by name, with the revisions their rows were
- * read at. Half the columns of `readAccounts`: for an agency's 500 accounts the list's columns were
- * most of the portfolio's time in the database.
+ * Every account the context sees as a portfolio line (or those of `ids` it sees), by name, with the
+ * revisions their rows were read at. Half the columns of `readAccounts`: for an agency's 500 accounts
+ * the list's columns were most of the portfolio's time in the database.
  */
 export async function readAccountLines(
   sql: Sql,
   ctx: RequestContext,
   now: Date,
+  ids?: readonly string[],
 ): Promise<{ accounts: AccountLine[]; revisions: Map<string, number> }> {
   const { where, params } = whereOf(ctx, { page: 1, pageSize: -1 });
   const rows = await sql.all<AccountLineRow>(
@@ -345,12 +346,31 @@ export async function readAccountLines(
      FROM ad_accounts a
      JOIN platform_connections c ON c.id = a.connection_id
      ${LATEST_RUN}
-     WHERE ${where}
+     WHERE ${where}${ids ? ` AND a.id IN ${jsonValues(sql)}` : ''}
      ORDER BY a.name, a.id`,
-    params,
+    ids ? [...params, JSON.stringify(ids)] : params,
   );
   return {
     accounts: rows.map((row) => accountLineOf(row, now)),
     revisions: new Map(rows.map((row) => [row.id, row.revision])),
   };
+}
+
+/** An account's two counters: its figures' inputs (`revision`) and the rest of its line's. */
+export interface LineRevisions {
+  id: string;
+  revision: number;
+  lineRevision: number;
+}
+
+/**
+ * The counters of every account the context sees (migrations 15 and 20): what the portfolio reads
+ * first, to build again only the lines whose inputs moved.
+ */
+export function readLineRevisions(sql: Sql, ctx: RequestContext): Promise<LineRevisions[]> {
+  const { where, params } = whereOf(ctx, { page: 1, pageSize: -1 });
+  return sql.all<LineRevisions>(
+    `SELECT a.id, a.revision, a.line_revision AS lineRevision FROM ad_accounts a WHERE ${where}`,
+    params,
+  );
 }

@@ -136,10 +136,14 @@ function explain(db: Db, sql: string): Array<{ detail: string }> {
   throw new Error(`could not bind the parameters of: ${sql}`);
 }
 
-/** One account of three campaigns with ads and 69 days of insights, and a key. */
+/**
+ * One account of three campaigns with ads and 69 days of insights, a second account without any (so
+ * the portfolio can build one account's line alone), and a key.
+ */
 async function seedPlanWorld(db: Db, clock: Clock) {
   const { workspaceId } = seedWorkspace(db, { plan: 'agency' });
   const account = seedAccount(db, { workspaceId, mode: 'test' });
+  seedAccount(db, { workspaceId, mode: 'test' });
   for (let c = 0; c < 3; c++) {
     const campaignId = seedCampaign(db, { accountId: account.id, name: `Campaign ${c}` });
     const adSetId = seedAdSet(db, { accountId: account.id, campaignId });
@@ -254,6 +258,9 @@ async function exercise(t: TestApi, seeded: Awaited<ReturnType<typeof seedPlanWo
   await get(`/v1/accounts/${account.id}/schedule`);
   await get(`/v1/campaigns/${campaignId}/changes`);
   // The portfolio and an account's overview (with an issue live), and a diagnostic's history reads.
+  await get('/v1/portfolio');
+  // One account's line moved: its line alone is built again (its own row and issues).
+  await t.app.core.sql.run(`UPDATE ad_accounts SET name = 'Renamed' WHERE id = ?`, [account.id]);
   await get('/v1/portfolio');
   await get(`/v1/accounts/${account.id}/overview`);
   const ctx = { workspaceId, plan: 'agency' as const, userId: null, keyId: null, mode: 'all' as const };

@@ -590,13 +590,14 @@ describe.each(ENGINES)('read models on %s', (engine) => {
         -1,
       );
     };
-    expect([...(await spendOf())]).toEqual([
+    // In either order: PostgreSQL hands rows back as they lie (a row written again moves).
+    expect([...(await spendOf())].sort(([a], [b]) => a.localeCompare(b))).toEqual([
       ['act_1', BIG + 1_500_000_000_000_001 + 13_000_000],
       ['act_2', 8_000_000],
     ]);
     // Unchanged: kept, nothing computed; an account that does not exist has no revision.
     await spendOf();
-    expect(computed).toEqual([['act_1', 'act_2']]);
+    expect(computed.map((ids) => ids.toSorted())).toEqual([['act_1', 'act_2']]);
     expect(await figures.revisions(sql, ['act_none'])).toEqual(new Map());
 
     // Each kind of write moves its account's revision only, and the next read computes that account only.

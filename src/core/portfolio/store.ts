@@ -1,7 +1,7 @@
 // The portfolio's SQL. Every statement is keyed: per account on the account-day rollup or on the
 // (account_id, date, …) covering index of the campaign rows, per workspace on the issues index, so a
 // portfolio of 50 accounts and 10,000 campaigns never reads a growing table whole.
-import { jsonEach, jsonTuples, least } from '../store/dialect';
+import { inAccounts, jsonEach, jsonTuples, least } from '../store/dialect';
 import type { Sql } from '../store/sql';
 import type { RiskLevel } from '../../shared/api/diagnostics';
 
@@ -92,17 +92,23 @@ export async function dailyBudgetsMicros(
 }
 
 /**
- * Live issues (open or acknowledged) of the workspace, counted by account, campaign (null = the whole
- * account) and severity: the portfolio's issue counts and its campaigns at risk, in one statement.
+ * Live issues (open or acknowledged) of the workspace, or of some of its accounts, counted by account,
+ * campaign (null = the whole account) and severity: the portfolio's issue counts and its campaigns at
+ * risk, in one statement.
  */
 export function liveIssues(
   sql: Sql,
   workspaceId: string,
+  accountIds?: readonly string[],
 ): Promise<Array<{ account_id: string; campaign_id: string | null; severity: RiskLevel; n: number }>> {
+  const scope = accountIds
+    ? inAccounts(sql, 'i', workspaceId, accountIds)
+    : { terms: ['i.workspace_id = ?'], params: [workspaceId] };
   return sql.all(
-    `SELECT account_id, campaign_id, severity, count(*) AS n FROM issues
-     WHERE workspace_id = ? AND state IN ('open', 'acknowledged') GROUP BY account_id, campaign_id, severity`,
-    [workspaceId],
+    `SELECT i.account_id, i.campaign_id, i.severity, count(*) AS n FROM issues i
+     WHERE ${scope.terms.join(' AND ')} AND i.state IN ('open', 'acknowledged')
+     GROUP BY i.account_id, i.campaign_id, i.severity`,
+    scope.params,
   );
 }
 

@@ -4,7 +4,13 @@
 // attention score; and one account's overview (KPIs against the previous period, trend, top issues,
 // recent changes).
 import type { AppServices } from '../app-services';
-import { readAccountLines, readAccounts, type AccountLine } from '../accounts/store';
+import {
+  readAccountLines,
+  readAccounts,
+  readLineRevisions,
+  type AccountLine,
+  type LineRevisions,
+} from '../accounts/store';
 import { accountChanges } from '../campaigns/changes';
 import { addDays, dateInZone, dateRange } from '../clock';
 import { resolveAccount, type RequestContext } from '../identity/access';
@@ -34,6 +40,7 @@ import { KeptLines } from '../kept-lines';
 import { accountGoals } from '../goals/store';
 import { accountResultGroups } from '../insights/account-results';
 import type { Revisions } from '../insights/account-figures';
+import { tokenWarningChangesAt } from '../sync/token-expiry';
 
 /** Money at risk looks at the last 7 days of spend (what a problem costs per week). */
 const RISK_DAYS = 7;
@@ -41,7 +48,23 @@ const OVERVIEW_DEFAULT_DAYS = 30;
 const TOP_ISSUES = 5;
 const RECENT_CHANGES = 10;
 
+/** Lines held for reuse at most (a line costs a few KB, its JSON as much again); the oldest go first. */
+const MAX_HELD_LINES = 20_000;
+
 const round2 = (v: number): number => Math.round(v * 100) / 100;
+
+/**
+ * A built line and what it was built from: the account's two counters as read before its inputs, the
+ * days it counted, and the instant its token warning next reads differently. While all still hold,
+ * the line is what building it again would give.
+ */
+interface HeldLine {
+  line: PortfolioRow;
+  revision: number;
+  lineRevision: number;
+  sumsKey: string;
+  validUntil: number;
+}
 
 /** An account's days as a portfolio line counts them, in its own time zone, and its figures' names. */
 interface AccountDays {
@@ -64,6 +87,19 @@ function daysOf(today: string): AccountDays {
   };
 }
 
+/** Accounts of one time zone share their days: worked out once per zone, not per account. */
+function daysByZone(now: Date): (timezone: string) => AccountDays {
+  const byZone = new Map<string, AccountDays>();
+  return (timezone) => {
+    let days = byZone.get(timezone);
+    if (!days) {
+      days = daysOf(dateInZone(now, timezone));
+      byZone.set(timezone, days);
+    }
+    return days;
+  };
+}
+
 /** Whose list: who reads it decides which accounts are on it. */
 function listKey(ctx: RequestContext): string {
   return `${ctx.workspaceId}|${ctx.mode}|${ctx.userId ?? ''}|${ctx.keyId ?? ''}`;
@@ -83,6 +119,27 @@ export function portfolioUseCases(services: AppServices) {
   const isSyncing = (id: string): boolean => sync.isSyncing(id);
   // A line (and the sorted list) that did not change since the last read is handed back as it was.
   const kept = new KeptLines<PortfolioRow>();
+  /** Lines by workspace and account, with what they were built from (`home`). */
+  const held = new Map<string, HeldLine>();
+
+  function hold(
+    workspaceId: string,
+    counters: LineRevisions,
+    line: PortfolioRow,
+    days: AccountDays,
+    now: Date,
+  ) {
+    const key = `${workspaceId}|${counters.id}`;
+    held.delete(key);
+    if (held.size >= MAX_HELD_LINES) held.delete(held.keys().next().value as string);
+    held.set(key, {
+      line,
+      revision: counters.revision,
+      lineRevision: counters.lineRevision,
+      sumsKey: days.sumsKey,
+      validUntil: tokenWarningChangesAt(line.tokenExpiresAt, now),
+    });
+  }
 
   /** One account's result groups over a window, kept under its revision. */
   async function resultsOf(
@@ -168,17 +225,21 @@ export function portfolioUseCases(services: AppServices) {
     };
   }
 
-  /** The accounts' rows; `revisions` as their account rows were read (readAccountLines, readAccounts). */
+  /**
+   * The accounts' rows; `revisions` as their account rows were read (readAccountLines, readAccounts).
+   * `only`: the accounts' IDs when they are some of the workspace's (their issues are read alone).
+   */
   async function rowsFor(
     ctx: RequestContext,
     accounts: readonly AccountLine[],
     revisions: Revisions,
     now: Date,
+    only?: readonly string[],
   ): Promise<PortfolioRow[]> {
     const issues = new Map<string, Record<RiskLevel, number>>();
     // The campaigns (null = the whole account) with a live HIGH or CRITICAL issue.
     const atRisk = new Map<string, (string | null)[]>();
-    for (const r of await liveIssues(sql, ctx.workspaceId)) {
+    for (const r of await liveIssues(sql, ctx.workspaceId, only)) {
       const counts = issues.get(r.account_id) ?? { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
       counts[r.severity] += r.n;
       issues.set(r.account_id, counts);
@@ -187,18 +248,8 @@ export function portfolioUseCases(services: AppServices) {
       if (!scopes) atRisk.set(r.account_id, [r.campaign_id]);
       else if (!scopes.includes(r.campaign_id)) scopes.push(r.campaign_id);
     }
-    // Accounts of one time zone share their days: worked out once per zone, not per account.
-    const byZone = new Map<string, AccountDays>();
-    const days = new Map(
-      accounts.map((a) => {
-        let own = byZone.get(a.timezone);
-        if (!own) {
-          own = daysOf(dateInZone(now, a.timezone));
-          byZone.set(a.timezone, own);
-        }
-        return [a.id, own];
-      }),
-    );
+    const zoneDays = daysByZone(now);
+    const days = new Map(accounts.map((a) => [a.id, zoneDays(a.timezone)]));
     const dayOf = (accountId: string) => days.get(accountId) as AccountDays;
     const sums = await figures.each<AccountWindowSums | null>(
       revisions,
@@ -281,14 +332,54 @@ export function portfolioUseCases(services: AppServices) {
   }
 
   return {
-    /** Every account the context sees, the one needing attention most first (then by name). */
+    /**
+     * Every account the context sees, the one needing attention most first (then by name). Only the
+     * lines whose inputs moved are built again: each account's counters are read first, and a held
+     * line whose counters, days and token warning still hold is handed back as it is.
+     */
     async home(ctx: RequestContext): Promise<Portfolio> {
       const now = clock.now();
-      const { accounts, revisions } = await readAccountLines(sql, ctx, now);
-      const items = (await rowsFor(ctx, accounts, revisions, now)).sort(
-        (x, y) => y.attention.score - x.attention.score || x.name.localeCompare(y.name),
+      const zoneDays = daysByZone(now);
+      const counters = await readLineRevisions(sql, ctx);
+      const lines: PortfolioRow[] = [];
+      const stale = new Map<string, LineRevisions>();
+      for (const c of counters) {
+        const h = held.get(`${ctx.workspaceId}|${c.id}`);
+        const holds =
+          h !== undefined &&
+          h.revision === c.revision &&
+          h.lineRevision === c.lineRevision &&
+          now.getTime() < h.validUntil &&
+          h.sumsKey === zoneDays(h.line.timezone).sumsKey;
+        if (holds) lines.push(h.line);
+        else stale.set(c.id, c);
+      }
+      if (stale.size > 0) {
+        // Every line stale (the first read, a new day): the workspace's statements, not an ID list.
+        const only = stale.size < counters.length ? [...stale.keys()] : undefined;
+        const { accounts, revisions } = await readAccountLines(sql, ctx, now, only);
+        for (const line of await rowsFor(ctx, accounts, revisions, now, only)) {
+          lines.push(line);
+          // Held under the counters read before its inputs: never newer than what it shows. An
+          // account that appeared since is shown, and held from the next read.
+          const c = stale.get(line.accountId);
+          if (c) hold(ctx.workspaceId, c, line, zoneDays(line.timezone), now);
+        }
+      }
+      const key = listKey(ctx);
+      const last = kept.list(key);
+      // The very lines of the last list: its order holds too.
+      if (stale.size === 0 && last?.length === lines.length) {
+        const same = new Set<PortfolioRow>(lines);
+        if (last.every((line) => same.has(line))) return { generatedAt: now.toISOString(), items: last };
+      }
+      const items = lines.sort(
+        (x, y) =>
+          y.attention.score - x.attention.score ||
+          x.name.localeCompare(y.name) ||
+          (x.accountId < y.accountId ? -1 : 1),
       );
-      return { generatedAt: now.toISOString(), items: kept.keepList(listKey(ctx), items) };
+      return { generatedAt: now.toISOString(), items: kept.keepList(key, items) };
     },
 
     /** One account: KPIs of the last N days (30 by default) against the N days before, and what to look at. */
@@ -300,7 +391,7 @@ export function portfolioUseCases(services: AppServices) {
         revisions,
       } = await readAccounts(sql, ctx, { id: visible.id, page: 1, pageSize: 1 }, now, isSyncing, figures);
       if (!account) throw new Error(`account ${visible.id} vanished`);
-      const [row] = await rowsFor(ctx, [account], revisions, now);
+      const [row] = await rowsFor(ctx, [account], revisions, now, [account.id]);
       const days = input.days ?? OVERVIEW_DEFAULT_DAYS;
       const to = dateInZone(now, account.timezone);
       const from = addDays(to, -(days - 1));

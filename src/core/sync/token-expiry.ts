@@ -122,3 +122,17 @@ export function tokenWarning(expiresAt: string | null, now: Date): string | null
   const days = Math.ceil(left / DAY_MS);
   return `The access token expires in ${days} day${days === 1 ? '' : 's'} (${expiresAt.slice(0, 10)}): reconnect with a new token before then, or syncing stops.`;
 }
+
+/**
+ * The first instant (ms) after `now` at which `tokenWarning(expiresAt, ·)` reads differently, or
+ * Infinity: the warning appears TOKEN_WARNING_DAYS before expiry and names the days left, rounded up,
+ * so it changes each time the time left falls to a whole number of days, the last time at expiry.
+ */
+export function tokenWarningChangesAt(expiresAt: string | null, now: Date): number {
+  if (!expiresAt) return Infinity;
+  const expiry = Date.parse(expiresAt);
+  const left = expiry - now.getTime();
+  if (!(left > 0)) return Infinity;
+  const days = Math.min(Math.ceil(left / DAY_MS), TOKEN_WARNING_DAYS + 1);
+  return expiry - (days - 1) * DAY_MS;
+}

@@ -17,6 +17,7 @@ import { sql as historyRetention } from './0016_history_retention';
 import { sql as latestRunIndex } from './0017_latest_run_index';
 import { sql as latestRunPointer } from './0018_latest_run_pointer';
 import { sql as issuesByAccount } from './0019_issues_by_account';
+import { sql as lineRevision } from './0020_line_revision';
 
 export interface Migration {
   version: number;
@@ -45,4 +46,5 @@ export const migrations: readonly Migration[] = [
   { version: 17, name: 'latest_run_index', sql: latestRunIndex },
   { version: 18, name: 'latest_run_pointer', sql: latestRunPointer },
   { version: 19, name: 'issues_by_account', sql: issuesByAccount },
+  { version: 20, name: 'line_revision', sql: lineRevision },
 ];
