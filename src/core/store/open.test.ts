@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrations } from './migrations';
-import { APPLICATION_ID, DATABASE_FILE, openStore } from './open';
+import { migrations, type Migration } from './migrations';
+import { APPLICATION_ID, DATABASE_FILE, openStore, PRE_MIGRATION_COPIES_KEPT } from './open';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'adlens-store-'));
 
@@ -93,6 +93,32 @@ describe('openStore', () => {
     expect(again.db.prepare('SELECT name FROM workspaces').pluck().all()).toEqual(['Agency']);
     expect(readdirSync(dir).some((f) => f.includes(`.before-v${latest + 1}`))).toBe(true);
     again.close();
+  });
+
+  it('keeps the copies of the last two upgrades only, newest by when they were made', () => {
+    const dir = tempDir();
+    openStore(dir).close();
+    const latest = migrations.at(-1)?.version ?? 0;
+    // Copies of three earlier upgrades: by name v9 would sort after v17, by instant it is the oldest.
+    const made = (version: number, at: number) => `${DATABASE_FILE}.before-v${version}-${at}`;
+    for (const [version, at] of [
+      [9, 1_000],
+      [17, 2_000],
+      [18, 3_000],
+    ] as const)
+      writeFileSync(join(dir, made(version, at)), 'an old copy');
+    const upgrades = (next: number): Migration[] => [
+      ...migrations,
+      { version: next, name: `upgrade_${next}`, sql: `CREATE TABLE upgrade_${next} (id INTEGER)` },
+    ];
+    openStore(dir, { migrations: upgrades(latest + 1) }).close();
+    const copies = readdirSync(dir).filter((f) => f.includes('.before-v'));
+    expect(copies).toHaveLength(PRE_MIGRATION_COPIES_KEPT);
+    expect(copies).toContain(made(18, 3_000));
+    expect(copies.some((f) => f.startsWith(`${DATABASE_FILE}.before-v${latest + 1}-`))).toBe(true);
+    // Opening without an upgrade makes no copy and deletes none.
+    openStore(dir, { migrations: upgrades(latest + 1) }).close();
+    expect(readdirSync(dir).filter((f) => f.includes('.before-v'))).toEqual(copies);
   });
 });
 

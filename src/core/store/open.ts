@@ -7,9 +7,10 @@ import {
   openSync,
   readdirSync,
   readSync,
+  rmSync,
   statSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AppError } from '../errors';
 import { forgetCleanClose, recordCleanClose, vouchedCheck } from './clean-close';
 import { migrations as allMigrations, type Migration } from './migrations';
@@ -70,12 +71,19 @@ function makePrivate(dataDir: string, path: string): void {
   }
 }
 
-/** The copies a migration kept (newest first), for the recovery advice of a damaged database. */
+/** Copies kept before migrating at most, this one included: each is the whole store (10 GB at agency scale). */
+export const PRE_MIGRATION_COPIES_KEPT = 2;
+
+/**
+ * The copies a migration kept, newest first (by the instant in their names: `before-v9-…` sorts after
+ * `before-v17-…` as text), for the recovery advice of a damaged database and for their pruning.
+ */
 function preMigrationCopies(dataDir: string): string[] {
+  const prefix = `${DATABASE_FILE}.before-v`;
+  const madeAt = (name: string) => Number(name.slice(name.lastIndexOf('-') + 1)) || 0;
   return readdirSync(dataDir)
-    .filter((name) => name.startsWith(`${DATABASE_FILE}.before-v`))
-    .sort()
-    .reverse();
+    .filter((name) => name.startsWith(prefix))
+    .sort((a, b) => madeAt(b) - madeAt(a) || b.localeCompare(a));
 }
 
 /**
@@ -192,6 +200,10 @@ function migrate(db: Db, path: string, migrations: readonly Migration[]): void {
   const pending = migrations.filter((migration) => migration.version > current);
   if (pending.length === 0) return;
   if (current > 0) {
+    // Older copies go first, so that an upgrade never needs room for more than the copies kept.
+    const dataDir = dirname(path);
+    for (const old of preMigrationCopies(dataDir).slice(PRE_MIGRATION_COPIES_KEPT - 1))
+      rmSync(join(dataDir, old), { force: true });
     // A copy before changing a populated schema: a failed migration rolls back, and this is the belt to those braces.
     const copy = `${path}.before-v${pending[0]?.version}-${Date.now()}`;
     db.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
