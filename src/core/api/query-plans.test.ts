@@ -255,6 +255,8 @@ async function exercise(t: TestApi, seeded: Awaited<ReturnType<typeof seedPlanWo
     .data as Array<{ id: string }>;
   await get(`/v1/issues/${issues[0]!.id}`);
   await get(`/v1/issues?campaign_id=${campaignId}`);
+  // One state of every account, walked in the list's order (issues_list_order).
+  await get('/v1/issues?state=resolved&min_severity=LOW');
   await get(`/v1/accounts/${account.id}/schedule`);
   await get(`/v1/campaigns/${campaignId}/changes`);
   // The portfolio and an account's overview (with an issue live), and a diagnostic's history reads.

@@ -186,6 +186,67 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     await close();
   });
 
+  it("pages one state of several accounts in the list's order: severity, newest, then ID among equals", async () => {
+    const { sql, close } = await engines.open(engine);
+    await world(sql);
+    // Resolved issues of two accounts (and of another workspace), with equal severities and instants.
+    const resolved = [
+      ['r_1', 'acc_1', 'HIGH', '2026-03-01T00:00:00.000Z'],
+      ['r_2', 'acc_2', 'HIGH', '2026-03-05T00:00:00.000Z'],
+      ['r_3', 'acc_1', 'LOW', '2026-03-09T00:00:00.000Z'],
+      ['r_5', 'acc_1', 'CRITICAL', '2026-03-02T00:00:00.000Z'],
+      ['r_4', 'acc_2', 'CRITICAL', '2026-03-02T00:00:00.000Z'],
+      ['r_6', 'acc_2', 'MEDIUM', '2026-03-03T00:00:00.000Z'],
+    ] as const;
+    for (const [id, account, severity, at] of resolved)
+      await insertIssue(
+        sql,
+        issue(id, {
+          account_id: account,
+          campaign_id: null,
+          type: id,
+          entity_id: id,
+          severity,
+          state: 'resolved',
+          updated_at: at,
+          resolved_at: at,
+        }),
+      );
+    await insertIssue(
+      sql,
+      issue('r_other', { workspace_id: 'ws_b', account_id: 'acc_9', campaign_id: null, state: 'resolved' }),
+    );
+    await insertIssue(sql, issue('o_1', { severity: 'CRITICAL' }));
+    const page = (n: number, over: Partial<Parameters<typeof listIssueRows>[1]> = {}) =>
+      listIssueRows(sql, {
+        workspaceId: 'ws_a',
+        accountIds: ['acc_1', 'acc_2'],
+        states: ['resolved'],
+        minSeverityRank: 1,
+        page: n,
+        pageSize: 4,
+        ...over,
+      });
+    const first = await page(1);
+    expect(first.total).toBe(6);
+    expect(first.rows.map((r) => r.id)).toEqual(['r_4', 'r_5', 'r_2', 'r_1']);
+    expect((await page(2)).rows.map((r) => r.id)).toEqual(['r_6', 'r_3']);
+    // One account of the two; and the least severity cuts below.
+    expect((await page(1, { accountIds: ['acc_2', 'acc_9'] })).rows.map((r) => r.id)).toEqual([
+      'r_4',
+      'r_2',
+      'r_6',
+    ]);
+    expect((await page(1, { minSeverityRank: 3 })).rows.map((r) => r.id)).toEqual([
+      'r_4',
+      'r_5',
+      'r_2',
+      'r_1',
+    ]);
+    expect((await page(1, { minSeverityRank: 3 })).total).toBe(4);
+    await close();
+  });
+
   it('reconciles diagnoses in one transaction: opened, worse, resolved, reopened, and snoozes woken', async () => {
     const { sql, close } = await engines.open(engine);
     await world(sql);

@@ -158,8 +158,20 @@ export async function listIssueRows(
 ): Promise<{ rows: (IssueRow & { account_name: string; campaign_name: string | null })[]; total: number }> {
   // One account (its screen, a script's filter) reads its (account_id, state, updated_at) range.
   const scope = inAccounts(sql, 'i', f.workspaceId, f.accountIds);
-  const where = [...scope.terms, `i.state IN ${jsonValues(sql)}`, `${SEVERITY_RANK_SQL} >= ?`];
-  const params: (string | number)[] = [...scope.params, JSON.stringify(f.states), f.minSeverityRank];
+  // One state is an equality: the workspace's issues of it are walked in the list's order
+  // (issues_list_order), not sorted.
+  const [state] = f.states;
+  const inStates = f.states.length === 1 && state !== undefined;
+  const where = [
+    ...scope.terms,
+    inStates ? `i.state = ?` : `i.state IN ${jsonValues(sql)}`,
+    `${SEVERITY_RANK_SQL} >= ?`,
+  ];
+  const params: (string | number)[] = [
+    ...scope.params,
+    inStates ? state : JSON.stringify(f.states),
+    f.minSeverityRank,
+  ];
   if (f.campaignId) {
     where.push(`i.campaign_id = ?`);
     params.push(f.campaignId);

@@ -17,6 +17,19 @@ export function jsonValues(sql: Sql): string {
 }
 
 /**
+ * `column` is one of a JSON array parameter's elements (text), as a WHERE term. On PostgreSQL a
+ * filter on the constant array (`= ANY`), not a join with its elements: a list read in an index's
+ * order (the issue list of a workspace's accounts) walks that index and checks each row's value,
+ * where the join drove the read account by account and sorted every row (63 ms at 30,000 resolved
+ * issues, 0.2 ms as a filter).
+ */
+export function inJsonValues(sql: Sql, column: string): string {
+  return sql.engine === 'postgres'
+    ? `${column} = ANY(json_texts(CAST(? AS json)))`
+    : `${column} IN (SELECT value FROM json_each(?))`;
+}
+
+/**
  * A `FROM` item of a JSON array parameter's elements (text), one row each in column `value`: for a
  * statement that reads per element (`SELECT value, (SELECT … WHERE x = value) FROM ${jsonEach(sql)}`).
  */
@@ -28,7 +41,7 @@ export function jsonEach(sql: Sql): string {
  * A workspace's rows of some accounts (`alias.workspace_id`, `alias.account_id`), as WHERE terms and
  * their parameters. One account reads its own range of an `(account_id, …)` index: SQLite would
  * otherwise walk the workspace's index for the account's rows, so the workspace term is kept off any
- * index there (`unindexed`). Several accounts go through `jsonValues`.
+ * index there (`unindexed`). Several accounts are a filter on the list (`inJsonValues`).
  */
 export function inAccounts(
   sql: Sql,
@@ -43,7 +56,7 @@ export function inAccounts(
         params: [workspaceId, one],
       }
     : {
-        terms: [`${alias}.workspace_id = ?`, `${alias}.account_id IN ${jsonValues(sql)}`],
+        terms: [`${alias}.workspace_id = ?`, inJsonValues(sql, `${alias}.account_id`)],
         params: [workspaceId, JSON.stringify(accountIds)],
       };
 }

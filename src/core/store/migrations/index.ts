@@ -18,6 +18,7 @@ import { sql as latestRunIndex } from './0017_latest_run_index';
 import { sql as latestRunPointer } from './0018_latest_run_pointer';
 import { sql as issuesByAccount } from './0019_issues_by_account';
 import { sql as lineRevision } from './0020_line_revision';
+import { sql as issueListOrder } from './0021_issue_list_order';
 
 export interface Migration {
   version: number;
@@ -47,4 +48,5 @@ export const migrations: readonly Migration[] = [
   { version: 18, name: 'latest_run_pointer', sql: latestRunPointer },
   { version: 19, name: 'issues_by_account', sql: issuesByAccount },
   { version: 20, name: 'line_revision', sql: lineRevision },
+  { version: 21, name: 'issue_list_order', sql: issueListOrder },
 ];
