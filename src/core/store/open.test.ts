@@ -95,6 +95,27 @@ describe('openStore', () => {
     again.close();
   });
 
+  it('refuses an upgrade, untouched, where there is no room for its copy', () => {
+    const dir = tempDir();
+    openStore(dir).close();
+    const latest = migrations.at(-1)?.version ?? 0;
+    const upgrade: Migration[] = [
+      ...migrations,
+      { version: latest + 1, name: 'roomy', sql: `CREATE TABLE roomy (id INTEGER)` },
+    ];
+    expect(() => openStore(dir, { migrations: upgrade, freeBytes: () => 1024 })).toThrow(
+      /makes a copy of it first, which needs [\d.]+ MiB in .*; 0\.0 MiB is free\. Free some space/,
+    );
+    expect(readdirSync(dir).filter((f) => f.includes('.before-v'))).toEqual([]);
+    const same = openStore(dir);
+    expect(same.db.pragma('user_version', { simple: true })).toBe(latest);
+    same.close();
+    // With room (the file system's own figure), the same upgrade goes through.
+    const upgraded = openStore(dir, { migrations: upgrade });
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(latest + 1);
+    upgraded.close();
+  });
+
   it('keeps the copies of the last two upgrades only, newest by when they were made', () => {
     const dir = tempDir();
     openStore(dir).close();

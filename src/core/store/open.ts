@@ -8,6 +8,7 @@ import {
   readdirSync,
   readSync,
   rmSync,
+  statfsSync,
   statSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -38,6 +39,8 @@ export interface OpenStoreOptions {
    * connection): the integrity check, seconds on a large file, is not repeated.
    */
   checkedByHost?: boolean;
+  /** The room left where the store lives, in bytes (default: the file system's); for tests. */
+  freeBytes?: (dataDir: string) => number;
 }
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
@@ -146,7 +149,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
-      migrate(db, path, migrations);
+      migrate(db, path, migrations, options.freeBytes ?? freeBytesIn);
     }
   } catch (error) {
     db.close();
@@ -194,8 +197,26 @@ function checkOwnership(db: Db, path: string, migrations: readonly Migration[]):
   }
 }
 
+/** The bytes an unprivileged process may still write in `dir` (Infinity where it cannot be told). */
+function freeBytesIn(dir: string): number {
+  try {
+    const fs = statfsSync(dir);
+    return fs.bavail * fs.bsize;
+  } catch {
+    return Infinity;
+  }
+}
+
+const sizeOf = (bytes: number) =>
+  bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
 /** Applies pending migrations, each in its own transaction, after a backup of a non-empty database. */
-function migrate(db: Db, path: string, migrations: readonly Migration[]): void {
+function migrate(
+  db: Db,
+  path: string,
+  migrations: readonly Migration[],
+  freeBytes: (dataDir: string) => number,
+): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   const pending = migrations.filter((migration) => migration.version > current);
   if (pending.length === 0) return;
@@ -205,8 +226,26 @@ function migrate(db: Db, path: string, migrations: readonly Migration[]): void {
     for (const old of preMigrationCopies(dataDir).slice(PRE_MIGRATION_COPIES_KEPT - 1))
       rmSync(join(dataDir, old), { force: true });
     // A copy before changing a populated schema: a failed migration rolls back, and this is the belt to those braces.
+    // It needs about the store's size: refused up front, with the figures, rather than a full disk.
+    const needed = statSync(path).size;
+    const free = freeBytes(dataDir);
+    if (free < needed) {
+      throw new AppError(
+        'store_error',
+        `Upgrading ${path} makes a copy of it first, which needs ${sizeOf(needed)} in ${dataDir}; ${sizeOf(free)} is free. Free some space and start again: the store was not changed.`,
+      );
+    }
     const copy = `${path}.before-v${pending[0]?.version}-${Date.now()}`;
-    db.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
+    try {
+      db.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
+    } catch (error) {
+      // A copy cut short is no copy: it would only take the room the next attempt needs.
+      rmSync(copy, { force: true });
+      throw new AppError(
+        'store_error',
+        `Could not copy ${path} before upgrading it (${(error as Error).message}): the store was not changed.`,
+      );
+    }
     chmodSync(copy, 0o600);
   }
   for (const migration of pending) {
