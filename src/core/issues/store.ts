@@ -161,15 +161,15 @@ export async function listIssueRows(
   // One state is an equality: the workspace's issues of it are walked in the list's order
   // (issues_list_order), not sorted.
   const [state] = f.states;
-  const inStates = f.states.length === 1 && state !== undefined;
+  const oneState = f.states.length === 1 && state !== undefined;
   const where = [
     ...scope.terms,
-    inStates ? `i.state = ?` : `i.state IN ${jsonValues(sql)}`,
+    oneState ? `i.state = ?` : `i.state IN ${jsonValues(sql)}`,
     `${SEVERITY_RANK_SQL} >= ?`,
   ];
   const params: (string | number)[] = [
     ...scope.params,
-    inStates ? state : JSON.stringify(f.states),
+    oneState ? state : JSON.stringify(f.states),
     f.minSeverityRank,
   ];
   if (f.campaignId) {
