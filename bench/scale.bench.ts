@@ -183,7 +183,7 @@ const suite: BenchSuite = {
           name: 'load (bulk: prepared statements, daily tables bare, indexes and rollup after)',
           value: agency.loadMs / 1000,
           unit: 's',
-          note: `${rows.campaigns.toLocaleString('en-US')} campaigns, ${rows.adSets.toLocaleString('en-US')} ad sets, ${rows.campaignDays.toLocaleString('en-US')} campaign days, ${rows.adSetDays.toLocaleString('en-US')} ad-set days, ${rows.syncRuns.toLocaleString('en-US')} sync runs, ${rows.diagnoses.toLocaleString('en-US')} diagnoses; ${Math.round(rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s${postgres ? ', beside the PostgreSQL load' : ''}${keptNote}`,
+          note: `${rows.campaigns.toLocaleString('en-US')} campaigns, ${rows.adSets.toLocaleString('en-US')} ad sets, ${rows.campaignDays.toLocaleString('en-US')} campaign days, ${rows.adSetDays.toLocaleString('en-US')} ad-set days, ${rows.syncRuns.toLocaleString('en-US')} sync runs, ${rows.diagnoses.toLocaleString('en-US')} diagnoses, ${rows.resolvedIssues.toLocaleString('en-US')} resolved issues; ${Math.round(rows.campaignDays / (agency.loadMs / 1000)).toLocaleString('en-US')} campaign days/s${postgres ? ', beside the PostgreSQL load' : ''}${keptNote}`,
         }),
         figure({ suite: SUITE, name: 'size on disk', value: agency.bytesOnDisk / 2 ** 30, unit: 'GiB' }),
       );
@@ -287,8 +287,11 @@ function writeKept(
 }
 
 const KEPT_DATABASE = 'adlens_scale';
-/** 2: accounts carry a month of sync runs and 90 days of automatic diagnoses (walk.ts history). */
-const GENERATION = 2;
+/**
+ * 2: accounts carry a month of sync runs and 90 days of automatic diagnoses (walk.ts history);
+ * 3: and 200 resolved issues each.
+ */
+const GENERATION = 3;
 
 /** The kept PostgreSQL server started again on its data, with its key file. */
 async function startKeptPostgres(kept: NonNullable<Kept['postgres']>): Promise<LoadedPostgres> {
@@ -366,6 +369,10 @@ async function measureReads(
       paths: [`/v1/insights/summary?date_start=${from}&date_end=${to}`],
     },
     { name: 'GET /v1/portfolio', paths: ['/v1/portfolio'] },
+    {
+      name: "GET /v1/issues?state=resolved (page 1 of every account's, 200 an account)",
+      paths: ['/v1/issues?state=resolved'],
+    },
     {
       name: "GET /v1/diagnostics?account_id=… (page 1 of an account's 159 diagnoses)",
       paths: platformIds.map((id) => `/v1/diagnostics?account_id=${id}`),

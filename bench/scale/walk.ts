@@ -136,6 +136,25 @@ export const TABLES = {
     campaign_scope: 'text',
     retained: 'bigint',
   },
+  // Issues the watcher opened and later saw resolved: kept for ever, the analyst's record.
+  issues: {
+    id: 'text',
+    workspace_id: 'text',
+    account_id: 'text',
+    type: 'text',
+    entity_id: 'text',
+    entity_name: 'text',
+    state: 'text',
+    severity: 'text',
+    peak_severity: 'text',
+    title: 'text',
+    description: 'text',
+    evidence: 'text',
+    diagnostic_id: 'text',
+    opened_at: 'text',
+    updated_at: 'text',
+    resolved_at: 'text',
+  },
 } as const satisfies Record<string, Record<string, ColumnType>>;
 
 export type Table = keyof typeof TABLES;
@@ -159,6 +178,7 @@ export interface WalkedAgency {
     adSetDays: number;
     syncRuns: number;
     diagnoses: number;
+    resolvedIssues: number;
   };
 }
 
@@ -197,6 +217,7 @@ export async function walkAgency(
     adset: sequentialIds('adset'),
     run: sequentialIds('run'),
     diag: sequentialIds('diag'),
+    issue: sequentialIds('iss'),
   };
   const campaignDates = datesEnding(shape.today, shape.campaignDays);
   const adSetDates = datesEnding(shape.today, shape.adSetDays);
@@ -204,7 +225,15 @@ export async function walkAgency(
     accountIds: [],
     sampleCampaignIds: [],
     currencies: [],
-    rows: { campaigns: 0, adSets: 0, campaignDays: 0, adSetDays: 0, syncRuns: 0, diagnoses: 0 },
+    rows: {
+      campaigns: 0,
+      adSets: 0,
+      campaignDays: 0,
+      adSetDays: 0,
+      syncRuns: 0,
+      diagnoses: 0,
+      resolvedIssues: 0,
+    },
   };
   const currencies = new Set<string>();
   const token = Buffer.from('scale-bench');
@@ -310,6 +339,8 @@ export async function walkAgency(
 const HOUR_MS = 3_600_000;
 /** Days of automatic diagnoses an account holds, one a day past the last whole ones. */
 const DIAGNOSIS_HISTORY_DAYS = 90;
+/** Days of resolved issues, two a day: 200 an account, 100,000 in the agency. */
+const RESOLVED_ISSUE_DAYS = 100;
 /**
  * A diagnosis's stored result, small: real ones are about 65 KB for 100 campaigns, which is disk, not
  * the reads measured here (a list never reads it; a stored diagnosis's GET reads one the bench made).
@@ -329,7 +360,7 @@ const HISTORY_RESULT = JSON.stringify({
 function history(
   shape: AgencyShape,
   owner: { workspaceId: string; accountId: string; index: number },
-  nextId: { run: () => string; diag: () => string },
+  nextId: { run: () => string; diag: () => string; issue: () => string },
   sink: AgencySink,
   rows: WalkedAgency['rows'],
 ): void {
@@ -385,5 +416,33 @@ function history(
       wholeDay ? 0 : 1,
     ]);
     rows.diagnoses += 1;
+  }
+  // Two problems a day found and later resolved over the last RESOLVED_ISSUE_DAYS days, of every
+  // severity, each on an entity of its own (account-wide, so no campaign is named).
+  const types = ['CPA_DEGRADATION', 'CTR_DECLINE', 'CREATIVE_FATIGUE', 'BUDGET_PACING'];
+  const severities = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
+  for (let n = 0; n < RESOLVED_ISSUE_DAYS * 2; n++) {
+    const opened = last - (RESOLVED_ISSUE_DAYS * 24 - n * 12) * HOUR_MS;
+    const resolved = Math.min(last, opened + ((n % 5) + 1) * 6 * HOUR_MS);
+    const severity = severities[(index + n) % 4] as string;
+    sink.row('issues', [
+      nextId.issue(),
+      workspaceId,
+      accountId,
+      types[n % 4] as string,
+      `${accountId}:${n}`,
+      `Ad set ${n}`,
+      'resolved',
+      severity,
+      severity,
+      'Cost per result up',
+      'Cost per result rose 40% against the previous 7 days.',
+      '{"cpaChange":0.4}',
+      `diag_history_${n}`,
+      iso(opened),
+      iso(resolved),
+      iso(resolved),
+    ]);
+    rows.resolvedIssues += 1;
   }
 }
