@@ -244,6 +244,29 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
       'r_1',
     ]);
     expect((await page(1, { minSeverityRank: 3 })).total).toBe(4);
+    // The totals come from kept counts (migration 22): they follow every write, whoever writes it.
+    const counted = async (over: Partial<Parameters<typeof listIssueRows>[1]>) => {
+      const f = { accountIds: ['acc_1', 'acc_2'], states: ['resolved'], minSeverityRank: 1, ...over };
+      const rank = `CASE severity WHEN 'LOW' THEN 1 WHEN 'MEDIUM' THEN 2 WHEN 'HIGH' THEN 3 ELSE 4 END`;
+      const direct = await sql.get<{ n: number }>(
+        `SELECT count(*) AS n FROM issues WHERE workspace_id = 'ws_a' AND account_id IN (${f.accountIds
+          .map(() => '?')
+          .join(', ')}) AND state IN (${f.states.map(() => '?').join(', ')}) AND ${rank} >= ?`,
+        [...f.accountIds, ...f.states, f.minSeverityRank],
+      );
+      expect((await page(1, over)).total, JSON.stringify(over)).toBe(Number(direct?.n));
+      return Number(direct?.n);
+    };
+    await sql.run(`UPDATE issues SET state = 'open', resolved_at = NULL WHERE id = 'r_1'`);
+    await sql.run(`UPDATE issues SET severity = 'LOW' WHERE id = 'r_4'`);
+    await sql.run(`UPDATE issues SET updated_at = '2026-03-11T00:00:00.000Z' WHERE id = 'r_6'`);
+    await sql.run(`DELETE FROM issues WHERE id = 'r_2'`);
+    await sql.run(`UPDATE issues SET account_id = 'acc_1' WHERE id = 'r_6'`);
+    expect(await counted({})).toBe(4);
+    expect(await counted({ minSeverityRank: 3 })).toBe(1);
+    expect(await counted({ accountIds: ['acc_2'] })).toBe(1);
+    expect(await counted({ states: ['open', 'resolved'] })).toBe(6);
+    expect(await counted({ states: ['open', 'acknowledged'], accountIds: ['acc_1'] })).toBe(2);
     await close();
   });
 

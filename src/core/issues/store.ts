@@ -149,7 +149,10 @@ export interface IssueFilter {
   pageSize: number;
 }
 
-const SEVERITY_RANK_SQL = `CASE i.severity WHEN 'LOW' THEN 1 WHEN 'MEDIUM' THEN 2 WHEN 'HIGH' THEN 3 ELSE 4 END`;
+/** A severity's rank (LOW 1 … CRITICAL 4) in SQL; the list's index holds this very expression. */
+const severityRank = (alias: string) =>
+  `CASE ${alias}.severity WHEN 'LOW' THEN 1 WHEN 'MEDIUM' THEN 2 WHEN 'HIGH' THEN 3 ELSE 4 END`;
+const SEVERITY_RANK_SQL = severityRank('i');
 
 /** Issues for the list: the worst and newest first. */
 export async function listIssueRows(
@@ -162,23 +165,28 @@ export async function listIssueRows(
   // (issues_list_order), not sorted.
   const [state] = f.states;
   const oneState = f.states.length === 1 && state !== undefined;
-  const where = [
-    ...scope.terms,
-    oneState ? `i.state = ?` : `i.state IN ${jsonValues(sql)}`,
-    `${SEVERITY_RANK_SQL} >= ?`,
-  ];
-  const params: (string | number)[] = [
-    ...scope.params,
-    oneState ? state : JSON.stringify(f.states),
-    f.minSeverityRank,
-  ];
+  const states = (alias: string) =>
+    oneState ? `${alias}.state = ?` : `${alias}.state IN ${jsonValues(sql)}`;
+  const stateParam = oneState ? state : JSON.stringify(f.states);
+  const where = [...scope.terms, states('i'), `${SEVERITY_RANK_SQL} >= ?`];
+  const params: (string | number)[] = [...scope.params, stateParam, f.minSeverityRank];
   if (f.campaignId) {
     where.push(`i.campaign_id = ?`);
     params.push(f.campaignId);
   }
   const clause = where.join(' AND ');
-  const total =
-    (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM issues i WHERE ${clause}`, params))?.n ?? 0;
+  // The total: of a campaign's issues, counted (a few); else summed from the kept counts (migration 22),
+  // a few rows per account however many issues the state holds.
+  const kept = inAccounts(sql, 'k', f.workspaceId, f.accountIds);
+  const total = f.campaignId
+    ? ((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM issues i WHERE ${clause}`, params))?.n ?? 0)
+    : ((
+        await sql.get<{ n: number }>(
+          `SELECT coalesce(sum(k.n), 0) AS n FROM issue_counts k
+           WHERE ${[...kept.terms, states('k'), `${severityRank('k')} >= ?`].join(' AND ')}`,
+          [...kept.params, stateParam, f.minSeverityRank],
+        )
+      )?.n ?? 0);
   const rows = await sql.all<IssueRow & { account_name: string; campaign_name: string | null }>(
     `SELECT i.*, a.name AS account_name, c.name AS campaign_name FROM issues i
      JOIN ad_accounts a ON a.id = i.account_id LEFT JOIN campaigns c ON c.id = i.campaign_id

@@ -19,6 +19,7 @@ import { sql as latestRunPointer } from './0018_latest_run_pointer';
 import { sql as issuesByAccount } from './0019_issues_by_account';
 import { sql as lineRevision } from './0020_line_revision';
 import { sql as issueListOrder } from './0021_issue_list_order';
+import { sql as issueCounts } from './0022_issue_counts';
 
 export interface Migration {
   version: number;
@@ -49,4 +50,5 @@ export const migrations: readonly Migration[] = [
   { version: 19, name: 'issues_by_account', sql: issuesByAccount },
   { version: 20, name: 'line_revision', sql: lineRevision },
   { version: 21, name: 'issue_list_order', sql: issueListOrder },
+  { version: 22, name: 'issue_counts', sql: issueCounts },
 ];
