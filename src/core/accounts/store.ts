@@ -5,7 +5,7 @@ import { addDays, dateInZone } from '../clock';
 import { type RequestContext, accountScope } from '../identity/access';
 import { microsToAmount } from '../money';
 import { disableReasonName } from '../../shared/disable-reasons';
-import { jsonTuples, jsonValues } from '../store/dialect';
+import { inJsonValues, jsonTuples } from '../store/dialect';
 import type { Sql } from '../store/sql';
 import type { AccountFigures } from '../insights/account-figures';
 import { nextScheduledSync } from '../watch/slots';
@@ -346,7 +346,7 @@ export async function readAccountLines(
      FROM ad_accounts a
      JOIN platform_connections c ON c.id = a.connection_id
      ${LATEST_RUN}
-     WHERE ${where}${ids ? ` AND a.id IN ${jsonValues(sql)}` : ''}
+     WHERE ${where}${ids ? ` AND ${inJsonValues(sql, 'a.id')}` : ''}
      ORDER BY a.name, a.id`,
     ids ? [...params, JSON.stringify(ids)] : params,
   );

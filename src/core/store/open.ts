@@ -11,7 +11,7 @@ import {
   statfsSync,
   statSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { AppError } from '../errors';
 import { forgetCleanClose, recordCleanClose, vouchedCheck } from './clean-close';
 import { migrations as allMigrations, type Migration } from './migrations';
@@ -149,7 +149,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
-      migrate(db, path, migrations, options.freeBytes ?? freeBytesIn);
+      migrate(db, dataDir, path, migrations, options.freeBytes ?? freeBytesIn);
     }
   } catch (error) {
     db.close();
@@ -213,6 +213,7 @@ const sizeOf = (bytes: number) =>
 /** Applies pending migrations, each in its own transaction, after a backup of a non-empty database. */
 function migrate(
   db: Db,
+  dataDir: string,
   path: string,
   migrations: readonly Migration[],
   freeBytes: (dataDir: string) => number,
@@ -222,7 +223,6 @@ function migrate(
   if (pending.length === 0) return;
   if (current > 0) {
     // Older copies go first, so that an upgrade never needs room for more than the copies kept.
-    const dataDir = dirname(path);
     for (const old of preMigrationCopies(dataDir).slice(PRE_MIGRATION_COPIES_KEPT - 1))
       rmSync(join(dataDir, old), { force: true });
     // A copy before changing a populated schema: a failed migration rolls back, and this is the belt to those braces.
