@@ -266,7 +266,7 @@ export function campaignUseCases(services: AppServices) {
       if (include.has('ads')) detail.ads = await adsOf(sql, row.id);
       if (include.has('diagnostics')) {
         const list = await diagnostics.list(ctx, {
-          accountIds: [row.account_id],
+          accounts: { ids: [row.account_id] },
           campaignId: row.id,
           page: 1,
           pageSize: 20,

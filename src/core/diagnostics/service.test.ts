@@ -120,13 +120,13 @@ describe('DiagnosticsService', () => {
       currency: 'USD',
     });
 
-    const list = await service.list(ctx(), { accountIds: [ws.accountId], page: 1, pageSize: 20 });
+    const list = await service.list(ctx(), { accounts: { ids: [ws.accountId] }, page: 1, pageSize: 20 });
     expect(list.total).toBe(1);
     expect(list.items[0]).toMatchObject({ id: created.id, issuesDetected: 2, riskLevel: detail.riskLevel });
     expect(
       (
         await service.list(ctx(), {
-          accountIds: [ws.accountId],
+          accounts: { ids: [ws.accountId] },
           riskLevel: 'CRITICAL',
           page: 1,
           pageSize: 20,

@@ -13,10 +13,10 @@ import type { Core } from '../core';
 import { addDays } from '../clock';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import type { RequestContext } from '../identity/access';
+import { rowsOfAccounts, type AccountSelection, type RequestContext } from '../identity/access';
 import { IDLE_STOP_MS, JobThread } from '../jobs/thread';
 import { issuesTracked } from '../issues/tracker';
-import { inAccounts, unindexed } from '../store/dialect';
+import { unindexed } from '../store/dialect';
 import { latestDiagnostics } from './latest';
 import type { LatestDiagnostic } from '../../shared/ipc/types';
 import { isUniqueViolation } from '../store/sql';
@@ -56,7 +56,7 @@ export interface CreateDiagnosticInput {
 }
 
 export interface ListDiagnosticsFilter {
-  accountIds: string[];
+  accounts: AccountSelection;
   riskLevel?: string | undefined;
   dateStart?: string | undefined;
   dateEnd?: string | undefined;
@@ -310,7 +310,7 @@ export class DiagnosticsService {
     f: ListDiagnosticsFilter,
   ): Promise<{ items: DiagnosticListItem[]; total: number }> {
     // One account (an account's page, the usual script) reads its (account_id, created_at) range.
-    const scope = inAccounts(this.sql, 'd', ctx.workspaceId, f.accountIds);
+    const scope = rowsOfAccounts(this.sql, 'd', ctx.workspaceId, f.accounts);
     const where = scope.terms;
     const params: (string | number)[] = scope.params;
     const add = (condition: string, value: string | undefined): void => {
@@ -327,10 +327,14 @@ export class DiagnosticsService {
     add(`d.created_at < ?`, f.dateEnd === undefined ? undefined : addDays(f.dateEnd, 1));
     const clause = where.join(' AND ');
     const total =
-      (await this.sql.get<{ n: number }>(`SELECT count(*) AS n FROM diagnostics d WHERE ${clause}`, params))
-        ?.n ?? 0;
+      (
+        await this.sql.get<{ n: number }>(
+          `SELECT count(*) AS n FROM diagnostics d ${scope.join} WHERE ${clause}`,
+          params,
+        )
+      )?.n ?? 0;
     const rows = await this.sql.all<DiagnosticListRow>(
-      `${LIST_SELECT} WHERE ${clause} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`,
+      `${LIST_SELECT} ${scope.join} WHERE ${clause} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`,
       [...params, f.pageSize, (f.page - 1) * f.pageSize],
     );
     return { items: rows.map(toListItem), total };

@@ -269,14 +269,35 @@ describe.each(ENGINES)('the diagnostics stores on %s', (engine) => {
     const service = new DiagnosticsService(coreOn(sql));
     const ctx = { workspaceId: 'ws_a', userId: null };
     const list = (f: Partial<Parameters<DiagnosticsService['list']>[1]> = {}) =>
-      service.list(ctx, { accountIds: ['acc_1'], page: 1, pageSize: 20, ...f });
+      service.list(ctx, { accounts: { ids: ['acc_1'] }, page: 1, pageSize: 20, ...f });
     const all = await list();
     expect(all.total).toBe(5);
     expect(all.items.map((d) => d.id)).toEqual(['diag_6', 'diag_4', 'diag_2', 'diag_3', 'diag_1']);
     expect(all.items[2]).toMatchObject({ campaignName: 'Alpha', accountName: 'Acme', riskLevel: 'LOW' });
     expect(
-      (await list({ accountIds: ['acc_1', 'acc_2'], pageSize: 2, page: 3 })).items.map((d) => d.id),
+      (await list({ accounts: { ids: ['acc_1', 'acc_2'] }, pageSize: 2, page: 3 })).items.map((d) => d.id),
     ).toEqual(['diag_1', 'diag_5']);
+    // Every account a request may see: the workspace's, of its mode (acc_2 made live), no list of IDs.
+    await sql.run(`UPDATE ad_accounts SET mode = 'live' WHERE id = 'acc_2'`);
+    const visibleTo = (mode: 'test' | 'live' | 'all', workspaceId = 'ws_a') => ({
+      visibleTo: { workspaceId, plan: 'agency' as const, userId: null, keyId: null, mode },
+    });
+    expect((await list({ accounts: visibleTo('live') })).items.map((d) => d.id)).toEqual(['diag_5']);
+    expect(await list({ accounts: visibleTo('test') })).toMatchObject({ total: 5 });
+    expect(await list({ accounts: visibleTo('all'), pageSize: 2, page: 3 })).toMatchObject({
+      total: 6,
+      items: [
+        { id: 'diag_1', accountName: 'Acme' },
+        { id: 'diag_5', accountName: 'Bolt' },
+      ],
+    });
+    expect(await list({ accounts: visibleTo('live'), riskLevel: 'HIGH' })).toMatchObject({ total: 0 });
+    expect(
+      await service.list(
+        { workspaceId: 'ws_b', userId: null },
+        { accounts: visibleTo('all', 'ws_b'), page: 1, pageSize: 20 },
+      ),
+    ).toEqual({ items: [], total: 0 });
     expect((await list({ riskLevel: 'HIGH' })).items.map((d) => d.id)).toEqual(['diag_1']);
     expect((await list({ status: 'failed' })).total).toBe(1);
     expect((await list({ campaignId: 'cmp_2' })).items.map((d) => d.id)).toEqual(['diag_4', 'diag_3']);

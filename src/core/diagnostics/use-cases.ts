@@ -8,7 +8,7 @@ import {
   canSeeDiagnostic,
   resolveAccount,
   resolveCampaign,
-  visibleAccounts,
+  type AccountSelection,
   type RequestContext,
 } from '../identity/access';
 import { targetCpaMicros } from '../campaigns/store';
@@ -91,16 +91,15 @@ export function diagnosticUseCases(services: AppServices) {
       filter: DiagnosticFilter,
     ): Promise<{ items: DiagnosticListItem[]; total: number; page: number; pageSize: number }> {
       checkFilterRange(filter.dateStart, filter.dateEnd, ['date_start', 'date_end']);
-      const accountIds = filter.accountId
-        ? [(await resolveAccount(sql, ctx, filter.accountId)).id]
-        : (await visibleAccounts(sql, ctx)).map((a) => a.id);
+      const accounts: AccountSelection = filter.accountId
+        ? { ids: [(await resolveAccount(sql, ctx, filter.accountId)).id] }
+        : { visibleTo: ctx };
       const campaignId = filter.campaignId
         ? (await resolveCampaign(sql, ctx, filter.campaignId)).id
         : undefined;
       const { page, pageSize } = filter;
-      if (accountIds.length === 0) return { items: [], total: 0, page, pageSize };
       const list = await diagnostics.list(ctx, {
-        accountIds,
+        accounts,
         riskLevel: filter.riskLevel,
         dateStart: filter.dateStart,
         dateEnd: filter.dateEnd,

@@ -3,6 +3,7 @@
 // never sees another's data and a test key never sees live-mode accounts (nor a live key test ones).
 import { AppError } from '../errors';
 import { isPlatformAccountId } from '../ids';
+import { inAccounts } from '../store/dialect';
 import type { Sql } from '../store/sql';
 
 export type Plan = 'starter' | 'pro' | 'agency' | 'trial';
@@ -55,6 +56,35 @@ export function outsideAccountScope(ctx: RequestContext): { sql: string; params:
         sql: `${otherWorkspace} OR (a.workspace_id = ? AND a.mode <> ?)`,
         params: [ctx.workspaceId, ctx.workspaceId, ctx.workspaceId, ctx.mode],
       };
+}
+
+/** The accounts a list reads: some named ones of the workspace, or every one the request may see. */
+export type AccountSelection = { ids: readonly string[] } | { visibleTo: RequestContext };
+
+/**
+ * A list's rows of the selected accounts (`alias` names a table with `workspace_id` and `account_id`):
+ * a join to add after `FROM`, and WHERE terms with their parameters. Every visible account is the
+ * workspace's rows, kept to the request's mode by their account: not a list of the workspace's IDs,
+ * which PostgreSQL plans element by element (1.3 ms a read at 500 accounts; plans are made per call).
+ */
+export function rowsOfAccounts(
+  sql: Sql,
+  alias: string,
+  workspaceId: string,
+  selection: AccountSelection,
+  /** An alias of `ad_accounts` the statement already joins on `alias.account_id`. */
+  joinedAccount?: string,
+): { join: string; terms: string[]; params: string[] } {
+  if ('ids' in selection) return { join: '', ...inAccounts(sql, alias, workspaceId, selection.ids) };
+  const { mode } = selection.visibleTo;
+  const terms = [`${alias}.workspace_id = ?`];
+  if (mode === 'all') return { join: '', terms, params: [selection.visibleTo.workspaceId] };
+  const account = joinedAccount ?? `${alias}_account`;
+  return {
+    join: joinedAccount ? '' : `JOIN ad_accounts ${account} ON ${account}.id = ${alias}.account_id`,
+    terms: [...terms, `${account}.mode = ?`],
+    params: [selection.visibleTo.workspaceId, mode],
+  };
 }
 
 export function visibleAccounts(sql: Sql, ctx: RequestContext): Promise<VisibleAccount[]> {

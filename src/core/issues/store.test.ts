@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seedAccountRows } from '../../test-support/ad-rows';
 import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
 import { fixedClock } from '../clock';
+import type { RequestContext } from '../identity/access';
 import type { Core } from '../core';
 import { CoreEvents } from '../events';
 import type { Sql } from '../store/sql';
@@ -155,7 +156,7 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     const list = (over: Partial<Parameters<typeof listIssueRows>[1]> = {}) =>
       listIssueRows(sql, {
         workspaceId: 'ws_a',
-        accountIds: ['acc_1'],
+        accounts: { ids: ['acc_1'] },
         states: ['open', 'acknowledged', 'snoozed'],
         minSeverityRank: 1,
         page: 1,
@@ -176,7 +177,7 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     ]);
     expect((await list({ states: ['resolved'] })).rows.map((r) => r.id)).toEqual(['iss_e']);
     expect(
-      (await list({ accountIds: ['acc_1', 'acc_2'], minSeverityRank: 3 })).rows.map((r) => r.id),
+      (await list({ accounts: { ids: ['acc_1', 'acc_2'] }, minSeverityRank: 3 })).rows.map((r) => r.id),
     ).toEqual(['iss_b', 'iss_f']);
     expect((await list({ workspaceId: 'ws_b' })).total).toBe(0);
     expect(await namesFor(sql, issue('x', { campaign_id: 'cmp_2' }))).toEqual({
@@ -220,7 +221,7 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     const page = (n: number, over: Partial<Parameters<typeof listIssueRows>[1]> = {}) =>
       listIssueRows(sql, {
         workspaceId: 'ws_a',
-        accountIds: ['acc_1', 'acc_2'],
+        accounts: { ids: ['acc_1', 'acc_2'] },
         states: ['resolved'],
         minSeverityRank: 1,
         page: n,
@@ -232,7 +233,7 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     expect(first.rows.map((r) => r.id)).toEqual(['r_4', 'r_5', 'r_2', 'r_1']);
     expect((await page(2)).rows.map((r) => r.id)).toEqual(['r_6', 'r_3']);
     // One account of the two; and the least severity cuts below.
-    expect((await page(1, { accountIds: ['acc_2', 'acc_9'] })).rows.map((r) => r.id)).toEqual([
+    expect((await page(1, { accounts: { ids: ['acc_2', 'acc_9'] } })).rows.map((r) => r.id)).toEqual([
       'r_4',
       'r_2',
       'r_6',
@@ -246,13 +247,22 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     expect((await page(1, { minSeverityRank: 3 })).total).toBe(4);
     // The totals come from kept counts (migration 22): they follow every write, whoever writes it.
     const counted = async (over: Partial<Parameters<typeof listIssueRows>[1]>) => {
-      const f = { accountIds: ['acc_1', 'acc_2'], states: ['resolved'], minSeverityRank: 1, ...over };
+      const f = { accounts: { ids: ['acc_1', 'acc_2'] }, states: ['resolved'], minSeverityRank: 1, ...over };
+      const ids =
+        'ids' in f.accounts
+          ? f.accounts.ids
+          : (
+              await sql.all<{ id: string }>(
+                `SELECT id FROM ad_accounts WHERE workspace_id = ? AND (? = 'all' OR mode = ?)`,
+                [f.accounts.visibleTo.workspaceId, f.accounts.visibleTo.mode, f.accounts.visibleTo.mode],
+              )
+            ).map((a) => a.id);
       const rank = `CASE severity WHEN 'LOW' THEN 1 WHEN 'MEDIUM' THEN 2 WHEN 'HIGH' THEN 3 ELSE 4 END`;
       const direct = await sql.get<{ n: number }>(
-        `SELECT count(*) AS n FROM issues WHERE workspace_id = 'ws_a' AND account_id IN (${f.accountIds
+        `SELECT count(*) AS n FROM issues WHERE workspace_id = 'ws_a' AND account_id IN (${['', ...ids]
           .map(() => '?')
           .join(', ')}) AND state IN (${f.states.map(() => '?').join(', ')}) AND ${rank} >= ?`,
-        [...f.accountIds, ...f.states, f.minSeverityRank],
+        ['', ...ids, ...f.states, f.minSeverityRank],
       );
       expect((await page(1, over)).total, JSON.stringify(over)).toBe(Number(direct?.n));
       return Number(direct?.n);
@@ -264,9 +274,39 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     await sql.run(`UPDATE issues SET account_id = 'acc_1' WHERE id = 'r_6'`);
     expect(await counted({})).toBe(4);
     expect(await counted({ minSeverityRank: 3 })).toBe(1);
-    expect(await counted({ accountIds: ['acc_2'] })).toBe(1);
+    expect(await counted({ accounts: { ids: ['acc_2'] } })).toBe(1);
     expect(await counted({ states: ['open', 'resolved'] })).toBe(6);
-    expect(await counted({ states: ['open', 'acknowledged'], accountIds: ['acc_1'] })).toBe(2);
+    expect(await counted({ states: ['open', 'acknowledged'], accounts: { ids: ['acc_1'] } })).toBe(2);
+
+    // Every account a request may see: the workspace's, of the request's mode, with no list of IDs.
+    await sql.run(`UPDATE ad_accounts SET mode = 'live' WHERE id = 'acc_2'`);
+    const visibleTo = (mode: RequestContext['mode'], workspaceId = 'ws_a') => ({
+      visibleTo: { workspaceId, plan: 'agency' as const, userId: null, keyId: null, mode },
+    });
+    expect((await page(1, { accounts: visibleTo('live') })).rows.map((r) => r.id)).toEqual(['r_4']);
+    expect((await page(1, { accounts: visibleTo('test') })).rows.map((r) => r.id)).toEqual([
+      'r_5',
+      'r_6',
+      'r_3',
+    ]);
+    expect((await page(1, { accounts: visibleTo('all') })).rows.map((r) => r.id)).toEqual([
+      'r_5',
+      'r_6',
+      'r_3',
+      'r_4',
+    ]);
+    expect(await counted({ accounts: visibleTo('live') })).toBe(1);
+    expect(await counted({ accounts: visibleTo('test') })).toBe(3);
+    expect(await counted({ accounts: visibleTo('all'), states: ['open', 'resolved'] })).toBe(6);
+    expect(await counted({ accounts: visibleTo('test'), minSeverityRank: 4 })).toBe(1);
+    expect(await page(1, { accounts: visibleTo('all', 'ws_b'), workspaceId: 'ws_b' })).toMatchObject({
+      total: 1,
+      rows: [{ id: 'r_other' }],
+    });
+    const openOf = (mode: RequestContext['mode']) =>
+      page(1, { accounts: visibleTo(mode), campaignId: 'cmp_1', states: ['open'] });
+    expect(await openOf('test')).toMatchObject({ total: 1, rows: [{ id: 'o_1' }] });
+    expect(await openOf('live')).toMatchObject({ total: 0, rows: [] });
     await close();
   });
 

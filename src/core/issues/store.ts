@@ -2,7 +2,8 @@
 // boundary (either engine).
 import type { IssueChange, IssueState, TrackedIssue } from '../../shared/api/issues';
 import type { RiskLevel } from '../../shared/api/diagnostics';
-import { inAccounts, jsonValues, orEmpty } from '../store/dialect';
+import { rowsOfAccounts, type AccountSelection } from '../identity/access';
+import { jsonValues, orEmpty } from '../store/dialect';
 import type { Sql } from '../store/sql';
 
 export interface IssueRow {
@@ -141,7 +142,7 @@ export function snoozesDue(sql: Sql, today: string): Promise<IssueRow[]> {
 
 export interface IssueFilter {
   workspaceId: string;
-  accountIds: string[];
+  accounts: AccountSelection;
   campaignId?: string | undefined;
   states: IssueState[];
   minSeverityRank: number;
@@ -160,7 +161,7 @@ export async function listIssueRows(
   f: IssueFilter,
 ): Promise<{ rows: (IssueRow & { account_name: string; campaign_name: string | null })[]; total: number }> {
   // One account (its screen, a script's filter) reads its (account_id, state, updated_at) range.
-  const scope = inAccounts(sql, 'i', f.workspaceId, f.accountIds);
+  const scope = rowsOfAccounts(sql, 'i', f.workspaceId, f.accounts, 'a');
   // One state is an equality: the workspace's issues of it are walked in the list's order
   // (issues_list_order), not sorted.
   const [state] = f.states;
@@ -177,12 +178,17 @@ export async function listIssueRows(
   const clause = where.join(' AND ');
   // The total: of a campaign's issues, counted (a few); else summed from the kept counts (migration 22),
   // a few rows per account however many issues the state holds.
-  const kept = inAccounts(sql, 'k', f.workspaceId, f.accountIds);
+  const kept = rowsOfAccounts(sql, 'k', f.workspaceId, f.accounts);
   const total = f.campaignId
-    ? ((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM issues i WHERE ${clause}`, params))?.n ?? 0)
+    ? ((
+        await sql.get<{ n: number }>(
+          `SELECT count(*) AS n FROM issues i JOIN ad_accounts a ON a.id = i.account_id WHERE ${clause}`,
+          params,
+        )
+      )?.n ?? 0)
     : ((
         await sql.get<{ n: number }>(
-          `SELECT coalesce(sum(k.n), 0) AS n FROM issue_counts k
+          `SELECT coalesce(sum(k.n), 0) AS n FROM issue_counts k ${kept.join}
            WHERE ${[...kept.terms, states('k'), `${severityRank('k')} >= ?`].join(' AND ')}`,
           [...kept.params, stateParam, f.minSeverityRank],
         )

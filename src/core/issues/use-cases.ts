@@ -5,7 +5,13 @@ import type { IssueState, SnoozeIssueBody, TrackedIssue } from '../../shared/api
 import type { AppServices } from '../app-services';
 import { dateInZone } from '../clock';
 import { AppError } from '../errors';
-import { resolveAccount, resolveCampaign, visibleAccounts, type RequestContext } from '../identity/access';
+import {
+  resolveAccount,
+  resolveCampaign,
+  visibleAccounts,
+  type AccountSelection,
+  type RequestContext,
+} from '../identity/access';
 import { DEFAULT_PAGE_SIZE } from '../../shared/api/common';
 import { actOnIssue, wakeSnoozed } from './lifecycle';
 import { issueRow, listIssueRows, namesFor, toTrackedIssue } from './store';
@@ -39,15 +45,15 @@ export function issueUseCases(services: AppServices) {
       await wakeSnoozed(core);
       const page = input.page ?? 1;
       const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
-      const accountIds = input.accountId
-        ? [(await resolveAccount(sql, ctx, input.accountId)).id]
-        : (await visibleAccounts(sql, ctx)).map((a) => a.id);
+      const accounts: AccountSelection = input.accountId
+        ? { ids: [(await resolveAccount(sql, ctx, input.accountId)).id] }
+        : { visibleTo: ctx };
       const campaignId = input.campaignId
         ? (await resolveCampaign(sql, ctx, input.campaignId)).id
         : undefined;
       const { rows, total } = await listIssueRows(sql, {
         workspaceId: ctx.workspaceId,
-        accountIds,
+        accounts,
         campaignId,
         states: input.states?.length ? input.states : LIVE_STATES,
         minSeverityRank: RISK_LEVELS.indexOf(input.minSeverity ?? 'LOW') + 1,

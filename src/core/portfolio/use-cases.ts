@@ -435,7 +435,7 @@ export function portfolioUseCases(services: AppServices) {
       });
       const issues = await listIssueRows(sql, {
         workspaceId: ctx.workspaceId,
-        accountIds: [account.id],
+        accounts: { ids: [account.id] },
         states: ['open', 'acknowledged'],
         minSeverityRank: 1,
         page: 1,
