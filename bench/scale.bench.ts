@@ -15,6 +15,7 @@ import { connectPg } from '../src/core/store/pg/connect';
 import { migratePg } from '../src/core/store/pg/migrate';
 import { account, agencyShape, datesEnding, type AgencyShape } from './scale/agency';
 import { loadPostgres } from './scale/load-pg';
+import { checkKeptPlans } from './scale/kept-plans';
 import type { LoadedAgency } from './scale/load-sqlite';
 import { concurrent, sequential, type Read } from './scale/reads';
 
@@ -44,6 +45,8 @@ interface ServerMemory {
   heapTotalMb: number;
   externalMb: number;
   arrayBuffersMb: number;
+  /** A team process's statements run with kept plans (`keptPlan`). */
+  keptStatements?: string[];
 }
 
 const memoryNote = (m: ServerMemory) =>
@@ -506,6 +509,7 @@ async function postgresFigures(
     ? join(keyDir, 'adlens.key')
     : writeTeamKeyFile(keyDir);
   const env = { ...process.env, ADLENS_SECRET_KEY_FILE: keyFile };
+  const kept = new Set<string>();
   for (const processes of [1, 2]) {
     const servers: ServerProcess[] = [];
     try {
@@ -523,6 +527,7 @@ async function postgresFigures(
     } finally {
       const peaks: ServerMemory[] = [];
       for (const s of servers) peaks.push(await s.stop());
+      for (const text of peaks.flatMap((m) => m.keptStatements ?? [])) kept.add(text);
       if (peaks.length > 0)
         figures.push(
           figure({
@@ -536,6 +541,18 @@ async function postgresFigures(
         );
     }
   }
+  const check = await checkKeptPlans(databaseUrl, [...kept]);
+  for (const line of check.offenders) log(`  kept plan reading a large table whole: ${line}`);
+  figures.push(
+    figure({
+      suite: SUITE,
+      name: 'PostgreSQL: kept plans reading a large table whole',
+      value: check.offenders.length,
+      unit: 'statements',
+      target: { op: '<=', value: 0, of: 'value' },
+      note: `each of the ${check.explained} statements the reads ran with kept plans, explained with its generic plan at full size`,
+    }),
+  );
   return figures;
 }
 

@@ -4,9 +4,10 @@
 // (startHost), or a postgres:// URL: then this is one process of a team server (startTeamHost, its key
 // file from ADLENS_SECRET_KEY_FILE), and several of them may serve one database.
 // Prints one JSON line with its URL; when stdin closes, prints its peak RSS (and the largest V8 heap and
-// outside-heap memory it sampled) and stops.
+// outside-heap memory it sampled, and the statements it ran with kept plans) and stops.
 import { startHost } from '../../src/core/host/start';
 import { startTeamHost } from '../../src/core/host/team';
+import { keptStatements } from '../../src/core/store/pg/sql';
 
 async function start(store: string): Promise<{ url: string; stop(): Promise<void> }> {
   if (/^postgres(ql)?:\/\//.test(store)) return startTeamHost({ databaseUrl: store, port: 0, watch: false });
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   process.stdin.resume();
   process.stdin.on('end', () => {
     const maxRssMb = process.resourceUsage().maxRSS / 1024;
-    process.stdout.write(`${JSON.stringify({ maxRssMb, ...peak })}\n`);
+    process.stdout.write(`${JSON.stringify({ maxRssMb, ...peak, keptStatements: keptStatements() })}\n`);
     void host.stop().then(() => process.exit(0));
   });
 }

@@ -57,6 +57,8 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
   const tokenCipher = secretKeyFileCipher(options.env ?? process.env);
   const logger = options.logger ?? silentLogger;
   const pool = connectPg(options.databaseUrl, { max: options.poolSize ?? 10 });
+  // The hot reads' own connections, which keep their plans (`keptPlan`); opened on first use.
+  const keptPlans = connectPg(options.databaseUrl, { max: options.poolSize ?? 10, plans: 'generic' });
   let bridge: PgEventBridge | null = null;
   try {
     try {
@@ -65,7 +67,7 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
       throw pgFailure(error, 'connecting to the database');
     }
     await migratePg(pool);
-    const sql = pgSql(pool);
+    const sql = pgSql(pool, keptPlans);
     await checkTeamKey(sql, tokenCipher);
     const events = new CoreEvents();
     bridge = await PgEventBridge.start(events, pool, { logger });
@@ -111,12 +113,12 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
       close: () =>
         (closing ??= (async () => {
           await started.stop();
-          await pool.end();
+          await Promise.all([pool.end(), keptPlans.end()]);
         })()),
     };
   } catch (error) {
     await bridge?.stop().catch(() => {});
-    await pool.end().catch(() => {});
+    await Promise.all([pool.end().catch(() => {}), keptPlans.end().catch(() => {})]);
     throw error;
   }
 }

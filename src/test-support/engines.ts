@@ -41,15 +41,17 @@ export function engineStores(): { open(engine: Engine): Promise<EngineStore>; st
       server ??= startTestPostgres();
       const url = await (await server).createDatabase();
       const pool: PgPool = connectPg(url, { max: 4 });
+      // As a team process has them: the `keptPlan` reads on connections that keep their plans.
+      const keptPlans: PgPool = connectPg(url, { max: 2, plans: 'generic' });
       await migratePg(pool);
       let closed = false;
       const close = async () => {
         if (closed) return;
         closed = true;
-        await pool.end();
+        await Promise.all([pool.end(), keptPlans.end()]);
       };
       closers.push(close);
-      return { sql: pgSql(pool), close };
+      return { sql: pgSql(pool, keptPlans), close };
     },
     async stop() {
       for (const close of closers.splice(0)) await close();

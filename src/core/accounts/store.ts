@@ -6,7 +6,7 @@ import { type RequestContext, accountScope } from '../identity/access';
 import { microsToAmount } from '../money';
 import { disableReasonName } from '../../shared/disable-reasons';
 import { inJsonValues, jsonTuples } from '../store/dialect';
-import type { Sql } from '../store/sql';
+import { keptPlan, type Sql } from '../store/sql';
 import type { AccountFigures } from '../insights/account-figures';
 import { nextScheduledSync } from '../watch/slots';
 import { tokenWarning } from '../sync/token-expiry';
@@ -150,7 +150,8 @@ export async function spendsLast30d(
 export async function countAccounts(sql: Sql, ctx: RequestContext, filter: AccountFilter): Promise<number> {
   const { where, params } = whereOf(ctx, filter);
   return (
-    (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM ad_accounts a WHERE ${where}`, params))?.n ?? 0
+    (await sql.get<{ n: number }>(keptPlan(`SELECT count(*) AS n FROM ad_accounts a WHERE ${where}`), params))
+      ?.n ?? 0
   );
 }
 
@@ -188,7 +189,7 @@ export async function readAccounts(
   const page = `(SELECT * FROM ad_accounts a WHERE ${where} ORDER BY a.name, a.id LIMIT ? OFFSET ?)`;
   const limit = filter.pageSize < 0 ? NO_LIMIT : filter.pageSize;
   const offset = filter.pageSize < 0 ? 0 : (filter.page - 1) * filter.pageSize;
-  const rows = await sql.all<AccountRow>(`${selectAccounts(page)} ORDER BY a.name, a.id`, [
+  const rows = await sql.all<AccountRow>(keptPlan(`${selectAccounts(page)} ORDER BY a.name, a.id`), [
     ...params,
     limit,
     offset,
@@ -370,7 +371,7 @@ export interface LineRevisions {
 export function readLineRevisions(sql: Sql, ctx: RequestContext): Promise<LineRevisions[]> {
   const { where, params } = whereOf(ctx, { page: 1, pageSize: -1 });
   return sql.all<LineRevisions>(
-    `SELECT a.id, a.revision, a.line_revision AS lineRevision FROM ad_accounts a WHERE ${where}`,
+    keptPlan(`SELECT a.id, a.revision, a.line_revision AS lineRevision FROM ad_accounts a WHERE ${where}`),
     params,
   );
 }

@@ -12,7 +12,7 @@ import {
 } from '../identity/access';
 import { jsonValues } from '../store/dialect';
 import { latestDiagnostics } from '../diagnostics/latest';
-import type { Sql } from '../store/sql';
+import { keptPlan, type Sql } from '../store/sql';
 import { campaignInsights, type CampaignInsights as StoreInsights } from '../insights';
 import { deriveMetrics } from '../insights/metrics';
 import { microsToAmount } from '../money';
@@ -174,7 +174,7 @@ export async function screenAdSetsAndAds(
     spend_micros: number;
     conversions: number;
   }>(
-    `SELECT s.id, s.platform_ad_set_id, s.name, s.effective_status, s.learning_status, s.learning_conversions,
+    keptPlan(`SELECT s.id, s.platform_ad_set_id, s.name, s.effective_status, s.learning_status, s.learning_conversions,
          s.daily_budget_micros, s.targeting, s.optimization_goal,
          (SELECT COUNT(*) FROM ads d WHERE d.ad_set_id = s.id) AS ad_count,
          COALESCE(i.spend_micros, 0) AS spend_micros, COALESCE(i.conversions, 0) AS conversions
@@ -182,7 +182,7 @@ export async function screenAdSetsAndAds(
        LEFT JOIN (SELECT ad_set_id, SUM(spend_micros) AS spend_micros, SUM(conversions) AS conversions
                   FROM insights_ad_set_daily WHERE campaign_id = ? AND date BETWEEN ? AND ?
                   GROUP BY ad_set_id) i ON i.ad_set_id = s.id
-       WHERE s.campaign_id = ? ORDER BY spend_micros DESC, s.name`,
+       WHERE s.campaign_id = ? ORDER BY spend_micros DESC, s.name`),
     [row.id, from, to, row.id],
   );
   const adSets: AdSetView[] = adSetRows.map((s) => ({
@@ -328,8 +328,8 @@ export async function campaignPage(
   const byId = new Map(
     (
       await sql.all<CampaignBaseRow & { ad_set_count: number; ad_count: number }>(
-        `SELECT c.*, a.currency, a.timezone FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
-         WHERE c.id IN ${jsonValues(sql)}`,
+        keptPlan(`SELECT c.*, a.currency, a.timezone FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
+         WHERE c.id IN ${jsonValues(sql)}`),
         [JSON.stringify(ids)],
       )
     ).map((row) => [row.id, row]),
@@ -419,16 +419,16 @@ async function countSelection(
   if (selection.wholeWorkspace) {
     const scope = accountScope(ctx);
     const row = await sql.get<{ n: number; accounts: number; revisions: number | string }>(
-      `SELECT coalesce(sum(a.campaign_count), 0) AS n, count(*) AS accounts,
+      keptPlan(`SELECT coalesce(sum(a.campaign_count), 0) AS n, count(*) AS accounts,
          coalesce(sum(a.revision), 0) AS revisions
-       FROM ad_accounts a WHERE ${scope.sql}`,
+       FROM ad_accounts a WHERE ${scope.sql}`),
       scope.params,
     );
     const total = row?.n ?? 0;
     return { total, version: `${total}:${row?.accounts ?? 0}:${row?.revisions ?? 0}` };
   }
   const row = await sql.get<{ n: number }>(
-    `SELECT coalesce(sum(campaign_count), 0) AS n FROM ad_accounts WHERE id IN ${jsonValues(sql)}`,
+    keptPlan(`SELECT coalesce(sum(campaign_count), 0) AS n FROM ad_accounts WHERE id IN ${jsonValues(sql)}`),
     [JSON.stringify(selection.accountIds)],
   );
   return { total: row?.n ?? 0, version: null };
@@ -454,10 +454,14 @@ async function idsInOrder(
   const index =
     selection.wholeWorkspace && byName && sql.engine === 'sqlite' ? ' INDEXED BY campaigns_name_order' : '';
   if (!byName || !selection.wholeWorkspace || !anchored) {
-    const rows = await sql.all<{ id: string }>(
-      `SELECT c.id FROM campaigns c${index} WHERE ${selection.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-      [...selection.params, limit, offset],
-    );
+    // Some accounts' campaigns are sorted: planned with the list's length (one account's hundred, or
+    // an agency's thousands, are read by different indexes).
+    const text = `SELECT c.id FROM campaigns c${index} WHERE ${selection.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    const rows = await sql.all<{ id: string }>(selection.wholeWorkspace && byName ? keptPlan(text) : text, [
+      ...selection.params,
+      limit,
+      offset,
+    ]);
     return rows.map((r) => r.id);
   }
   const list = `${anchored.list}|${sort}`;
@@ -465,7 +469,9 @@ async function idsInOrder(
   // The anchor's own campaign is the first row from it: the same order's comparison, ties on id.
   const seek = from ? ` AND (c.name, c.id) ${sort === 'name' ? '>=' : '<='} (?, ?)` : '';
   const rows = await sql.all<{ id: string; name: string }>(
-    `SELECT c.id, c.name FROM campaigns c${index} WHERE ${selection.sql}${seek} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    keptPlan(
+      `SELECT c.id, c.name FROM campaigns c${index} WHERE ${selection.sql}${seek} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    ),
     [...selection.params, ...(from ? [from.name, from.id] : []), limit, offset - (from?.offset ?? 0)],
   );
   const first = rows[0];
@@ -488,16 +494,20 @@ async function idsBySpend(
     const w = windows.get(a.id) as DateWindow;
     return [a.id, w.from, w.to];
   });
-  const rows = await sql.all<{ id: string }>(
-    `WITH w(account_id, win_from, win_to) AS (VALUES ${values})
+  const text = `WITH w(account_id, win_from, win_to) AS (VALUES ${values})
      SELECT c.id,
        (SELECT coalesce(sum(i.spend_micros), 0) FROM insights_campaign_daily i
         WHERE i.campaign_id = c.id AND i.date BETWEEN w.win_from AND w.win_to) AS spend_micros
      FROM campaigns c JOIN w ON w.account_id = c.account_id
      WHERE ${selection.sql}
-     ORDER BY ${SORT_SQL[sort]} LIMIT ? OFFSET ?`,
-    [...windowParams, ...selection.params, limit, offset],
-  );
+     ORDER BY ${SORT_SQL[sort]} LIMIT ? OFFSET ?`;
+  // One account's campaigns keep their plan; several accounts' are planned with their number.
+  const rows = await sql.all<{ id: string }>(accounts.length === 1 ? keptPlan(text) : text, [
+    ...windowParams,
+    ...selection.params,
+    limit,
+    offset,
+  ]);
   return rows.map((r) => r.id);
 }
 
@@ -531,14 +541,16 @@ async function insightsByWindow(
 
 export async function campaignWithAccount(sql: Sql, campaignId: string): Promise<CampaignBaseRow> {
   return (await sql.get<CampaignBaseRow>(
-    `SELECT c.*, a.currency, a.timezone FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id WHERE c.id = ?`,
+    keptPlan(
+      `SELECT c.*, a.currency, a.timezone FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id WHERE c.id = ?`,
+    ),
     [campaignId],
   )) as CampaignBaseRow;
 }
 
 export async function firstInsightDate(sql: Sql, campaignId: string): Promise<string | undefined> {
   const row = await sql.get<{ d: string | null }>(
-    `SELECT min(date) AS d FROM insights_campaign_daily WHERE campaign_id = ?`,
+    keptPlan(`SELECT min(date) AS d FROM insights_campaign_daily WHERE campaign_id = ?`),
     [campaignId],
   );
   return row?.d ?? undefined;

@@ -2,7 +2,7 @@
 // campaign screen's latestDiagnostic. The one SQL of it.
 import type { LatestDiagnostic, RiskLevel } from '../../shared/ipc/types';
 import { jsonEach, unindexed } from '../store/dialect';
-import type { Sql } from '../store/sql';
+import { keptPlan, type Sql } from '../store/sql';
 
 /**
  * The newest completed diagnostic of each campaign, in one statement: one probe of the
@@ -22,12 +22,12 @@ export async function latestDiagnostics(
     issues_detected: number;
     completed_at: string | null;
   }>(
-    `SELECT d.id, d.campaign_id, d.risk_level, d.issues_detected, d.completed_at FROM diagnostics d
+    keptPlan(`SELECT d.id, d.campaign_id, d.risk_level, d.issues_detected, d.completed_at FROM diagnostics d
      WHERE d.id IN (
        SELECT (SELECT x.id FROM diagnostics x
                WHERE x.campaign_id = value AND ${unindexed(sql, 'x.status')} = 'completed'
                ORDER BY x.completed_at DESC, x.id DESC LIMIT 1)
-       FROM ${jsonEach(sql)})`,
+       FROM ${jsonEach(sql)})`),
     [JSON.stringify(campaignIds)],
   );
   return new Map(

@@ -19,7 +19,7 @@ import { issuesTracked } from '../issues/tracker';
 import { unindexed } from '../store/dialect';
 import { latestDiagnostics } from './latest';
 import type { LatestDiagnostic } from '../../shared/ipc/types';
-import { isUniqueViolation } from '../store/sql';
+import { isUniqueViolation, keptPlan } from '../store/sql';
 import { recordFeedback, setProfile, getProfile, type ActionKind } from './andromeda';
 import {
   computeDiagnosis,
@@ -298,10 +298,10 @@ export class DiagnosticsService {
   }
 
   async get(ctx: DiagnosticsContext, id: string): Promise<DiagnosticDetail | undefined> {
-    const row = await this.sql.get<DiagnosticRow>(`${SELECT} WHERE d.id = ? AND d.workspace_id = ?`, [
-      id,
-      ctx.workspaceId,
-    ]);
+    const row = await this.sql.get<DiagnosticRow>(
+      keptPlan(`${SELECT} WHERE d.id = ? AND d.workspace_id = ?`),
+      [id, ctx.workspaceId],
+    );
     return row ? toDetail(row) : undefined;
   }
 
@@ -326,15 +326,20 @@ export class DiagnosticsService {
     add(`d.created_at >= ?`, f.dateStart);
     add(`d.created_at < ?`, f.dateEnd === undefined ? undefined : addDays(f.dateEnd, 1));
     const clause = where.join(' AND ');
+    const plan = (text: string) => (scope.keyed ? keptPlan(text) : text);
+    const count = `SELECT count(*) AS n FROM diagnostics d ${scope.join} WHERE ${clause}`;
     const total =
       (
         await this.sql.get<{ n: number }>(
-          `SELECT count(*) AS n FROM diagnostics d ${scope.join} WHERE ${clause}`,
+          // Every visible account's are counted whole, by whichever plan their number favours.
+          'ids' in f.accounts ? plan(count) : count,
           params,
         )
       )?.n ?? 0;
     const rows = await this.sql.all<DiagnosticListRow>(
-      `${LIST_SELECT} ${scope.join} WHERE ${clause} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`,
+      plan(
+        `${LIST_SELECT} ${scope.join} WHERE ${clause} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`,
+      ),
       [...params, f.pageSize, (f.page - 1) * f.pageSize],
     );
     return { items: rows.map(toListItem), total };

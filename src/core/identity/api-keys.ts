@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { newId, randomBase62 } from '../ids';
-import type { Sql } from '../store/sql';
+import { keptPlan, type Sql } from '../store/sql';
 import type { Plan } from './workspaces';
 
 export type KeyMode = 'live' | 'test';
@@ -156,7 +156,9 @@ export async function findApiKeyWithPlan(
   key: string,
 ): Promise<{ key: ApiKeyInfo; plan: Plan } | undefined> {
   const row = await sql.get<ApiKeyRow & { plan: Plan }>(
-    `SELECT k.*, w.plan FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.key_hash = ?`,
+    keptPlan(
+      `SELECT k.*, w.plan FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.key_hash = ?`,
+    ),
     [hashApiKey(key)],
   );
   return row ? { key: toInfo(row), plan: row.plan } : undefined;

@@ -3,7 +3,7 @@
 // totals and days read the trigger-maintained account-day rollup; a campaign selection reads the
 // campaign rows (always confined to the caller's accounts as well).
 import { jsonEach, jsonTuples, jsonValues, unindexed } from '../store/dialect';
-import type { Sql } from '../store/sql';
+import { keptPlan, type Sql } from '../store/sql';
 import type { RawTotals } from './metrics';
 import { bySpend, type ResultTypeRow } from './result-groups';
 
@@ -53,15 +53,18 @@ function build(sql: Sql) {
         JOIN campaigns c ON c.id = x.campaign_id
         GROUP BY x.account_id, c.result_type, c.result_name`,
     },
+    // Chosen campaigns by their own keys, however many: plans kept on a team server (`keptPlan`).
     campaigns: {
-      totals: `SELECT ${SUMS} FROM insights_campaign_daily WHERE ${campaigns}`,
-      daily: `SELECT date, ${SUMS} FROM insights_campaign_daily WHERE ${campaigns} GROUP BY date`,
-      perCampaign: `SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${campaigns}
-        GROUP BY campaign_id`,
+      totals: keptPlan(`SELECT ${SUMS} FROM insights_campaign_daily WHERE ${campaigns}`),
+      daily: keptPlan(`SELECT date, ${SUMS} FROM insights_campaign_daily WHERE ${campaigns} GROUP BY date`),
+      perCampaign:
+        keptPlan(`SELECT campaign_id AS campaignId, ${SUMS} FROM insights_campaign_daily WHERE ${campaigns}
+        GROUP BY campaign_id`),
     },
-    accountsOf: `SELECT DISTINCT account_id FROM campaigns WHERE id IN ${list}`,
-    names: `SELECT id, name, result_type AS resultType, result_name AS resultName, account_id AS accountId
-      FROM campaigns WHERE id IN ${list}`,
+    accountsOf: keptPlan(`SELECT DISTINCT account_id FROM campaigns WHERE id IN ${list}`),
+    names:
+      keptPlan(`SELECT id, name, result_type AS resultType, result_name AS resultName, account_id AS accountId
+      FROM campaigns WHERE id IN ${list}`),
     // Every campaign of several accounts, each account over its own window (its own "today"): one
     // statement per range, a keyed search of the covering (account_id, date, …) index per account.
     perCampaignInWindows: `WITH w(account_id, win_from, win_to) AS (${jsonTuples(sql, ['text', 'text', 'text'])})

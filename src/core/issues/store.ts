@@ -4,7 +4,7 @@ import type { IssueChange, IssueState, TrackedIssue } from '../../shared/api/iss
 import type { RiskLevel } from '../../shared/api/diagnostics';
 import { rowsOfAccounts, type AccountSelection } from '../identity/access';
 import { jsonValues, orEmpty } from '../store/dialect';
-import type { Sql } from '../store/sql';
+import { keptPlan, type Sql } from '../store/sql';
 
 export interface IssueRow {
   id: string;
@@ -176,6 +176,8 @@ export async function listIssueRows(
     params.push(f.campaignId);
   }
   const clause = where.join(' AND ');
+  // No list among the terms (one account or every visible one, one state): the plans are kept.
+  const plan = (text: string) => (scope.keyed && oneState ? keptPlan(text) : text);
   // The total: of a campaign's issues, counted (a few); else summed from the kept counts (migration 22),
   // a few rows per account however many issues the state holds.
   const kept = rowsOfAccounts(sql, 'k', f.workspaceId, f.accounts);
@@ -188,15 +190,15 @@ export async function listIssueRows(
       )?.n ?? 0)
     : ((
         await sql.get<{ n: number }>(
-          `SELECT coalesce(sum(k.n), 0) AS n FROM issue_counts k ${kept.join}
-           WHERE ${[...kept.terms, states('k'), `${severityRank('k')} >= ?`].join(' AND ')}`,
+          plan(`SELECT coalesce(sum(k.n), 0) AS n FROM issue_counts k ${kept.join}
+           WHERE ${[...kept.terms, states('k'), `${severityRank('k')} >= ?`].join(' AND ')}`),
           [...kept.params, stateParam, f.minSeverityRank],
         )
       )?.n ?? 0);
   const rows = await sql.all<IssueRow & { account_name: string; campaign_name: string | null }>(
-    `SELECT i.*, a.name AS account_name, c.name AS campaign_name FROM issues i
+    plan(`SELECT i.*, a.name AS account_name, c.name AS campaign_name FROM issues i
      JOIN ad_accounts a ON a.id = i.account_id LEFT JOIN campaigns c ON c.id = i.campaign_id
-     WHERE ${clause} ORDER BY ${SEVERITY_RANK_SQL} DESC, i.updated_at DESC, i.id LIMIT ? OFFSET ?`,
+     WHERE ${clause} ORDER BY ${SEVERITY_RANK_SQL} DESC, i.updated_at DESC, i.id LIMIT ? OFFSET ?`),
     [...params, f.pageSize, (f.page - 1) * f.pageSize],
   );
   return { rows, total };

@@ -37,6 +37,24 @@ export interface Sql {
   lock(key: string): Promise<void>;
 }
 
+/** The mark `keptPlan` puts at the end of a statement (a comment: both engines ignore it). */
+const KEPT_PLAN_MARK = ' /* kept plan */';
+
+/**
+ * A hot read whose plan PostgreSQL keeps per connection instead of making it again on every call
+ * (`pgSql`: such statements run on connections that prepare generic plans). Planning was most of the
+ * database's CPU on the lists at agency scale. Mark only a statement whose generic plan is keyed at
+ * scale whatever its values: a lookup by key, or an ID list read per ID. The scale bench explains
+ * every marked statement at full size and names any that reads a large table whole.
+ */
+export function keptPlan(text: string): string {
+  return text.endsWith(KEPT_PLAN_MARK) ? text : `${text}${KEPT_PLAN_MARK}`;
+}
+
+export function isKeptPlan(text: string): boolean {
+  return text.endsWith(KEPT_PLAN_MARK);
+}
+
 /** A unique or primary-key constraint refused the write (either engine). */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -2,7 +2,7 @@
 // (`?` → `$1…$n`, camelCase aliases quoted), values come back as the SQLite store gives them
 // (`connect.ts`), and a transaction holds one pooled client from BEGIN to COMMIT.
 import { createHash } from 'node:crypto';
-import { bound, type RunResult, type Sql, type SqlValue } from '../sql';
+import { bound, isKeptPlan, type RunResult, type Sql, type SqlValue } from '../sql';
 import { inTransaction, type PgClient, type PgPool } from './connect';
 import { rowFactory } from '../row-objects';
 
@@ -49,8 +49,9 @@ export function numberedPlaceholders(text: string): string {
 }
 
 /**
- * Each statement text runs as a named prepared statement: a connection parses it once. It is still
- * planned on every call, with that call's values (`plan_cache_mode`, `connect.ts`).
+ * Each statement text runs as a named prepared statement: a connection parses it once. It is planned
+ * on every call, with that call's values (`plan_cache_mode`, `connect.ts`), unless it is marked
+ * `keptPlan` and runs outside a transaction: then on a connection that keeps one plan for it.
  */
 function prepared(text: string, values: unknown[], rowMode?: 'array') {
   let statement = preparedStatements.get(text);
@@ -62,6 +63,11 @@ function prepared(text: string, values: unknown[], rowMode?: 'array') {
     preparedStatements.set(text, statement);
   }
   return { ...statement, values, ...(rowMode ? { rowMode } : {}) };
+}
+
+/** The PostgreSQL texts of the `keptPlan` statements this process has prepared (the scale bench explains them). */
+export function keptStatements(): string[] {
+  return [...preparedStatements].filter(([text]) => isKeptPlan(text)).map(([, statement]) => statement.text);
 }
 
 type Queryable = Pick<PgClient, 'query'>;
@@ -85,10 +91,11 @@ function asObjects(result: { rows: unknown[][]; fields: ReadonlyArray<{ name: st
   });
 }
 
-function over(target: Queryable, depth: number, pool: PgPool | null): Sql {
-  const query = (text: string, params: readonly SqlValue[]) => target.query(prepared(text, bound(params)));
+function over(target: Queryable, depth: number, pool: PgPool | null, kept: PgPool | null = null): Sql {
+  const on = (text: string): Queryable => (kept !== null && isKeptPlan(text) ? kept : target);
+  const query = (text: string, params: readonly SqlValue[]) => on(text).query(prepared(text, bound(params)));
   const arrays = (text: string, params: readonly SqlValue[]) =>
-    target.query(prepared(text, bound(params), 'array'));
+    on(text).query(prepared(text, bound(params), 'array'));
   return {
     engine: 'postgres',
     all: async <T>(text: string, params: readonly SqlValue[] = []) =>
@@ -120,7 +127,10 @@ function over(target: Queryable, depth: number, pool: PgPool | null): Sql {
   };
 }
 
-/** The team server's store boundary on a pool. */
-export function pgSql(pool: PgPool): Sql {
-  return over(pool, 0, pool);
+/**
+ * The team server's store boundary on a pool; `keptPlans`, a pool whose connections prepare generic
+ * plans (`connectPg`'s `plans`), runs the `keptPlan` statements made outside a transaction.
+ */
+export function pgSql(pool: PgPool, keptPlans: PgPool | null = null): Sql {
+  return over(pool, 0, pool, keptPlans);
 }
