@@ -3,22 +3,10 @@
 // A kept plan is made once for any values, so it must search keys whatever they are: one that reads
 // a large table whole (a sequential scan, or an index walked from end to end) is named here.
 import pg from 'pg';
+import { LARGE_TABLES } from '../../src/test-support/table-sizes';
 
-/** The tables of millions of rows at agency scale. */
-const LARGE_TABLES = new Set([
-  'campaigns',
-  'ad_sets',
-  'ads',
-  'insights_campaign_daily',
-  'insights_ad_set_daily',
-  'insights_ad_daily',
-  'insights_account_daily',
-  'learning_stage_snapshots',
-  'change_events',
-  'issues',
-  'diagnostics',
-  'sync_runs',
-]);
+/** The tables of millions of rows at agency scale, and the history that grows as large there. */
+const LARGE = new Set([...LARGE_TABLES, 'insights_account_daily', 'issues', 'diagnostics', 'sync_runs']);
 
 /** Indexes a page walks in their own order and leaves after LIMIT rows (the campaign list by name). */
 const PAGE_WALKS = new Set(['campaigns_name_order']);
@@ -34,7 +22,7 @@ interface PlanNode {
 function wholeReads(node: PlanNode, paged: boolean): string[] {
   const table = node['Relation Name'];
   const index = node['Index Name'];
-  const large = table !== undefined && LARGE_TABLES.has(table);
+  const large = table !== undefined && LARGE.has(table);
   const own =
     large && node['Node Type'] === 'Seq Scan'
       ? [`Seq Scan on ${table}`]

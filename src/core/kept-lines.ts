@@ -87,3 +87,27 @@ export class KeptLines<T extends object> {
     return list;
   }
 }
+
+/** Whole answers kept at most (one per reader and request shape). */
+const MAX_ANSWERS = 200;
+
+/**
+ * Whole answers kept with the inputs that make them: an answer asked again with the same inputs is
+ * the same deeply frozen object, its JSON kept with it. The inputs must hold everything the answer
+ * depends on (revisions of the figures, names, the window, settings).
+ */
+export class KeptAnswers<T extends object> {
+  private readonly answers = new Map<string, { inputs: string; answer: T }>();
+
+  async answer(key: string, inputs: string, build: () => Promise<T>): Promise<T> {
+    const kept = this.answers.get(key);
+    if (kept?.inputs === inputs) return kept.answer;
+    const answer = deepFreeze(await build());
+    handedOut.add(answer);
+    if (kept === undefined && this.answers.size >= MAX_ANSWERS) {
+      this.answers.delete(this.answers.keys().next().value as string);
+    }
+    this.answers.set(key, { inputs, answer });
+    return answer;
+  }
+}

@@ -24,26 +24,8 @@ import type { Clock } from '../clock';
 import { numberedPlaceholders } from '../store/pg/sql';
 import type { TeamCore } from '../team-core';
 import { call, startTestApi, type TestApi } from '../../test-support/api-server';
-
-const GROWING_TABLES = [
-  'ad_accounts',
-  'campaigns',
-  'ad_sets',
-  'ads',
-  'insights_campaign_daily',
-  'insights_ad_set_daily',
-  'insights_ad_daily',
-  'insights_account_daily',
-  'learning_stage_snapshots',
-  'sync_runs',
-  'diagnostics',
-  'reports',
-  'api_keys',
-  'recommendation_feedback',
-  'issues',
-  'change_events',
-  'alert_deliveries',
-];
+// A scan of a large table is caught under any alias.
+import { GROWING_TABLES, LARGE_TABLES } from '../../test-support/table-sizes';
 
 const NOW = '2026-03-10T12:00:00.000Z';
 let t: TestApi;
@@ -66,18 +48,6 @@ function isPartialIndex(db: Db, name: string): boolean {
     { sql: string | null } | undefined;
   return /\sWHERE\s/i.test(row?.sql ?? '');
 }
-
-/** The tables that reach millions of rows at agency scale: a scan of one is caught under any alias. */
-const LARGE_TABLES = [
-  'campaigns',
-  'ad_sets',
-  'ads',
-  'insights_campaign_daily',
-  'insights_ad_set_daily',
-  'insights_ad_daily',
-  'learning_stage_snapshots',
-  'change_events',
-];
 
 /**
  * Indexes walked in their own order by a statement that stops after a page (LIMIT): the campaigns

@@ -181,6 +181,48 @@ describe('insights summary across currencies', () => {
   });
 });
 
+describe('kept answers', () => {
+  it('hands back the same frozen answer while nothing it is made of moved, and a new one when it did', async () => {
+    const input = { dateStart: '2026-03-01', dateEnd: '2026-03-03' };
+    const first = await t.app.use.insights.summary(ctx, input);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.breakdown)).toBe(true);
+    expect(await t.app.use.insights.summary(ctx, { ...input })).toBe(first);
+    // A day of one account's campaign moves (its rollup, and with it the account's revision, follow).
+    const [campaignId] = campaignIds;
+    const conversionsOn = (delta: number) =>
+      t.core.db
+        .prepare(
+          `UPDATE insights_campaign_daily SET conversions = conversions + ? WHERE campaign_id = ? AND date = '2026-03-02'`,
+        )
+        .run(delta, campaignId);
+    conversionsOn(1);
+    const moved = await t.app.use.insights.summary(ctx, input);
+    expect(moved).not.toBe(first);
+    expect(moved.totals.conversions).toBe(first.totals.conversions + 1);
+    expect(await t.app.use.insights.summary(ctx, input)).toBe(moved);
+    // A renamed account, another window, another reader's mode: each its own answer.
+    t.core.db.prepare(`UPDATE ad_accounts SET name = 'Renamed' WHERE id = ?`).run(usd.id);
+    const renamed = await t.app.use.insights.summary(ctx, input);
+    expect(renamed).not.toBe(moved);
+    expect(renamed.breakdown.find((b) => b.entity.id === usd.id)?.entity.name).toBe('Renamed');
+    const other = await t.app.use.insights.summary(ctx, { dateStart: '2026-03-01', dateEnd: '2026-03-02' });
+    expect(other.timeSeries).toHaveLength(2);
+    expect(await t.app.use.insights.summary(ctx, input)).toBe(renamed);
+    const live = await t.app.use.insights.summary({ ...ctx, mode: 'live' }, input);
+    expect(live).not.toBe(renamed);
+    expect(live).toEqual(renamed);
+    // The agency's rates are among what an answer is made of.
+    await t.app.use.settings.update(ctx, 'web', {
+      reportingCurrency: { currency: 'USD', rates: { EUR: '1', JPY: '0.01' } },
+    });
+    const converted = await t.app.use.insights.summary(ctx, input);
+    expect(converted.currency).toBe('USD');
+    await t.app.use.settings.update(ctx, 'web', { reportingCurrency: null });
+    expect((await t.app.use.insights.summary(ctx, input)).currency).toBe('XXX');
+    conversionsOn(-1);
+  });
+});
+
 describe('converting micros', () => {
   it('is exact integer arithmetic, rounded half away from zero', () => {
     expect(converterOf('0.5')(1)).toBe(1);
