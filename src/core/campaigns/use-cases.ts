@@ -40,6 +40,7 @@ import { adIssuesOf, deliveryIssuesOf } from './blockers';
 import { campaignChanges } from './changes';
 import type { ChangeEvent } from '../../shared/api/changes';
 import { PageAnchors } from './page-anchors';
+import { KeptAnswers } from '../kept-lines';
 
 export type CampaignInclude = 'adSets' | 'ads' | 'diagnostics' | 'insights';
 
@@ -48,6 +49,8 @@ const money = (micros: number | null): number | null => (micros === null ? null 
 export function campaignUseCases(services: AppServices) {
   const { core, diagnostics } = services;
   const { sql, clock } = core;
+  /** Campaign details' insights, each kept under its account's revision and day. */
+  const keptInsights = new KeptAnswers<NonNullable<CampaignDetail['insights']>>();
   const anchors = new PageAnchors();
 
   /**
@@ -235,7 +238,8 @@ export function campaignUseCases(services: AppServices) {
         insightsDateRange?: InsightsDateRange | undefined;
       },
     ): Promise<CampaignDetail> {
-      const row = await campaignWithAccount(sql, (await resolveCampaign(sql, ctx, id)).id);
+      const visible = await resolveCampaign(sql, ctx, id);
+      const row = await campaignWithAccount(sql, visible.id);
       const include = input.include ?? new Set<CampaignInclude>();
       const detail: CampaignDetail = {
         ...campaignBase(row),
@@ -248,19 +252,29 @@ export function campaignUseCases(services: AppServices) {
       };
       if (include.has('insights')) {
         const range = input.insightsDateRange ?? 'last_7d';
-        const window = windowOf(range, clock.now(), row.timezone, await firstInsightDate(sql, row.id));
-        const totals = (await campaignInsights(sql, [row.id], window.from, window.to, [row.account_id])).get(
-          row.id,
+        // Its figures move only with its account's revision (account-figures.ts) and the day: kept
+        // under both (a lifetime series is 730 days summed and written out again otherwise).
+        const now = clock.now();
+        detail.insights = await keptInsights.answer(
+          `${row.id}|${range}`,
+          `${visible.revision}|${dateInZone(now, row.timezone)}`,
+          async () => {
+            const first = await firstInsightDate(sql, row.id);
+            const window = windowOf(range, now, row.timezone, first);
+            const totals = (
+              await campaignInsights(sql, [row.id], window.from, window.to, [row.account_id])
+            ).get(row.id);
+            return {
+              ...toInsights(totals, range),
+              daily: (await campaignDaily(sql, row.id, window.from, window.to)).map((day) => ({
+                date: day.date,
+                spend: day.spend,
+                conversions: day.conversions,
+                cpa: day.cpa,
+              })),
+            };
+          },
         );
-        detail.insights = {
-          ...toInsights(totals, range),
-          daily: (await campaignDaily(sql, row.id, window.from, window.to)).map((day) => ({
-            date: day.date,
-            spend: day.spend,
-            conversions: day.conversions,
-            cpa: day.cpa,
-          })),
-        };
       }
       if (include.has('adSets')) detail.adSets = await adSetsOf(sql, row.id);
       if (include.has('ads')) detail.ads = await adsOf(sql, row.id);

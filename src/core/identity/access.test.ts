@@ -73,6 +73,7 @@ describe.each(ENGINES)('access rules on %s', (engine) => {
       name: 'cmp_own',
       timezone: 'Europe/Paris',
       currency: 'EUR',
+      revision: expect.any(Number),
     });
     await expect(resolveCampaign(sql, ctx('all'), 'cmp_foreign')).rejects.toMatchObject({
       type: 'not_found',

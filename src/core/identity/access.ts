@@ -133,6 +133,8 @@ export interface VisibleCampaign {
   name: string;
   timezone: string;
   currency: string;
+  /** Its account's revision (insights/account-figures.ts), as read with it. */
+  revision: number;
 }
 
 /** A campaign the context may see, or 404 (missing and foreign campaigns look the same). */
@@ -143,7 +145,7 @@ export async function resolveCampaign(
 ): Promise<VisibleCampaign> {
   const scope = accountScope(ctx);
   const row = await sql.get<VisibleCampaign>(
-    keptPlan(`SELECT c.id, c.account_id AS accountId, c.name, a.timezone, a.currency
+    keptPlan(`SELECT c.id, c.account_id AS accountId, c.name, a.timezone, a.currency, a.revision
        FROM campaigns c JOIN ad_accounts a ON a.id = c.account_id
        WHERE c.id = ? AND ${scope.sql}`),
     [campaignId, ...scope.params],
