@@ -174,7 +174,7 @@ export async function screenAdSetsAndAds(
     spend_micros: number;
     conversions: number;
   }>(
-    keptPlan(`SELECT s.id, s.platform_ad_set_id, s.name, s.effective_status, s.learning_status, s.learning_conversions,
+    `SELECT s.id, s.platform_ad_set_id, s.name, s.effective_status, s.learning_status, s.learning_conversions,
          s.daily_budget_micros, s.targeting, s.optimization_goal,
          (SELECT COUNT(*) FROM ads d WHERE d.ad_set_id = s.id) AS ad_count,
          COALESCE(i.spend_micros, 0) AS spend_micros, COALESCE(i.conversions, 0) AS conversions
@@ -182,7 +182,7 @@ export async function screenAdSetsAndAds(
        LEFT JOIN (SELECT ad_set_id, SUM(spend_micros) AS spend_micros, SUM(conversions) AS conversions
                   FROM insights_ad_set_daily WHERE campaign_id = ? AND date BETWEEN ? AND ?
                   GROUP BY ad_set_id) i ON i.ad_set_id = s.id
-       WHERE s.campaign_id = ? ORDER BY spend_micros DESC, s.name`),
+       WHERE s.campaign_id = ? ORDER BY spend_micros DESC, s.name`,
     [row.id, from, to, row.id],
   );
   const adSets: AdSetView[] = adSetRows.map((s) => ({
