@@ -26,6 +26,7 @@ import type { TeamCore } from '../team-core';
 import { call, startTestApi, type TestApi } from '../../test-support/api-server';
 // A scan of a large table is caught under any alias.
 import { GROWING_TABLES, LARGE_TABLES } from '../../test-support/table-sizes';
+import { ORDERED_WALKS, wholeReads, type PlanNode } from '../../test-support/plan-reads';
 
 const NOW = '2026-03-10T12:00:00.000Z';
 let t: TestApi;
@@ -48,12 +49,6 @@ function isPartialIndex(db: Db, name: string): boolean {
     { sql: string | null } | undefined;
   return /\sWHERE\s/i.test(row?.sql ?? '');
 }
-
-/**
- * Indexes walked in their own order by a statement that stops after a page (LIMIT): the campaigns
- * list of a whole agency by name reads OFFSET + LIMIT entries of this narrow index, never the table.
- */
-const ORDERED_WALKS = ['campaigns_name_order'];
 
 /** The table each alias of a statement stands for (`FROM campaigns c`, `JOIN ad_sets AS s`). */
 function aliasesOf(sql: string): Map<string, string> {
@@ -250,40 +245,6 @@ async function exercise(t: TestApi, seeded: Awaited<ReturnType<typeof seedPlanWo
   await t.app.watcher.judgeNewData();
 }
 
-/** A node of PostgreSQL's JSON plan (the fields read here). */
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
-
-/**
- * The reads of a whole growing table in a plan: a sequential scan, or a walk of a whole index (no
- * Index Cond) — except a partial index (it holds only the rows still to handle) and an ordered walk
- * that stops after a page (ORDERED_WALKS under a LIMIT). A bitmap scan is judged by its index scans.
- */
-function wholeReads(
-  node: PlanNode,
-  partial: ReadonlySet<string>,
-  limited: boolean,
-  table?: string,
-): string[] {
-  const relation = node['Relation Name'] ?? table;
-  const index = node['Index Name'];
-  const growing = relation !== undefined && GROWING_TABLES.includes(relation);
-  let found: string[] = [];
-  if (growing && node['Node Type'] === 'Seq Scan') found = [`Seq Scan on ${relation}`];
-  if (growing && index && !node['Index Cond'] && !partial.has(index)) {
-    if (!(limited && ORDERED_WALKS.includes(index)))
-      found = [`${node['Node Type']} of all of ${index} on ${relation}`];
-  }
-  // A bitmap heap scan's index scans name no table: they read the heap scan's.
-  const inherited = node['Node Type'] === 'Bitmap Heap Scan' ? relation : undefined;
-  return [...found, ...(node.Plans ?? []).flatMap((child) => wholeReads(child, partial, limited, inherited))];
-}
-
 describe('query plans on sqlite: every statement the API ran', () => {
   beforeAll(async () => {
     const started = await startTestApi({ now: NOW, seed: seedPlanWorld });
@@ -378,7 +339,11 @@ describe('query plans on postgres: every statement the API ran', () => {
         const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
           `EXPLAIN (GENERIC_PLAN, FORMAT JSON) ${sql}`,
         );
-        return wholeReads(rows[0]!['QUERY PLAN'][0].Plan, partial, /\bLIMIT\b/i.test(sql));
+        return wholeReads(rows[0]!['QUERY PLAN'][0].Plan, {
+          tables: GROWING_TABLES,
+          partial,
+          limited: /\bLIMIT\b/i.test(sql),
+        });
       };
       // The control: a statement no index can serve is caught, so a clean result below means something.
       expect(await seqScans(`SELECT id FROM campaigns WHERE name LIKE $1`)).toHaveLength(1);
