@@ -256,8 +256,6 @@ const SORT_SQL: Record<string, string> = {
 export interface PageRow extends CampaignBaseRow {
   ad_set_count: number;
   ad_count: number;
-  win_from: string;
-  win_to: string;
 }
 
 /** An account as a page's insight windows need it (a `VisibleAccount`, or a listed campaign's account). */
@@ -339,11 +337,11 @@ export async function campaignPage(
   const rows: PageRow[] = [];
   for (const id of ids) {
     const row = byId.get(id);
-    if (!row || (visible && !visible.has(row.account_id))) continue;
-    const w = windowOf({ id: row.account_id, timezone: row.timezone });
-    rows.push({ ...row, win_from: w.from, win_to: w.to });
+    if (row && (!visible || visible.has(row.account_id))) rows.push(row);
   }
-  const insights = await insightsByWindow(sql, rows, (row) => ({ from: row.win_from, to: row.win_to }));
+  const insights = await insightsByWindow(sql, rows, (row) =>
+    windowOf({ id: row.account_id, timezone: row.timezone }),
+  );
   let previous: Map<string, StoreInsights> | null = null;
   if (comparisonOf) {
     const compared = new Map(

@@ -35,7 +35,7 @@ import {
   targetCpaMicros,
   toRows,
 } from './store';
-import { adSetsOf, adsOf, campaignBase, toInsights } from './views';
+import { adSetsOf, adsOf, campaignBase, campaignListItemOf, toInsights } from './views';
 import { adIssuesOf, deliveryIssuesOf } from './blockers';
 import { campaignChanges } from './changes';
 import type { ChangeEvent } from '../../shared/api/changes';
@@ -197,25 +197,20 @@ export function campaignUseCases(services: AppServices) {
         sql,
         rows.map((row) => row.id),
       );
-      const items = rows.map((row): CampaignListItem => {
+      const items = rows.map((row) => {
         const diag = latest.get(row.id);
-        return {
-          ...campaignBase(row),
+        return campaignListItemOf(row, {
           deliveryIssues: blockers.get(row.id) ?? { disapprovedAds: 0, adsWithIssues: 0 },
           adSetCount: row.ad_set_count,
           adCount: row.ad_count,
-          insights: {
-            ...toInsights(insights.get(row.id), ranged ? 'custom' : 'last_7d'),
-            ...(ranged ? { period: rangeOfRow(row).window } : {}),
-          },
-          ...(previous
-            ? {
-                comparisonInsights: {
-                  ...toInsights(previous.get(row.id), 'custom'),
-                  period: rangeOfRow(row).comparison ?? undefined,
-                },
-              }
-            : {}),
+          insights: toInsights(
+            insights.get(row.id),
+            ranged ? 'custom' : 'last_7d',
+            ranged ? rangeOfRow(row).window : undefined,
+          ),
+          comparisonInsights: previous
+            ? toInsights(previous.get(row.id), 'custom', rangeOfRow(row).comparison ?? undefined)
+            : undefined,
           latestDiagnostic: diag
             ? {
                 id: diag.id,
@@ -224,7 +219,7 @@ export function campaignUseCases(services: AppServices) {
                 completedAt: diag.completedAt,
               }
             : null,
-        };
+        });
       });
       return { items, total, page, pageSize };
     },

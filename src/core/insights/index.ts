@@ -24,12 +24,25 @@ export interface CampaignInsights extends DerivedMetrics {
   linkClicks: number;
 }
 
-const withReach = (raw: RawTotals): CampaignInsights => ({
-  ...deriveMetrics(raw),
-  frequency: ratio4(raw.impressions, raw.reach),
-  reach: raw.reach,
-  linkClicks: raw.linkClicks,
-});
+// Written out field by field: one per campaign of a page, and on Node 20's V8 a spread followed by
+// more properties costs microseconds and kilobytes an object (accounts/store.ts, accountViewOf).
+const withReach = (raw: RawTotals): CampaignInsights => {
+  const m = deriveMetrics(raw);
+  return {
+    spend: m.spend,
+    impressions: m.impressions,
+    clicks: m.clicks,
+    conversions: m.conversions,
+    revenue: m.revenue,
+    cpa: m.cpa,
+    roas: m.roas,
+    ctr: m.ctr,
+    cpm: m.cpm,
+    frequency: ratio4(raw.impressions, raw.reach),
+    reach: raw.reach,
+    linkClicks: raw.linkClicks,
+  };
+};
 
 /**
  * Per-campaign totals of every campaign with delivery in the accounts' windows (one window per
