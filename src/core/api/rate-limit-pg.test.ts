@@ -136,6 +136,46 @@ describe('PgRateLimiter', () => {
     expect(await rowCount(pool, 'busy')).toBe(25);
   });
 
+  it('refuses a counter it saw full without the database, until a request leaves or the limit rises', async () => {
+    const { a, b, clock, pool } = await twoProcesses();
+    let asked = 0;
+    const counted = new Proxy(pool, {
+      get: (target, name) =>
+        name === 'query'
+          ? (...args: Parameters<PgPool['query']>) => {
+              asked += 1;
+              return target.query(...args);
+            }
+          : (Reflect.get(target, name) as unknown),
+    });
+    const c = new PgRateLimiter(counted, clock);
+    const limits = { ...DEFAULT_LIMITS, reads: 3 };
+    for (let i = 0; i < 3; i++) expect((await b.take('k', ['reads'], limits)).ok).toBe(true);
+    clock.advance(5_000);
+    expect(await c.take('k', ['reads'], limits)).toEqual({
+      ok: false,
+      retryAfterSeconds: 55,
+      counter: 'reads',
+    });
+    const afterFirst = asked;
+    clock.advance(10_000);
+    // The same refusal as the database's (b's), from what c saw.
+    const fromDatabase = await b.take('k', ['reads'], limits);
+    expect(await c.take('k', ['reads'], limits)).toEqual(fromDatabase);
+    expect(fromDatabase).toEqual({ ok: false, retryAfterSeconds: 45, counter: 'reads' });
+    expect(await c.take('k', ['writes', 'reads'], limits)).toMatchObject({ ok: false, counter: 'reads' });
+    expect(asked).toBe(afterFirst);
+    // Another counter, or a raised limit, is the database's to decide.
+    expect(await c.take('k', ['writes'], limits)).toMatchObject({ ok: true });
+    expect(await c.take('k', ['reads'], { ...limits, reads: 4 })).toMatchObject({ ok: true, remaining: 0 });
+    expect(asked).toBe(afterFirst + 2);
+    // Once the oldest requests have left the window, the database decides again: the raised limit's
+    // read is the only one left in it.
+    clock.advance(45_000);
+    expect(await c.take('k', ['reads'], limits)).toMatchObject({ ok: true, remaining: 1 });
+    expect(asked).toBeGreaterThan(afterFirst + 2);
+  });
+
   it('sweeps the requests no window counts any more, once a window, and forgets a key', async () => {
     const { a, b, clock, pool } = await twoProcesses();
     await a.take('idle', ['reads'], DEFAULT_LIMITS); // a's first take sweeps (nothing yet)

@@ -26,6 +26,12 @@ interface CounterUsage {
 
 export class PgRateLimiter implements RateLimitCounters {
   private sweptAt = -Infinity;
+  /**
+   * Counters this process saw full: until their oldest request leaves the window nothing can free
+   * them (other processes' requests only add), so a take is refused here without the database while
+   * the limit is no higher than the one they were full at.
+   */
+  private readonly full = new Map<string, { until: number; limit: number }>();
 
   constructor(
     private readonly pool: PgPool,
@@ -39,6 +45,8 @@ export class PgRateLimiter implements RateLimitCounters {
    */
   async take(keyId: string, counters: readonly Counter[], limits: Limits): Promise<RateDecision> {
     const now = this.clock.now().getTime();
+    const known = this.knownFull(keyId, counters, limits, now);
+    if (known) return known;
     let usage: Map<string, CounterUsage>;
     try {
       const { rows } = await this.pool.query<CounterUsage>(
@@ -56,12 +64,41 @@ export class PgRateLimiter implements RateLimitCounters {
       (i) => usage.get(counters[i] as Counter)?.used ?? 0,
       (i) => usage.get(counters[i] as Counter)?.oldest ?? now,
     );
+    if (!decision.ok) {
+      const counter = decision.counter;
+      const oldest = usage.get(counter)?.oldest ?? now;
+      this.full.set(`${keyId}\u0000${counter}`, { until: oldest + WINDOW_MS, limit: limits[counter] });
+    }
     // A failed sweep costs only space: the request stands, and the next window sweeps again.
     if (now - this.sweptAt >= WINDOW_MS) await this.sweep(now).catch(() => {});
     return decision;
   }
 
+  /** The refusal of a take some of whose counters are known full (see `full`), or null. */
+  private knownFull(
+    keyId: string,
+    counters: readonly Counter[],
+    limits: Limits,
+    now: number,
+  ): RateDecision | null {
+    if (this.full.size === 0) return null;
+    const fullOf = (counter: Counter) => {
+      const full = this.full.get(`${keyId}\u0000${counter}`);
+      return full && now < full.until && limits[counter] <= full.limit ? full : undefined;
+    };
+    if (!counters.some((counter) => fullOf(counter))) return null;
+    return judge(
+      counters,
+      limits,
+      now,
+      (i) => (fullOf(counters[i] as Counter) ? limits[counters[i] as Counter] : 0),
+      (i) => (fullOf(counters[i] as Counter)?.until ?? now) - WINDOW_MS,
+    );
+  }
+
   async forget(keyId: string): Promise<void> {
+    for (const counter of this.full.keys())
+      if (counter.startsWith(`${keyId}\u0000`)) this.full.delete(counter);
     try {
       // Under the key's lock (as a take holds it), so that no take counts one table without the other.
       await this.pool.query(
@@ -83,6 +120,7 @@ export class PgRateLimiter implements RateLimitCounters {
    */
   async sweep(now = this.clock.now().getTime()): Promise<void> {
     this.sweptAt = now;
+    for (const [counter, full] of this.full) if (full.until <= now) this.full.delete(counter);
     try {
       await this.pool.query(
         `WITH gone AS (

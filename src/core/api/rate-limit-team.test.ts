@@ -56,8 +56,15 @@ describe('rate limits shared by two servers on one database', () => {
       expect(error.type).toBe('rate_limit_error');
       expect(error.message).toMatch(/retry in \d+ seconds?/);
     }
-    // Another key of the same workspace has its own minute.
+    // A read runs alongside its decision, but a refused one is answered as refused whatever it asked:
+    // an invalid query past the limit gets the 429 (twice: the second refused without the database).
+    for (const url of [first.url, first.url]) {
+      const invalid = await call(url, '/v1/accounts?page=zero', { key });
+      expect(invalid.status).toBe(429);
+    }
+    // Another key of the same workspace has its own minute, and its invalid query is a 400.
     const other = await seedKey(first.core.db, first.clock, { workspaceId: s.a.workspaceId });
     expect((await call(second.url, '/v1/accounts', { key: other.key })).status).toBe(200);
+    expect((await call(second.url, '/v1/accounts?page=zero', { key: other.key })).status).toBe(400);
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 // The /v1 HTTP server: plain node:http on 127.0.0.1 and a route table. Per request, in order: request
-// ID, version header, route, key, rate limit, query, path IDs, body, handler, envelope.
+// ID, version header, route, key, rate limit, query, path IDs, body, handler, envelope (a JSON read's
+// query, IDs and handler run while its rate limit is decided, and wait for it before they are written).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +9,7 @@ import { API_VERSIONS, CURRENT_API_VERSION } from '../../shared/api/common';
 import { LONE_SURROGATE_MESSAGE, loneSurrogatePath } from '../../shared/text';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
+import type { RequestContext } from '../identity/access';
 import { recordServerUrl } from '../identity/invitations';
 import type { App } from '../app';
 import { Admission, type AdmissionOptions } from './admission';
@@ -43,6 +45,18 @@ function writeFragment(
     'cache-control': 'no-store',
   });
   endWithChunks(res, chunks);
+}
+
+/** A request's answer, to write once its rate-limit decision is known. */
+type Answer =
+  { kind: 'json'; status: number; fragment: readonly Buffer[] } | { kind: 'other'; result: RouteResult };
+
+/** A promise that never rejects: its value or its error, to look at later (never unhandled). */
+function settled<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 }
 
 export interface ApiServerOptions {
@@ -209,7 +223,16 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
     requestId: string,
   ): Promise<void> {
     const { ctx, key, limits } = await auth.authenticate(req.headers['x-api-key']);
-    const decision = await limiter.take(key.id, route.counters, limits);
+    const taking = limiter.take(key.id, route.counters, limits);
+    // A JSON read changes nothing, so it runs while a decision still to come is made: on a team server
+    // that is a round trip to the database where one key's requests take turns, and the read's own
+    // statements need not wait for it. A refused read's answer is dropped unseen (and the counters
+    // remember a full window, so a client past its limit does not make every refusal a read).
+    const reading =
+      taking instanceof Promise && req.method === 'GET' && !route.response.contentTypes
+        ? settled(answer(route, rawParams, search, req, res, requestId, ctx))
+        : null;
+    const decision = await taking;
     if (!decision.ok) {
       const s = decision.retryAfterSeconds;
       throw new AppError(
@@ -217,15 +240,29 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
         `Rate limit exceeded (${decision.counter}): retry in ${s} second${s === 1 ? '' : 's'}.`,
       );
     }
+    const outcome = await (reading ?? settled(answer(route, rawParams, search, req, res, requestId, ctx)));
+    if ('error' in outcome) throw outcome.error;
+    const answered = outcome.value;
+    if (answered.kind === 'json') writeFragment(res, answered.status, answered.fragment, decision.remaining);
+    else writeResult(res, answered.result);
+  }
+
+  /** What a request answers once admitted: its JSON (from the cache, or the handler's) or another result. */
+  async function answer(
+    route: Route,
+    rawParams: Record<string, string>,
+    search: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    ctx: RequestContext,
+  ): Promise<Answer> {
     const cacheKey =
       responses && route.cacheable && req.method === 'GET'
         ? responses.key(`${ctx.workspaceId}|${ctx.mode}`, `${route.operationId}${req.url ?? ''}`)
         : undefined;
     const cached = cacheKey ? responses?.get(cacheKey) : undefined;
-    if (cached) {
-      writeFragment(res, 200, [cached], decision.remaining);
-      return;
-    }
+    if (cached) return { kind: 'json', status: 200, fragment: [cached] };
     const rawQuery = parseQuery(search);
     const query = route.query ? route.query.safeParse(rawQuery) : undefined;
     if (query && !query.success)
@@ -260,14 +297,11 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
         res.on('close', () => closers.delete(cleanup));
       },
     });
-    if (result.kind === 'json') {
-      // Written as bytes: a socket given a long string measures its UTF-8 length and encodes it again.
-      const fragment = jsonFragment(result);
-      if (cacheKey && result.status === 200) responses?.set(cacheKey, Buffer.concat(fragment));
-      writeFragment(res, result.status, fragment, decision.remaining);
-      return;
-    }
-    writeResult(res, result);
+    if (result.kind !== 'json') return { kind: 'other', result };
+    // Written as bytes: a socket given a long string measures its UTF-8 length and encodes it again.
+    const fragment = jsonFragment(result);
+    if (cacheKey && result.status === 200) responses?.set(cacheKey, Buffer.concat(fragment));
+    return { kind: 'json', status: result.status, fragment };
   }
 
   async function parseBody(route: Route, req: IncomingMessage): Promise<unknown> {
