@@ -137,7 +137,7 @@ describe('PgRateLimiter', () => {
   });
 
   it('refuses a counter it saw full without the database, until a request leaves or the limit rises', async () => {
-    const { a, b, clock, pool } = await twoProcesses();
+    const { b, clock, pool } = await twoProcesses();
     let asked = 0;
     const counted = new Proxy(pool, {
       get: (target, name) =>
