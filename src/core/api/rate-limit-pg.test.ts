@@ -46,6 +46,21 @@ async function rowCount(pool: PgPool, keyId?: string): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
+/** A third process's limiter on `pool`, and how many statements it has sent so far. */
+function counting(pool: PgPool, clock: TestClock): { limiter: PgRateLimiter; asked: () => number } {
+  let asked = 0;
+  const counted = new Proxy(pool, {
+    get: (target, name) =>
+      name === 'query'
+        ? (...args: Parameters<PgPool['query']>) => {
+            asked += 1;
+            return target.query(...args);
+          }
+        : (Reflect.get(target, name) as unknown),
+  });
+  return { limiter: new PgRateLimiter(counted, clock), asked: () => asked };
+}
+
 describe('PgRateLimiter', () => {
   it('counts a key across processes: 120 reads split between them, the 121st refused on either', async () => {
     const { a, b, clock } = await twoProcesses();
@@ -136,19 +151,25 @@ describe('PgRateLimiter', () => {
     expect(await rowCount(pool, 'busy')).toBe(25);
   });
 
+  it("sends one process's concurrent takes of a key together, decided as one after the other", async () => {
+    const { b, clock, pool } = await twoProcesses();
+    const { limiter: c, asked } = counting(pool, clock);
+    const limits = { ...DEFAULT_LIMITS, reads: 8 };
+    expect((await b.take('k', ['reads'], limits)).ok).toBe(true);
+    expect((await b.take('k', ['reads'], limits)).ok).toBe(true);
+    const together = await Promise.all(Array.from({ length: 10 }, () => c.take('k', ['reads'], limits)));
+    const solo = new RateLimiter(clock);
+    for (let i = 0; i < 2; i++) solo.take('k', ['reads'], limits);
+    expect(together).toEqual(Array.from({ length: 10 }, () => solo.take('k', ['reads'], limits)));
+    expect(together.filter((d) => d.ok)).toHaveLength(6);
+    // The first take alone, the nine that came while it was on its way together, and a sweep.
+    expect(asked()).toBe(3);
+    expect(await rowCount(pool, 'k')).toBe(8);
+  });
+
   it('refuses a counter it saw full without the database, until a request leaves or the limit rises', async () => {
     const { b, clock, pool } = await twoProcesses();
-    let asked = 0;
-    const counted = new Proxy(pool, {
-      get: (target, name) =>
-        name === 'query'
-          ? (...args: Parameters<PgPool['query']>) => {
-              asked += 1;
-              return target.query(...args);
-            }
-          : (Reflect.get(target, name) as unknown),
-    });
-    const c = new PgRateLimiter(counted, clock);
+    const { limiter: c, asked: askedSoFar } = counting(pool, clock);
     const limits = { ...DEFAULT_LIMITS, reads: 3 };
     for (let i = 0; i < 3; i++) expect((await b.take('k', ['reads'], limits)).ok).toBe(true);
     clock.advance(5_000);
@@ -157,23 +178,23 @@ describe('PgRateLimiter', () => {
       retryAfterSeconds: 55,
       counter: 'reads',
     });
-    const afterFirst = asked;
+    const afterFirst = askedSoFar();
     clock.advance(10_000);
     // The same refusal as the database's (b's), from what c saw.
     const fromDatabase = await b.take('k', ['reads'], limits);
     expect(await c.take('k', ['reads'], limits)).toEqual(fromDatabase);
     expect(fromDatabase).toEqual({ ok: false, retryAfterSeconds: 45, counter: 'reads' });
     expect(await c.take('k', ['writes', 'reads'], limits)).toMatchObject({ ok: false, counter: 'reads' });
-    expect(asked).toBe(afterFirst);
+    expect(askedSoFar()).toBe(afterFirst);
     // Another counter, or a raised limit, is the database's to decide.
     expect(await c.take('k', ['writes'], limits)).toMatchObject({ ok: true });
     expect(await c.take('k', ['reads'], { ...limits, reads: 4 })).toMatchObject({ ok: true, remaining: 0 });
-    expect(asked).toBe(afterFirst + 2);
+    expect(askedSoFar()).toBe(afterFirst + 2);
     // Once the oldest requests have left the window, the database decides again: the raised limit's
     // read is the only one left in it.
     clock.advance(45_000);
     expect(await c.take('k', ['reads'], limits)).toMatchObject({ ok: true, remaining: 1 });
-    expect(asked).toBeGreaterThan(afterFirst + 2);
+    expect(askedSoFar()).toBeGreaterThan(afterFirst + 2);
   });
 
   it('sweeps the requests no window counts any more, once a window, and forgets a key', async () => {

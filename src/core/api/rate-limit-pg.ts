@@ -17,6 +17,9 @@ const KEPT_MS = 2 * WINDOW_MS;
 /** The advisory lock class of a key's windows ("ADRL", as rate_limit_take takes it: migration 0008). */
 const KEY_LOCK_CLASS = 1094996556;
 
+/** A take's decision, or why there is none (settled to its caller, never left unhandled). */
+type Outcome = { decision: RateDecision } | { error: unknown };
+
 /** A counter's requests in the window before this one, and the oldest of them (null: none). */
 interface CounterUsage {
   counter: Counter;
@@ -32,6 +35,8 @@ export class PgRateLimiter implements RateLimitCounters {
    * the limit is no higher than the one they were full at.
    */
   private readonly full = new Map<string, { until: number; limit: number }>();
+  /** Takes of one key, counters and limits waiting for the one on its way (a line exists while it is). */
+  private readonly lines = new Map<string, Array<(outcome: Outcome) => void>>();
 
   constructor(
     private readonly pool: PgPool,
@@ -40,38 +45,100 @@ export class PgRateLimiter implements RateLimitCounters {
 
   /**
    * The same decision as RateLimiter.take, made in one statement under a per-key lock
-   * (`rate_limit_take`, PostgreSQL migration 0008): concurrent takes of one key, from any process,
-   * see each other's requests and never admit more than the limit.
+   * (`rate_limit_take`, PostgreSQL migrations 0008 and 0019): concurrent takes of one key, from any
+   * process, see each other's requests and never admit more than the limit. This process's takes of
+   * one key and limits that arrive while one is on its way go together when it returns (`inLine`).
    */
   async take(keyId: string, counters: readonly Counter[], limits: Limits): Promise<RateDecision> {
     const now = this.clock.now().getTime();
     const known = this.knownFull(keyId, counters, limits, now);
     if (known) return known;
-    let usage: Map<string, CounterUsage>;
-    try {
-      const { rows } = await this.pool.query<CounterUsage>(
-        'SELECT counter, used, oldest::float8 AS oldest FROM rate_limit_take($1, $2, $3, $4, $5)',
-        [keyId, counters, counters.map((counter) => limits[counter]), now, WINDOW_MS],
-      );
-      usage = new Map(rows.map((row) => [row.counter, row]));
-    } catch (error) {
-      throw pgFailure(error, 'counting the rate limit');
-    }
-    const decision = judge(
-      counters,
-      limits,
-      now,
-      (i) => usage.get(counters[i] as Counter)?.used ?? 0,
-      (i) => usage.get(counters[i] as Counter)?.oldest ?? now,
-    );
-    if (!decision.ok) {
-      const counter = decision.counter;
-      const oldest = usage.get(counter)?.oldest ?? now;
-      this.full.set(`${keyId}\u0000${counter}`, { until: oldest + WINDOW_MS, limit: limits[counter] });
-    }
+    const decision = await this.inLine(keyId, counters, limits);
     // A failed sweep costs only space: the request stands, and the next window sweeps again.
     if (now - this.sweptAt >= WINDOW_MS) await this.sweep(now).catch(() => {});
     return decision;
+  }
+
+  private inLine(keyId: string, counters: readonly Counter[], limits: Limits): Promise<RateDecision> {
+    const kind = [keyId, ...counters.map((counter) => `${counter}=${limits[counter]}`)].join('\u0000');
+    return new Promise<Outcome>((settle) => {
+      const waiting = this.lines.get(kind);
+      if (waiting) waiting.push(settle);
+      else {
+        this.lines.set(kind, []);
+        void this.takeTogether(kind, keyId, counters, limits, [settle]);
+      }
+    }).then((outcome) => {
+      if ('error' in outcome) throw outcome.error;
+      return outcome.decision;
+    });
+  }
+
+  /** One statement for `batch` takes, then the next batch of the line, until none waits. */
+  private async takeTogether(
+    kind: string,
+    keyId: string,
+    counters: readonly Counter[],
+    limits: Limits,
+    batch: Array<(outcome: Outcome) => void>,
+  ): Promise<void> {
+    try {
+      const decisions = await this.takeMany(keyId, counters, limits, batch.length);
+      batch.forEach((settle, i) => settle({ decision: decisions[i] as RateDecision }));
+    } catch (error) {
+      for (const settle of batch) settle({ error });
+    }
+    const next = this.lines.get(kind) ?? [];
+    if (next.length === 0) this.lines.delete(kind);
+    else {
+      this.lines.set(kind, []);
+      await this.takeTogether(kind, keyId, counters, limits, next);
+    }
+  }
+
+  /**
+   * The decisions of `takes` identical takes made one after the other now: the database admits as
+   * many as every counter has room for and returns the usage before them (migration 0019).
+   */
+  private async takeMany(
+    keyId: string,
+    counters: readonly Counter[],
+    limits: Limits,
+    takes: number,
+  ): Promise<RateDecision[]> {
+    const now = this.clock.now().getTime();
+    let usage: Map<string, CounterUsage>;
+    let admitted = 0;
+    try {
+      const { rows } = await this.pool.query<CounterUsage & { admitted: number }>(
+        `SELECT counter, used, oldest::float8 AS oldest, admitted
+         FROM rate_limit_take($1, $2, $3, $4, $5, $6)`,
+        [keyId, counters, counters.map((counter) => limits[counter]), now, WINDOW_MS, takes],
+      );
+      usage = new Map(rows.map((row) => [row.counter, row]));
+      admitted = rows[0]?.admitted ?? 0;
+    } catch (error) {
+      throw pgFailure(error, 'counting the rate limit');
+    }
+    // The n-th take saw the requests before the batch and the batch's admitted ones before it.
+    const decisions = Array.from({ length: takes }, (_, n) =>
+      judge(
+        counters,
+        limits,
+        now,
+        (i) => (usage.get(counters[i] as Counter)?.used ?? 0) + Math.min(n, admitted),
+        (i) => usage.get(counters[i] as Counter)?.oldest ?? now,
+      ),
+    );
+    const refused = decisions.find((decision) => !decision.ok);
+    if (refused && !refused.ok) {
+      const oldest = usage.get(refused.counter)?.oldest ?? now;
+      this.full.set(`${keyId}\u0000${refused.counter}`, {
+        until: oldest + WINDOW_MS,
+        limit: limits[refused.counter],
+      });
+    }
+    return decisions;
   }
 
   /** The refusal of a take some of whose counters are known full (see `full`), or null. */
