@@ -28,8 +28,16 @@ export interface CampaignRow {
   timezone: string;
 }
 
+const UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/;
+
 /** Platform timestamps ("2026-01-05T10:00:00+0000") as ISO 8601 UTC. */
 export function isoUtc(value: string): string {
+  // Meta's own form, in UTC (every campaign of a page has two): written out as it is. Days after the
+  // 28th and hour 24 take the general path, where Date rolls "02-30" into March and "24:00" into the
+  // next day.
+  const utc = value.slice(0, 19);
+  const plain = value.slice(8, 10) <= '28' && value.slice(11, 13) <= '23';
+  if (plain && UTC_SECONDS.test(value) && !Number.isNaN(Date.parse(`${utc}Z`))) return `${utc}.000Z`;
   const normalized = value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
   const time = Date.parse(normalized);
   return Number.isNaN(time) ? value : new Date(time).toISOString();
