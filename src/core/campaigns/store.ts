@@ -492,11 +492,25 @@ async function idsBySpend(
     const w = windows.get(a.id) as DateWindow;
     return [a.id, w.from, w.to];
   });
-  const text = `WITH w(account_id, win_from, win_to) AS (VALUES ${values})
+  // SQLite sums each campaign's own key (campaign_id, date). PostgreSQL's primary key holds no values
+  // (a heap fetch a day: 700 for an account's hundred campaigns over 7 days), but its covering
+  // (account_id, date, …) index gives the accounts' windows from the index alone (17 pages, not 500).
+  const text =
+    sql.engine === 'sqlite'
+      ? `WITH w(account_id, win_from, win_to) AS (VALUES ${values})
      SELECT c.id,
        (SELECT coalesce(sum(i.spend_micros), 0) FROM insights_campaign_daily i
         WHERE i.campaign_id = c.id AND i.date BETWEEN w.win_from AND w.win_to) AS spend_micros
      FROM campaigns c JOIN w ON w.account_id = c.account_id
+     WHERE ${selection.sql}
+     ORDER BY ${SORT_SQL[sort]} LIMIT ? OFFSET ?`
+      : `WITH w(account_id, win_from, win_to) AS (VALUES ${values}),
+       s AS (SELECT i.campaign_id, sum(i.spend_micros) AS spend
+             FROM w JOIN insights_campaign_daily i
+               ON i.account_id = w.account_id AND i.date BETWEEN w.win_from AND w.win_to
+             GROUP BY i.campaign_id)
+     SELECT c.id, coalesce(s.spend, 0) AS spend_micros
+     FROM campaigns c JOIN w ON w.account_id = c.account_id LEFT JOIN s ON s.campaign_id = c.id
      WHERE ${selection.sql}
      ORDER BY ${SORT_SQL[sort]} LIMIT ? OFFSET ?`;
   // One account's campaigns keep their plan; several accounts' are planned with their number.
