@@ -43,6 +43,8 @@ export interface TeamCoreOptions {
 
 export interface TeamCore extends Core {
   readonly pool: PgPool;
+  /** Connections that keep one plan per statement (`connectPg`'s generic plans): for keyed reads only. */
+  readonly keptPlans: PgPool;
   /** This process among the server's processes (in job_leases.owner). */
   readonly owner: string;
 }
@@ -99,6 +101,7 @@ export async function openTeamCore(options: TeamCoreOptions): Promise<TeamCore> 
       },
       sql,
       pool,
+      keptPlans,
       owner,
       events,
       clock: options.clock ?? systemClock,

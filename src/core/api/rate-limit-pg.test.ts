@@ -40,7 +40,7 @@ async function twoProcesses(): Promise<{
 
 async function rowCount(pool: PgPool, keyId?: string): Promise<number> {
   const { rows } = await pool.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM team_rate_limit_requests WHERE $1::text IS NULL OR key_id = $1',
+    'SELECT count(*)::int AS n FROM team_rate_limit_log WHERE $1::text IS NULL OR key_id = $1',
     [keyId ?? null],
   );
   return rows[0]?.n ?? 0;
@@ -197,6 +197,29 @@ describe('PgRateLimiter', () => {
     expect(askedSoFar()).toBeGreaterThan(afterFirst + 2);
   });
 
+  it('keeps each count equal to its requests after its instant, with sweeps running beside takes', async () => {
+    const { a, b, clock, pool } = await twoProcesses();
+    await a.take('once', ['writes', 'reports'], DEFAULT_LIMITS);
+    for (let round = 0; round < 12; round++) {
+      clock.advance(25_000);
+      await Promise.all([
+        ...Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).take(`k${i % 3}`, ['reads'], DEFAULT_LIMITS)),
+        a.sweep(),
+        b.sweep(),
+      ]);
+    }
+    const { rows } = await pool.query<{ key_id: string; requests: number; logged: number }>(
+      `SELECT t.key_id, t.requests, (SELECT count(*)::int FROM team_rate_limit_log l
+         WHERE l.key_id = t.key_id AND l.counter = t.counter AND l.made_at > t.counted_after) AS logged
+       FROM team_rate_limit_counts t ORDER BY t.key_id, t.counter`,
+    );
+    expect(rows.map((r) => r.key_id)).toEqual(['k0', 'k1', 'k2', 'once', 'once']);
+    for (const row of rows) expect(row.requests).toBe(row.logged);
+    // Nothing older than two windows is left, and the idle key's requests came off its counts.
+    expect(await rowCount(pool, 'once')).toBe(0);
+    expect(rows.filter((r) => r.key_id === 'once').map((r) => r.requests)).toEqual([0, 0]);
+  });
+
   it('sweeps the requests no window counts any more, once a window, and forgets a key', async () => {
     const { a, b, clock, pool } = await twoProcesses();
     await a.take('idle', ['reads'], DEFAULT_LIMITS); // a's first take sweeps (nothing yet)
@@ -207,12 +230,19 @@ describe('PgRateLimiter', () => {
     clock.advance(60_001);
     await a.take('busy', ['reads'], DEFAULT_LIMITS);
     expect(await rowCount(pool, 'idle')).toBe(0);
-    // The busy key's take let its own expired request go; the idle key's totals follow the sweep.
-    expect(await rowCount(pool, 'busy')).toBe(1);
+    // A take leaves the requests that left its window to the sweep: the busy key's first, one window
+    // old, is no longer counted but still there until it is two.
+    expect(await rowCount(pool, 'busy')).toBe(2);
+    expect(await b.take('busy', ['reads'], DEFAULT_LIMITS)).toMatchObject({ ok: true, remaining: 118 });
+    // The idle key's requests came off its counts with the sweep.
     expect(await b.take('idle', ['writes'], { ...DEFAULT_LIMITS, writes: 1 })).toMatchObject({
       ok: true,
       remaining: 0,
     });
+    clock.advance(60_001);
+    expect(await a.take('busy', ['reads'], DEFAULT_LIMITS)).toMatchObject({ ok: true, remaining: 119 });
+    // Swept without waiting for the busy key's lock: its first request (the count was past it).
+    expect(await rowCount(pool, 'busy')).toBe(3);
     await b.forget('busy');
     expect(await rowCount(pool, 'busy')).toBe(0);
     expect(await a.take('busy', ['reads'], DEFAULT_LIMITS)).toMatchObject({ ok: true, remaining: 119 });

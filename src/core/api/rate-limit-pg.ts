@@ -170,8 +170,8 @@ export class PgRateLimiter implements RateLimitCounters {
       // Under the key's lock (as a take holds it), so that no take counts one table without the other.
       await this.pool.query(
         `WITH held AS (SELECT pg_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext($1))),
-           requests AS (DELETE FROM team_rate_limit_requests WHERE key_id = $1 AND EXISTS (SELECT 1 FROM held))
-         DELETE FROM team_rate_limit_totals WHERE key_id = $1 AND EXISTS (SELECT 1 FROM held)`,
+           requests AS (DELETE FROM team_rate_limit_log WHERE key_id = $1 AND EXISTS (SELECT 1 FROM held))
+         DELETE FROM team_rate_limit_counts WHERE key_id = $1 AND EXISTS (SELECT 1 FROM held)`,
         [keyId],
       );
     } catch (error) {
@@ -180,25 +180,33 @@ export class PgRateLimiter implements RateLimitCounters {
   }
 
   /**
-   * Deletes requests no process counts any more, of keys long idle (a busy key's takes delete their
-   * own), and takes them off their keys' totals; each process does it once a window. Only keys whose
-   * lock it gets at once: it never waits for a take (nor another sweep), and a take of a key it holds
-   * waits until both tables agree again.
+   * Deletes the requests no window counts any more (older than two windows); each process does it once
+   * a window. A take leaves them (migration 0020): one its key's count is already past goes without
+   * waiting for anyone (the busy keys'); one still counted (an idle key's) goes under its key's lock and
+   * comes off its count, only for keys whose lock it gets at once: it never waits for a take (nor
+   * another sweep), and a take of a key it holds waits until the count and the log agree again.
    */
   async sweep(now = this.clock.now().getTime()): Promise<void> {
     this.sweptAt = now;
     for (const [counter, full] of this.full) if (full.until <= now) this.full.delete(counter);
     try {
+      // The counts' instants are read again when each count is updated (a take of the key may have
+      // moved it after this statement began, before the lock was got): what a take has already taken
+      // off is not taken off twice.
       await this.pool.query(
         `WITH gone AS (
-           DELETE FROM team_rate_limit_requests WHERE ctid = ANY (ARRAY(
+           DELETE FROM team_rate_limit_log WHERE ctid = ANY (ARRAY(
              SELECT r.ctid FROM (
-               SELECT ctid, key_id FROM team_rate_limit_requests WHERE made_at <= $1 OFFSET 0) r
-             WHERE pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext(r.key_id))))
-           RETURNING key_id, counter),
-         counted AS (SELECT key_id, counter, count(*)::integer AS n FROM gone GROUP BY key_id, counter)
-         UPDATE team_rate_limit_totals t SET requests = t.requests - c.n FROM counted c
-         WHERE t.key_id = c.key_id AND t.counter = c.counter`,
+               SELECT l.ctid, l.key_id, l.made_at, t.counted_after FROM team_rate_limit_log l
+               LEFT JOIN team_rate_limit_counts t ON t.key_id = l.key_id AND t.counter = l.counter
+               WHERE l.made_at <= $1 OFFSET 0) r
+             WHERE CASE WHEN r.made_at <= r.counted_after THEN true
+               ELSE pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext(r.key_id)) END))
+           RETURNING key_id, counter, made_at)
+         UPDATE team_rate_limit_counts t SET requests = t.requests - (
+           SELECT count(*) FROM gone g
+           WHERE g.key_id = t.key_id AND g.counter = t.counter AND g.made_at > t.counted_after)
+         WHERE (t.key_id, t.counter) IN (SELECT key_id, counter FROM gone)`,
         [now - KEPT_MS],
       );
     } catch (error) {

@@ -21,6 +21,8 @@ const TEAM_ONLY_TABLES = new Set([
   'report_files',
   'team_rate_limit_requests',
   'team_rate_limit_totals',
+  'team_rate_limit_log',
+  'team_rate_limit_counts',
   'team_event_payloads',
   'job_leases',
   'ad_account_pacing',
