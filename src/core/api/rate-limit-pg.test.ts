@@ -226,9 +226,11 @@ describe('PgRateLimiter', () => {
     await b.take('idle', ['writes', 'reports'], DEFAULT_LIMITS);
     clock.advance(60_000);
     await a.take('busy', ['reads'], DEFAULT_LIMITS); // one window on: swept, but nothing is 2 windows old
+    await a.sweeping;
     expect(await rowCount(pool)).toBe(4);
     clock.advance(60_001);
     await a.take('busy', ['reads'], DEFAULT_LIMITS);
+    await a.sweeping;
     expect(await rowCount(pool, 'idle')).toBe(0);
     // A take leaves the requests that left its window to the sweep: the busy key's first, one window
     // old, is no longer counted but still there until it is two.
@@ -241,6 +243,7 @@ describe('PgRateLimiter', () => {
     });
     clock.advance(60_001);
     expect(await a.take('busy', ['reads'], DEFAULT_LIMITS)).toMatchObject({ ok: true, remaining: 119 });
+    await a.sweeping;
     // Swept without waiting for the busy key's lock: its first request (the count was past it).
     expect(await rowCount(pool, 'busy')).toBe(3);
     await b.forget('busy');

@@ -29,6 +29,8 @@ interface CounterUsage {
 
 export class PgRateLimiter implements RateLimitCounters {
   private sweptAt = -Infinity;
+  /** The sweep a take started last (tests wait for it). */
+  sweeping: Promise<void> = Promise.resolve();
   /**
    * Counters this process saw full: until their oldest request leaves the window nothing can free
    * them (other processes' requests only add), so a take is refused here without the database while
@@ -54,8 +56,9 @@ export class PgRateLimiter implements RateLimitCounters {
     const known = this.knownFull(keyId, counters, limits, now);
     if (known) return known;
     const decision = await this.inLine(keyId, counters, limits);
-    // A failed sweep costs only space: the request stands, and the next window sweeps again.
-    if (now - this.sweptAt >= WINDOW_MS) await this.sweep(now).catch(() => {});
+    // Off the request's path: a sweep may delete a busy key's last minute of requests. A failed one
+    // costs only space, and the next window sweeps again.
+    if (now - this.sweptAt >= WINDOW_MS) this.sweeping = this.sweep(now).catch(() => {});
     return decision;
   }
 
