@@ -184,7 +184,7 @@ export class PgRateLimiter implements RateLimitCounters {
 
   /**
    * Deletes the requests no window counts any more (older than two windows); each process does it once
-   * a window. A take leaves them (migration 0020): one its key's count is already past goes without
+   * a window. A take leaves them (migration 0019): one its key's count is already past goes without
    * waiting for anyone (the busy keys'); one still counted (an idle key's) goes under its key's lock and
    * comes off its count, only for keys whose lock it gets at once: it never waits for a take (nor
    * another sweep), and a take of a key it holds waits until the count and the log agree again.

@@ -224,14 +224,13 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
   ): Promise<void> {
     const { ctx, key, limits } = await auth.authenticate(req.headers['x-api-key']);
     const taking = limiter.take(key.id, route.counters, limits);
+    const answering = () => settled(answer(route, rawParams, search, req, res, requestId, ctx));
     // A JSON read changes nothing, so it runs while a decision still to come is made: on a team server
     // that is a round trip to the database where one key's requests take turns, and the read's own
     // statements need not wait for it. A refused read's answer is dropped unseen (and the counters
     // remember a full window, so a client past its limit does not make every refusal a read).
     const reading =
-      taking instanceof Promise && req.method === 'GET' && !route.response.contentTypes
-        ? settled(answer(route, rawParams, search, req, res, requestId, ctx))
-        : null;
+      taking instanceof Promise && req.method === 'GET' && !route.response.contentTypes ? answering() : null;
     const decision = await taking;
     if (!decision.ok) {
       const s = decision.retryAfterSeconds;
@@ -240,7 +239,7 @@ export async function createApiServer(app: App, opts: ApiServerOptions): Promise
         `Rate limit exceeded (${decision.counter}): retry in ${s} second${s === 1 ? '' : 's'}.`,
       );
     }
-    const outcome = await (reading ?? settled(answer(route, rawParams, search, req, res, requestId, ctx)));
+    const outcome = await (reading ?? answering());
     if ('error' in outcome) throw outcome.error;
     const answered = outcome.value;
     if (answered.kind === 'json') writeFragment(res, answered.status, answered.fragment, decision.remaining);

@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedAccountRows } from '../../test-support/ad-rows';
 import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
+import { ISSUE_AT, seededIssue } from '../../test-support/issue-rows';
 import { fixedClock } from '../clock';
 import type { RequestContext } from '../identity/access';
 import type { Core } from '../core';
@@ -25,34 +26,7 @@ import {
 const engines = engineStores();
 afterAll(() => engines.stop(), 60_000);
 
-const AT = '2026-03-10T12:00:00.000Z';
-
-function issue(id: string, over: Partial<IssueRow> = {}): IssueRow {
-  return {
-    id,
-    workspace_id: 'ws_a',
-    account_id: 'acc_1',
-    campaign_id: 'cmp_1',
-    type: 'CPA_DEGRADATION',
-    entity_id: 'cmp_1',
-    entity_name: 'Alpha',
-    state: 'open',
-    severity: 'HIGH',
-    peak_severity: 'HIGH',
-    title: 'Cost per result up',
-    description: 'the last 7 days',
-    evidence: '{"cpaChange":0.6}',
-    diagnostic_id: 'diag_1',
-    opened_at: AT,
-    updated_at: AT,
-    resolved_at: null,
-    snoozed_until: null,
-    snooze_until_worse: 0,
-    acknowledged_by: null,
-    history: '[]',
-    ...over,
-  };
-}
+const AT = ISSUE_AT;
 
 async function world(sql: Sql): Promise<void> {
   await seedWorkspaceRows(sql, 'ws_a');
@@ -73,16 +47,19 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
   it('writes and updates a row whole, and reads live issues of campaigns and account-wide ones', async () => {
     const { sql, close } = await engines.open(engine);
     await world(sql);
-    const alpha = issue('iss_1');
+    const alpha = seededIssue('iss_1');
     await insertIssue(sql, alpha);
-    await insertIssue(sql, issue('iss_2', { campaign_id: null, type: 'TRACKING', entity_id: 'acc_1' }));
-    await insertIssue(sql, issue('iss_3', { campaign_id: 'cmp_2', state: 'resolved', resolved_at: AT }));
-    await insertIssue(sql, issue('iss_4', { campaign_id: 'cmp_2', type: 'CTR_DECLINE' }));
-    await insertIssue(sql, issue('iss_5', { account_id: 'acc_2', campaign_id: 'cmp_3' }));
+    await insertIssue(sql, seededIssue('iss_2', { campaign_id: null, type: 'TRACKING', entity_id: 'acc_1' }));
+    await insertIssue(
+      sql,
+      seededIssue('iss_3', { campaign_id: 'cmp_2', state: 'resolved', resolved_at: AT }),
+    );
+    await insertIssue(sql, seededIssue('iss_4', { campaign_id: 'cmp_2', type: 'CTR_DECLINE' }));
+    await insertIssue(sql, seededIssue('iss_5', { account_id: 'acc_2', campaign_id: 'cmp_3' }));
     expect(await issueRow(sql, 'ws_a', 'iss_1')).toEqual(alpha);
     expect(await issueRow(sql, 'ws_b', 'iss_1')).toBeUndefined();
 
-    const changed = issue('iss_1', {
+    const changed = seededIssue('iss_1', {
       entity_name: 'Alpha (renamed)',
       state: 'snoozed',
       severity: 'CRITICAL',
@@ -116,7 +93,7 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     const { sql, close } = await engines.open(engine);
     await world(sql);
     const resolved = (id: string, at: string, over: Partial<IssueRow> = {}) =>
-      insertIssue(sql, issue(id, { state: 'resolved', resolved_at: at, ...over }));
+      insertIssue(sql, seededIssue(id, { state: 'resolved', resolved_at: at, ...over }));
     await resolved('iss_old', '2026-03-01T00:00:00.000Z');
     await resolved('iss_new', '2026-03-08T00:00:00.000Z');
     await resolved('iss_mid', '2026-03-05T00:00:00.000Z');
@@ -126,9 +103,12 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     expect(await recentlyResolved(sql, key, '2026-03-09')).toBeUndefined();
     expect((await recentlyResolved(sql, { ...key, campaignId: null }, '2026-03-03'))?.id).toBe('iss_wide');
 
-    await insertIssue(sql, issue('iss_due', { state: 'snoozed', snoozed_until: '2026-03-09' }));
-    await insertIssue(sql, issue('iss_today', { state: 'snoozed', snoozed_until: '2026-03-10', type: 'B' }));
-    await insertIssue(sql, issue('iss_worse', { state: 'snoozed', snoozed_until: null, type: 'C' }));
+    await insertIssue(sql, seededIssue('iss_due', { state: 'snoozed', snoozed_until: '2026-03-09' }));
+    await insertIssue(
+      sql,
+      seededIssue('iss_today', { state: 'snoozed', snoozed_until: '2026-03-10', type: 'B' }),
+    );
+    await insertIssue(sql, seededIssue('iss_worse', { state: 'snoozed', snoozed_until: null, type: 'C' }));
     expect((await snoozesDue(sql, '2026-03-10')).map((r) => r.id)).toEqual(['iss_due']);
     await close();
   });
@@ -136,10 +116,13 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
   it('lists by accounts, states, least severity and campaign, worst and newest first, with names', async () => {
     const { sql, close } = await engines.open(engine);
     await world(sql);
-    await insertIssue(sql, issue('iss_a', { severity: 'MEDIUM', updated_at: '2026-03-10T09:00:00.000Z' }));
     await insertIssue(
       sql,
-      issue('iss_b', {
+      seededIssue('iss_a', { severity: 'MEDIUM', updated_at: '2026-03-10T09:00:00.000Z' }),
+    );
+    await insertIssue(
+      sql,
+      seededIssue('iss_b', {
         severity: 'CRITICAL',
         campaign_id: null,
         type: 'T',
@@ -148,11 +131,14 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     );
     await insertIssue(
       sql,
-      issue('iss_c', { severity: 'MEDIUM', type: 'U', updated_at: '2026-03-10T10:00:00.000Z' }),
+      seededIssue('iss_c', { severity: 'MEDIUM', type: 'U', updated_at: '2026-03-10T10:00:00.000Z' }),
     );
-    await insertIssue(sql, issue('iss_d', { severity: 'LOW', type: 'V', state: 'acknowledged' }));
-    await insertIssue(sql, issue('iss_e', { type: 'W', state: 'resolved', resolved_at: AT }));
-    await insertIssue(sql, issue('iss_f', { account_id: 'acc_2', campaign_id: 'cmp_3', severity: 'HIGH' }));
+    await insertIssue(sql, seededIssue('iss_d', { severity: 'LOW', type: 'V', state: 'acknowledged' }));
+    await insertIssue(sql, seededIssue('iss_e', { type: 'W', state: 'resolved', resolved_at: AT }));
+    await insertIssue(
+      sql,
+      seededIssue('iss_f', { account_id: 'acc_2', campaign_id: 'cmp_3', severity: 'HIGH' }),
+    );
     const list = (over: Partial<Parameters<typeof listIssueRows>[1]> = {}) =>
       listIssueRows(sql, {
         workspaceId: 'ws_a',
@@ -180,7 +166,7 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
       (await list({ accounts: { ids: ['acc_1', 'acc_2'] }, minSeverityRank: 3 })).rows.map((r) => r.id),
     ).toEqual(['iss_b', 'iss_f']);
     expect((await list({ workspaceId: 'ws_b' })).total).toBe(0);
-    expect(await namesFor(sql, issue('x', { campaign_id: 'cmp_2' }))).toEqual({
+    expect(await namesFor(sql, seededIssue('x', { campaign_id: 'cmp_2' }))).toEqual({
       account_name: 'Acme',
       campaign_name: 'Beta',
     });
@@ -202,7 +188,7 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
     for (const [id, account, severity, at] of resolved)
       await insertIssue(
         sql,
-        issue(id, {
+        seededIssue(id, {
           account_id: account,
           campaign_id: null,
           type: id,
@@ -215,9 +201,14 @@ describe.each(ENGINES)('the issues store on %s', (engine) => {
       );
     await insertIssue(
       sql,
-      issue('r_other', { workspace_id: 'ws_b', account_id: 'acc_9', campaign_id: null, state: 'resolved' }),
+      seededIssue('r_other', {
+        workspace_id: 'ws_b',
+        account_id: 'acc_9',
+        campaign_id: null,
+        state: 'resolved',
+      }),
     );
-    await insertIssue(sql, issue('o_1', { severity: 'CRITICAL' }));
+    await insertIssue(sql, seededIssue('o_1', { severity: 'CRITICAL' }));
     const page = (n: number, over: Partial<Parameters<typeof listIssueRows>[1]> = {}) =>
       listIssueRows(sql, {
         workspaceId: 'ws_a',

@@ -4,43 +4,31 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedAccountRows } from '../../test-support/ad-rows';
 import { engineStores, ENGINES, seedWorkspaceRows } from '../../test-support/engines';
+import { ISSUE_AT, seededIssue } from '../../test-support/issue-rows';
 import { fixedClock } from '../clock';
 import type { Core } from '../core';
 import { CoreEvents } from '../events';
-import { insertIssue, type IssueRow } from './store';
+import { insertIssue } from './store';
 import { trackDiagnosis } from './tracker';
 
 const engines = engineStores();
 afterAll(() => engines.stop(), 60_000);
 
-const AT = '2026-03-10T12:00:00.000Z';
+const AT = ISSUE_AT;
 const CAMPAIGNS = Array.from({ length: 250 }, (_, i) => `cmp_${String(i).padStart(3, '0')}`);
 
-function liveIssue(id: string, campaignId: string): IssueRow {
-  return {
-    id,
-    workspace_id: 'ws_a',
-    account_id: 'acc_1',
+/** An issue open from before, of a type this diagnosis does not find. */
+const liveIssue = (id: string, campaignId: string) =>
+  seededIssue(id, {
     campaign_id: campaignId,
     type: 'CREATIVE_FATIGUE',
     entity_id: campaignId,
     entity_name: campaignId,
-    state: 'open',
-    severity: 'HIGH',
-    peak_severity: 'HIGH',
     title: 'Creative fatigue',
     description: 'frequency up',
     evidence: '{}',
     diagnostic_id: 'diag_old',
-    opened_at: AT,
-    updated_at: AT,
-    resolved_at: null,
-    snoozed_until: null,
-    snooze_until_worse: 0,
-    acknowledged_by: null,
-    history: '[]',
-  };
-}
+  });
 
 describe.each(ENGINES)('issues of a large diagnosis on %s', (engine) => {
   it('are reconciled in parts, with the host free between them, as one diagnosis', async () => {

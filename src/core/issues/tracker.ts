@@ -78,7 +78,8 @@ export async function trackDiagnosis(core: Core, diagnosticId: string): Promise<
   // campaigns at a time, a transaction each, and the host's thread serves other work between them:
   // one transaction for 1,000 campaigns held it 45–55 ms. A crash between two leaves the later
   // campaigns' issues as they were until the next diagnosis.
-  for (const part of inParts(judged, found)) {
+  for (const [i, part] of inParts(judged, found).entries()) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     await reconcileIssues(core, {
       workspaceId: row.workspace_id,
       accountId: row.account_id,
@@ -86,8 +87,6 @@ export async function trackDiagnosis(core: Core, diagnosticId: string): Promise<
       judgedCampaignIds: part.judged,
       found: part.found,
     });
-    if (part.last) break;
-    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
@@ -101,12 +100,11 @@ const CAMPAIGNS_PER_PART = 100;
 function inParts(
   judged: readonly (string | null)[],
   found: readonly FoundIssue[],
-): Array<{ judged: (string | null)[]; found: FoundIssue[]; last: boolean }> {
+): Array<{ judged: (string | null)[]; found: FoundIssue[] }> {
   const count = Math.max(1, Math.ceil(judged.length / CAMPAIGNS_PER_PART));
   const parts = Array.from({ length: count }, (_, i) => ({
     judged: judged.slice(i * CAMPAIGNS_PER_PART, (i + 1) * CAMPAIGNS_PER_PART),
     found: [] as FoundIssue[],
-    last: i === count - 1,
   }));
   const partOf = new Map(judged.map((id, i) => [id, Math.floor(i / CAMPAIGNS_PER_PART)]));
   for (const issue of found) parts[partOf.get(issue.campaignId) ?? 0]?.found.push(issue);
